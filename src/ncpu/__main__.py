@@ -1,0 +1,3 @@
+from ncpu.cli import main
+
+raise SystemExit(main())
