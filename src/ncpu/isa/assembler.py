@@ -168,7 +168,9 @@ class _Encoder:
         base = self.register(statement, _Token(match.group(1), token.column + 1))
         offset = 0
         if match.group(2):
-            offset = self.immediate(statement, _Token(match.group(3), token.column), "imm15")
+            offset = parse_integer(match.group(3))
+            if offset is None:
+                raise AssemblerError(statement.line, token.column, f"expected an integer offset, found '{match.group(3)}'")
             offset = -offset if match.group(2) == "-" else offset
             lo, hi = field_range("imm15")
             if not lo <= offset <= hi:

@@ -1,0 +1,1 @@
+"""The nCPU machine: state, the reference semantics, and the engines that run it."""
