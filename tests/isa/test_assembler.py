@@ -75,6 +75,7 @@ def test_comments_and_blank_lines_are_ignored():
         ("LOAD R1, R2", 1, 10, "expected a memory operand"),
         ("MOV R1, banana", 1, 9, "expected a register or an integer"),
         ("HALT:", 1, 1, "reserved"),
+        ("je: JMP je", 1, 1, "reserved"),
         ("NOP R1", 1, 1, "takes 0 operand(s)"),
         ("123", 1, 1, "expected an instruction"),
     ],

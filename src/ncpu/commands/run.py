@@ -10,11 +10,11 @@ import time
 from ncpu.cli import CommandError
 from ncpu.commands._load import assemble_file, words_from_binary
 from ncpu.isa.opcodes import NUM_REGISTERS
+from ncpu.machine.program_file import DEFAULT_MAX_STEPS, ProgramFileError, load_program_file
 from ncpu.machine.semantics import wrap
 from ncpu.machine.state import DEFAULT_MEM_SIZE, MachineState
 
 MODES = ("reference", "compute", "fast", "neural")
-DEFAULT_MAX_STEPS = 10_000_000
 
 
 def register(subparsers) -> None:
@@ -77,16 +77,12 @@ def load(args: argparse.Namespace) -> tuple[list[int], MachineState, int]:
 
 
 def _load_source(path: str) -> tuple[list[int], MachineState, int]:
-    try:
-        from ncpu.machine.program_file import ProgramFileError, load_program_file
-    except ImportError:  # headers not supported yet: plain assembly
-        return assemble_file(path).words, MachineState(), DEFAULT_MAX_STEPS
     assemble_file(path)  # assembler errors first, reported as file:line:col
     try:
         loaded = load_program_file(path)
     except ProgramFileError as error:
         raise CommandError(str(error)) from None
-    return loaded.program.words, loaded.initial_state.copy(), loaded.max_steps or DEFAULT_MAX_STEPS
+    return loaded.program.words, loaded.fresh_state(), loaded.max_steps
 
 
 def run(args: argparse.Namespace) -> int:

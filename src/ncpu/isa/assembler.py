@@ -109,7 +109,7 @@ def _parse_lines(source: str) -> tuple[list[_Statement], dict[str, tuple[int, in
         while match := _LABEL.match(code, position):
             name = match.group(1).upper()
             column = match.start(1) + 1
-            if _REGISTER.match(name) or name in BY_MNEMONIC:
+            if _REGISTER.match(name) or name in BY_MNEMONIC or name in JUMP_ALIASES:
                 raise AssemblerError(line_number, column, f"'{match.group(1)}' is reserved and cannot be a label")
             if name in labels:
                 raise AssemblerError(line_number, column, f"label '{match.group(1)}' is defined twice")

@@ -1,0 +1,90 @@
+"""The `ncpu` command line: output shapes, round trips and one-line errors."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ncpu.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+FIB = str(ROOT / "programs" / "fibonacci.asm")
+
+
+def ncpu(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "ncpu", *args], capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("mode", ["reference", "compute", "fast"])
+def test_run_json_is_one_object_with_the_final_state(mode, capsys):
+    assert main(["run", FIB, "--mode", mode, "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert set(result) >= {"registers", "flags", "pc", "steps", "halted", "mode"}
+    assert result["registers"]["R0"] == 832040 and list(result["registers"]) == [f"R{i}" for i in range(8)]
+    assert result["flags"] == {"N": False, "Z": True, "C": True, "V": False}
+    assert (result["steps"], result["halted"], result["mode"], result["pc"]) == (215, True, mode, 9)
+
+
+def test_run_options_override_the_header(capsys):
+    assert main(["run", FIB, "--reg", "R1=10", "--json", "--mode", "reference"]) == 0
+    assert json.loads(capsys.readouterr().out)["registers"]["R0"] == 55
+    assert main(["run", FIB, "--max-steps", "20", "--json", "--mode", "reference"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["halted"] is False and result["steps"] == 20
+
+
+def test_readable_summary_names_outcome_registers_and_flags(capsys):
+    assert main(["run", FIB, "--mode", "reference"]) == 0
+    out = capsys.readouterr().out
+    assert "halted after 215 steps" in out and "R0=832040" in out and "Z=1" in out
+
+
+def test_asm_then_disasm_round_trips(tmp_path, capsys):
+    binary = tmp_path / "fib.bin"
+    assert main(["asm", FIB, "-o", str(binary)]) == 0
+    assert main(["disasm", str(binary)]) == 0
+    text = capsys.readouterr().out
+    source = tmp_path / "again.asm"
+    source.write_text(text)
+    again = tmp_path / "again.bin"
+    assert main(["asm", str(source), "-o", str(again)]) == 0
+    assert again.read_bytes() == binary.read_bytes()
+    assert main(["run", str(binary), "--reg", "R1=30", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out.splitlines()[-1])["registers"]["R0"] == 832040
+
+
+def test_assembler_errors_print_file_line_column(tmp_path):
+    bad = tmp_path / "bad.asm"
+    bad.write_text("NOP\n  ADD R1, R9, R2\n")
+    result = ncpu("run", str(bad))
+    assert result.returncode != 0 and result.stdout == ""
+    assert result.stderr.strip() == f"ncpu: error: {bad}:2:11: expected a register R0-R7, found 'R9'"
+
+
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["run", "no/such/file.asm"], "cannot read no/such/file.asm"),
+        (["run", FIB, "--reg", "R9=1"], "--reg expects RN=VALUE"),
+        (["disasm", FIB], "not a multiple of 4 bytes"),
+    ],
+)
+def test_bad_input_gives_one_line_and_nonzero_exit(args, fragment):
+    result = ncpu(*args)
+    assert result.returncode != 0
+    assert fragment in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.stderr
+
+
+def test_bad_option_values_are_rejected_by_argparse():
+    result = ncpu("run", FIB, "--max-steps", "0")
+    assert result.returncode == 2 and "positive integer" in result.stderr
+
+
+def test_help_lists_the_commands():
+    result = ncpu("--help")
+    assert result.returncode == 0
+    for command in ("run", "asm", "disasm", "bench", "arm64"):
+        assert command in result.stdout
