@@ -70,14 +70,14 @@ def step(program: list[Instruction], state: MachineState) -> None:
         state.sp = (state.sp - 1) % size
         state.memory[state.sp] = regs[ins.rs1]
     elif name == "POP":
-        _write(state, ins.rd, state.memory[state.sp])
+        _write(state, ins.rd, state.memory[state.sp % size])
         state.sp = (state.sp + 1) % size
     elif name == "CALL":
         state.sp = (state.sp - 1) % size
         state.memory[state.sp] = next_pc
         next_pc = ins.imm
     elif name == "RET":
-        next_pc = state.memory[state.sp]
+        next_pc = state.memory[state.sp % size]
         state.sp = (state.sp + 1) % size
     elif name in sem.CONDITIONS:
         if sem.CONDITIONS[name](state.n, state.z, state.c, state.v):
