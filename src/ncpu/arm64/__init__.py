@@ -1,0 +1,1 @@
+"""The ARM64 machine: AArch64 CPU core (cpu/) and the Linux user-mode layer (linux/)."""

@@ -1,0 +1,69 @@
+"""The Cpu object: runs the compiled loop and turns its stop codes into `Stop`."""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+import numpy as np
+
+from .memory import Memory
+from .mmu import R_BRK, R_BUDGET, R_FAULT, R_GROW, R_SVC, R_UNDEF
+from .run import run_loop
+from .state import ICOUNT, CpuState
+from .vregs import vr_views
+
+
+class StopReason(enum.Enum):
+    SVC = "svc"
+    BUDGET = "budget"
+    FAULT = "fault"
+    UNDEFINED = "undefined"
+    BRK = "brk"
+
+
+_REASONS = {R_SVC: StopReason.SVC, R_BUDGET: StopReason.BUDGET, R_FAULT: StopReason.FAULT,
+            R_UNDEF: StopReason.UNDEFINED, R_BRK: StopReason.BRK}
+_ACCESS = ("read", "write", "exec")
+
+
+@dataclass
+class Stop:
+    reason: StopReason
+    steps: int
+    address: int | None = None   # FAULT: faulting address
+    access: str | None = None    # FAULT: 'read' | 'write' | 'exec'
+    word: int | None = None      # UNDEFINED / BRK: the instruction word
+    pc: int | None = None        # pc at the stop (after the svc for SVC)
+
+
+class Cpu:
+    """One hardware thread executing guest code in `mem` with registers `state`."""
+
+    def __init__(self, mem: Memory, state: CpuState | None = None):
+        self.mem = mem
+        self.state = state if state is not None else CpuState()
+        self.instructions = 0
+        self._st = np.zeros(4, np.int64)
+
+    def run(self, max_steps: int) -> Stop:
+        """Run until SVC, BRK, fault, undefined instruction or `max_steps` retired."""
+        st = self._st
+        total = 0
+        s = self.state
+        while True:
+            st[:] = 0
+            s.regs[ICOUNT] = self.instructions
+            steps = run_loop(s.regs, vr_views(s.v), self.mem.arrays(), st, max_steps - total)
+            total += steps
+            self.instructions += steps
+            if st[0] != R_GROW:
+                break
+            self.mem.grow_decode_cache()
+        reason = _REASONS[int(st[0])]
+        stop = Stop(reason, total, pc=s.pc)
+        if reason is StopReason.FAULT:
+            stop.address = int(st[1]) & (2**64 - 1)
+            stop.access = _ACCESS[int(st[2])]
+        elif reason in (StopReason.UNDEFINED, StopReason.BRK):
+            stop.word = int(st[3]) & 0xFFFFFFFF
+        return stop

@@ -1,0 +1,122 @@
+"""Guest loads and stores from compiled code, with permission checks.
+
+Faults do not raise: they record (FAULT, address, access) in the stop array
+`st` and return 0; the executor then leaves the instruction unretired.
+Stores into a page that holds decoded code reset that page's decode-cache
+row, which is how self-modifying and JIT-written code stays correct.
+"""
+import numpy as np
+from numba import njit
+
+from .memory import NPAGES
+
+# stop array slots and values (shared with run.py / cpu.py)
+ST_REASON, ST_ADDR, ST_ACCESS, ST_WORD = 0, 1, 2, 3
+R_NONE, R_SVC, R_BUDGET, R_FAULT, R_UNDEF, R_BRK, R_GROW = 0, 1, 2, 3, 4, 5, 6
+A_READ, A_WRITE, A_EXEC = 0, 1, 2
+
+
+@njit(cache=True)
+def fault(st, addr, access):
+    if st[ST_REASON] == R_NONE:
+        st[ST_REASON] = R_FAULT
+        st[ST_ADDR] = addr
+        st[ST_ACCESS] = access
+
+
+@njit(cache=True)
+def _row(m, page, need):
+    """Backing row of a page if it is mapped with permission `need`, else -1."""
+    if page < 0 or page >= NPAGES:
+        return -1
+    r = m.pt[page]
+    if r < 0 or (m.perm[page] & need) == 0:
+        return -1
+    return np.int64(r)
+
+
+@njit(cache=True)
+def load(m, st, addr, size):
+    """Zero-extended little-endian load of 1, 2, 4 or 8 bytes."""
+    off = addr & 4095
+    if off + size <= 4096:
+        row = _row(m, addr >> 12, 1)
+        if row < 0:
+            fault(st, addr, A_READ)
+            return np.int64(0)
+        base = (row << 12) + off
+        if (off & (size - 1)) == 0:
+            if size == 8:
+                return m.d64[base >> 3]
+            if size == 4:
+                return np.int64(m.d32[base >> 2])
+            if size == 2:
+                return np.int64(m.d16[base >> 1])
+            return np.int64(m.data[base])
+        v = np.int64(0)
+        for i in range(size):
+            v |= np.int64(m.data[base + i]) << (8 * i)
+        return v
+    # crosses a page boundary: byte by byte
+    v = np.int64(0)
+    for i in range(size):
+        a = addr + i
+        row = _row(m, a >> 12, 1)
+        if row < 0:
+            fault(st, a, A_READ)
+            return np.int64(0)
+        v |= np.int64(m.data[(row << 12) + (a & 4095)]) << (8 * i)
+    return v
+
+
+@njit(cache=True)
+def _touch_code(m, page):
+    r = m.dc_row[page]
+    if r >= 0:
+        m.dc_op[r, :] = -1
+
+
+@njit(cache=True)
+def writable(m, st, addr, size):
+    """Check (and record a fault) before a store that must not half-happen."""
+    if _row(m, addr >> 12, 2) < 0:
+        fault(st, addr, A_WRITE)
+        return False
+    last = addr + size - 1
+    if _row(m, last >> 12, 2) < 0:
+        fault(st, last & -4096, A_WRITE)
+        return False
+    return True
+
+
+@njit(cache=True)
+def store(m, st, addr, size, val):
+    off = addr & 4095
+    page = addr >> 12
+    if off + size <= 4096:
+        row = _row(m, page, 2)
+        if row < 0:
+            fault(st, addr, A_WRITE)
+            return
+        _touch_code(m, page)
+        base = (row << 12) + off
+        if (off & (size - 1)) == 0:
+            if size == 8:
+                m.d64[base >> 3] = val
+            elif size == 4:
+                m.d32[base >> 2] = val & 0xFFFFFFFF
+            elif size == 2:
+                m.d16[base >> 1] = val & 0xFFFF
+            else:
+                m.data[base] = val & 0xFF
+            return
+        for i in range(size):
+            m.data[base + i] = (val >> (8 * i)) & 0xFF
+        return
+    if not writable(m, st, addr, size):
+        return
+    for i in range(size):
+        a = addr + i
+        row = _row(m, a >> 12, 2)
+        _touch_code(m, a >> 12)
+        m.data[(row << 12) + (a & 4095)] = (val >> (8 * i)) & 0xFF

@@ -1,0 +1,48 @@
+"""Typed views of the SIMD&FP register file for compiled code.
+
+One uint64[32, 2] array (CpuState.v) seen as lanes of every width, so an
+executor indexes the lane it needs without bit fiddling.
+"""
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+VR = namedtuple("VR", "d b h s f32 f64")
+
+
+def vr_views(v: np.ndarray) -> VR:
+    return VR(v.view(np.int64), v.view(np.uint8), v.view(np.uint16), v.view(np.uint32),
+              v.view(np.float32), v.view(np.float64))
+
+
+@njit(cache=True)
+def lane(V, r, sz, i):
+    """Zero-extended lane i of width 8 << sz bits of register r."""
+    if sz == 0:
+        return np.int64(V.b[r, i])
+    if sz == 1:
+        return np.int64(V.h[r, i])
+    if sz == 2:
+        return np.int64(V.s[r, i])
+    return V.d[r, i]
+
+
+@njit(cache=True)
+def set_lane(V, r, sz, i, x):
+    if sz == 0:
+        V.b[r, i] = x & 0xFF
+    elif sz == 1:
+        V.h[r, i] = x & 0xFFFF
+    elif sz == 2:
+        V.s[r, i] = x & 0xFFFFFFFF
+    else:
+        V.d[r, i] = x
+
+
+@njit(cache=True)
+def set_scalar(V, r, sz, x):
+    """Write an 8/16/32/64-bit scalar into the low lane, zeroing the rest."""
+    V.d[r, 0] = 0
+    V.d[r, 1] = 0
+    set_lane(V, r, sz, 0, x)
