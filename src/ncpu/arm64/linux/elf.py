@@ -1,0 +1,137 @@
+"""Load a static AArch64 ELF executable (ET_EXEC or static-pie ET_DYN) into guest memory.
+
+Every way a file can be wrong is turned into one ElfError with a one-line
+message; pyelftools exceptions never escape.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+from . import abi
+from .errors import ElfError
+
+EM_AARCH64 = 183
+PT_LOAD, PT_INTERP, PT_PHDR = 1, 3, 6
+PF_X, PF_W, PF_R = 1, 2, 4
+# Where a static-pie lands: low enough for the 4 GiB guest space, clear of page 0.
+PIE_BASE = 0x10000000
+
+
+@dataclass(frozen=True)
+class Image:
+    """What the loader placed, as the initial stack and brk need it."""
+
+    entry: int
+    phdr: int          # guest address of the program headers
+    phent: int
+    phnum: int
+    brk: int           # first page after the highest segment
+    bias: int          # 0 for ET_EXEC
+
+
+def _prot(flags: int) -> int:
+    return ((abi.PROT_READ if flags & PF_R else 0) | (abi.PROT_WRITE if flags & PF_W else 0)
+            | (abi.PROT_EXEC if flags & PF_X else 0))
+
+
+def parse(data: bytes, name: str = "file"):
+    """Check the header and return the list of program headers as dicts."""
+    from elftools.elf.elffile import ELFFile
+    from elftools.common.exceptions import ELFError as PyElfError
+
+    if len(data) < 4 or data[:4] != b"\x7fELF":
+        raise ElfError(f"{name}: not an ELF file")
+    if len(data) < 64:
+        raise ElfError(f"{name}: truncated ELF header")
+    if data[4] != 2:
+        raise ElfError(f"{name}: not a 64-bit ELF file")
+    if data[5] != 1:
+        raise ElfError(f"{name}: not a little-endian ELF file")
+    try:
+        elf = ELFFile(io.BytesIO(data))
+        header = elf.header
+        if header["e_machine"] != "EM_AARCH64":
+            raise ElfError(f"{name}: wrong machine {header['e_machine']} (need AArch64)")
+        if header["e_type"] not in ("ET_EXEC", "ET_DYN"):
+            raise ElfError(f"{name}: not an executable (type {header['e_type']})")
+        phoff, phnum, phent = header["e_phoff"], header["e_phnum"], header["e_phentsize"]
+        if phnum == 0 or phoff + phnum * phent > len(data):
+            raise ElfError(f"{name}: truncated program headers")
+        segments = []
+        for i in range(phnum):
+            seg = elf.get_segment(i)
+            h = seg.header
+            segments.append({"type": h["p_type"], "offset": h["p_offset"], "vaddr": h["p_vaddr"],
+                             "filesz": h["p_filesz"], "memsz": h["p_memsz"], "flags": h["p_flags"]})
+    except ElfError:
+        raise
+    except (PyElfError, Exception) as error:   # malformed in a way pyelftools noticed
+        raise ElfError(f"{name}: malformed ELF file ({error})") from None
+    for seg in segments:
+        if seg["type"] in ("PT_INTERP", PT_INTERP):
+            raise ElfError(f"{name}: dynamically linked (needs an interpreter); only static executables run")
+    return header, segments
+
+
+def load(mem, data: bytes, name: str = "file") -> Image:
+    """Map the PT_LOAD segments of `data` into `mem` and return where they went."""
+    header, segments = parse(data, name)
+    loads = [s for s in segments if s["type"] in ("PT_LOAD", PT_LOAD) and s["memsz"] > 0]
+    if not loads:
+        raise ElfError(f"{name}: no loadable segments")
+    bias = PIE_BASE if header["e_type"] == "ET_DYN" else 0
+    low = min(s["vaddr"] for s in loads)
+    if header["e_type"] == "ET_DYN" and low >= PIE_BASE:
+        bias = 0
+    high = 0
+    for seg in loads:
+        if seg["offset"] + seg["filesz"] > len(data) or seg["filesz"] > seg["memsz"]:
+            raise ElfError(f"{name}: truncated segment at offset {seg['offset']:#x}")
+        start = seg["vaddr"] + bias
+        end = start + seg["memsz"]
+        if end > 1 << 32:
+            raise ElfError(f"{name}: segment at {start:#x} lies outside the 4 GiB guest space")
+        high = max(high, end)
+    # map page by page so that two segments sharing a page get the union of their rights
+    prot_of_page: dict[int, int] = {}
+    for seg in loads:
+        start = abi.page_down(seg["vaddr"] + bias)
+        end = abi.page_up(seg["vaddr"] + bias + seg["memsz"])
+        for page in range(start, end, abi.PAGE):
+            prot_of_page[page] = prot_of_page.get(page, 0) | _prot(seg["flags"])
+    for page, prot in _runs(prot_of_page):
+        mem.map(page[0], page[1] - page[0], prot)
+    for seg in loads:
+        if seg["filesz"]:
+            mem.write(seg["vaddr"] + bias, data[seg["offset"]:seg["offset"] + seg["filesz"]])
+    phoff = header["e_phoff"]
+    phdr = 0
+    for seg in segments:
+        if seg["type"] in ("PT_PHDR", PT_PHDR):
+            phdr = seg["vaddr"] + bias
+    if not phdr:
+        for seg in loads:
+            if seg["offset"] <= phoff < seg["offset"] + seg["filesz"]:
+                phdr = seg["vaddr"] + bias + phoff - seg["offset"]
+    entry = header["e_entry"] + bias
+    if not mem.is_mapped(entry, 4):
+        raise ElfError(f"{name}: entry point {entry:#x} is not in a loaded segment")
+    return Image(entry=entry, phdr=phdr, phent=header["e_phentsize"], phnum=header["e_phnum"],
+                 brk=abi.page_up(high), bias=bias)
+
+
+def _runs(prot_of_page: dict[int, int]):
+    """Group consecutive pages with equal rights into ((start, end), prot)."""
+    run = None
+    for page in sorted(prot_of_page):
+        prot = prot_of_page[page]
+        if run and run[1] == page and run[2] == prot:
+            run[1] = page + abi.PAGE
+        else:
+            if run:
+                yield (run[0], run[1]), run[2]
+            run = [page, page + abi.PAGE, prot]
+    if run:
+        yield (run[0], run[1]), run[2]

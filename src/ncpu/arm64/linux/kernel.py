@@ -1,0 +1,328 @@
+"""The kernel side of the machine: processes, exec, exit, signals, system call dispatch.
+
+All guest processes live in one Kernel; `scheduler.run` drives them.  Nothing
+here prints: diagnostics go through `Kernel.message` (the CLI passes a
+callback that writes them to stderr).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat as stat_mod
+
+from . import abi, elf, signals, stack
+from .clock import Clock
+from .errors import ElfError, ExecError, SyscallError, WouldBlock
+from .files import FdTable, HostFile
+from .fs import FileSystem
+from .process import Process, SigAction
+from .syscalls import NO_RESULT, TABLE
+
+FIRST_PID = 1000            # the first guest process (its parent, 999, is outside the machine)
+MAX_SHEBANG_DEPTH = 4
+MAX_EXE_SIZE = 256 << 20
+
+
+class Kernel:
+    def __init__(self, root: str, *, clock: Clock, cpu_api, on_message=None,
+                 stdio: tuple[int, int, int] = (0, 1, 2)):
+        self.fs = FileSystem(root)
+        self.clock = clock
+        self.api = cpu_api                      # module with Memory, CpuState, Cpu
+        self.on_message = on_message
+        self.stdio = stdio
+        self.procs: dict[int, Process] = {}
+        self.next_pid = FIRST_PID
+        self.uid, self.gid = os.getuid(), os.getgid()
+        self.rlimits = {abi.RLIMIT_STACK: (stack.STACK_SIZE, abi.RLIM_INFINITY),
+                        abi.RLIMIT_NOFILE: (1024, 1024)}
+        self.reported: set[int] = set()
+        self.init: Process | None = None
+        self.current: Process | None = None
+        self.yielded = False                    # the running process gave up its slice
+        self.procs_to_drop: list[int] = []
+
+    # --- diagnostics ----------------------------------------------------------
+    def message(self, text: str) -> None:
+        if self.on_message is not None:
+            self.on_message(text)
+
+    # --- process creation -------------------------------------------------------
+    def spawn(self, host_path: str, argv: list[bytes], envp: list[bytes]) -> Process:
+        """Create the first process running the host file `host_path`."""
+        fds = FdTable()
+        for fd, host in enumerate(self.stdio):
+            try:
+                acc = _host_accmode(host)
+            except OSError:
+                continue                       # a closed host descriptor stays closed in the guest
+            fds.install(HostFile(host, acc, f"/dev/fd{fd}", owned=False), at=fd)
+        guest = self.fs.guest_of_host(host_path) or os.path.abspath(host_path)
+        proc = Process(pid=self._new_pid(), ppid=FIRST_PID - 1, mem=None, state=None, cpu=None,
+                       fds=fds, exe_host=host_path, exe_guest=guest)
+        proc.pgid = proc.sid = proc.pid
+        try:
+            with open(host_path, "rb") as f:
+                data = f.read(MAX_EXE_SIZE)
+        except OSError as error:
+            raise ElfError(f"{host_path}: {error.strerror}") from None
+        execfn = argv[0] if argv else os.fsencode(guest)
+        self._load(proc, data, host_path, argv, envp, execfn)
+        self.procs[proc.pid] = proc
+        self.init = proc
+        return proc
+
+    def _new_pid(self) -> int:
+        pid = self.next_pid
+        self.next_pid += 1
+        return pid
+
+    def _load(self, proc: Process, data: bytes, name: str, argv, envp, execfn: bytes) -> None:
+        """Replace proc's address space and registers with a fresh image (ElfError on bad files)."""
+        mem = self.api.Memory()
+        image = elf.load(mem, data, name)
+        signals.map_trampoline(mem)
+        try:
+            sp = stack.build(mem, image, argv, envp, execfn=execfn, random16=self.clock.random_bytes(16),
+                             uid=self.uid, gid=self.gid)
+        except ValueError:
+            raise ExecError(errno.E2BIG) from None
+        state = self.api.CpuState()
+        state.sp, state.pc = sp, image.entry
+        proc.mem, proc.state = mem, state
+        proc.cpu = self.api.Cpu(mem, state)
+        proc.brk_start = proc.brk = image.brk
+
+    def fork(self, parent: Process, *, stack: int = 0) -> Process:
+        state = parent.state.copy()
+        state.x[0] = 0
+        if stack:
+            state.sp = stack
+        mem = parent.mem.fork()
+        child = Process(pid=self._new_pid(), ppid=parent.pid, mem=mem, state=state,
+                        cpu=self.api.Cpu(mem, state), fds=parent.fds.fork(),
+                        exe_host=parent.exe_host, exe_guest=parent.exe_guest, cwd=parent.cwd,
+                        pgid=parent.pgid, sid=parent.sid, umask=parent.umask,
+                        brk_start=parent.brk_start, brk=parent.brk,
+                        actions={s: SigAction(a.handler, a.flags, a.restorer, a.mask)
+                                 for s, a in parent.actions.items()},
+                        sigmask=parent.sigmask, altstack=parent.altstack)
+        # fork returns in the child just after its svc, with x0 = 0
+        self.procs[child.pid] = child
+        return child
+
+    def execve(self, proc: Process, path: bytes, argv: list[bytes], envp: list[bytes]) -> None:
+        """Replace proc's program; raises SyscallError if it cannot (the old image stays)."""
+        host, guest, data = self._read_executable(proc, path)
+        execfn = path
+        for _ in range(MAX_SHEBANG_DEPTH):
+            if not data.startswith(b"#!"):
+                break
+            line = data[2:].split(b"\n", 1)[0].strip()
+            if not line:
+                raise SyscallError(errno.ENOEXEC)
+            interp, _, arg = line.partition(b" ")
+            arg = arg.strip()
+            argv = [interp] + ([arg] if arg else []) + [path] + argv[1:]
+            path = interp
+            host, guest, data = self._read_executable(proc, interp)
+        else:
+            raise SyscallError(errno.ELOOP)
+        old = (proc.mem, proc.state, proc.cpu, proc.brk_start, proc.brk)
+        try:
+            self._load(proc, data, os.path.basename(host), argv, envp, execfn)
+        except ElfError:
+            proc.mem, proc.state, proc.cpu, proc.brk_start, proc.brk = old
+            raise SyscallError(errno.ENOEXEC) from None
+        except ExecError as error:
+            proc.mem, proc.state, proc.cpu, proc.brk_start, proc.brk = old
+            raise SyscallError(error.errno) from None
+        proc.exe_host, proc.exe_guest = host, guest
+        proc.fds.close_on_exec()
+        for action in proc.actions.values():
+            if action.handler != abi.SIG_IGN:
+                action.handler, action.flags, action.restorer, action.mask = abi.SIG_DFL, 0, 0, 0
+        proc.altstack = (0, abi.SS_DISABLE, 0)
+        proc.tid_address = 0
+
+    def _read_executable(self, proc: Process, path: bytes) -> tuple[str, str, bytes]:
+        node = self.fs.resolve(path, proc.cwd, fd_links=proc.fds.files)
+        if node.kind == "exe":
+            host, guest = proc.exe_host, proc.exe_guest
+        elif node.kind == "host":
+            if not node.exists:
+                raise SyscallError(errno.ENOENT)
+            host, guest = node.host_path, node.guest
+            st = os.stat(host)
+            if not stat_mod.S_ISREG(st.st_mode) or not st.st_mode & 0o111:
+                raise SyscallError(errno.EACCES)
+        else:
+            raise SyscallError(errno.EACCES)
+        try:
+            with open(host, "rb") as f:
+                data = f.read(MAX_EXE_SIZE)
+        except OSError as error:
+            raise SyscallError(error.errno or errno.EIO) from None
+        return host, guest, data
+
+    # --- process end --------------------------------------------------------------
+    def exit(self, proc: Process, wait_status: int) -> None:
+        """proc becomes a zombie with Linux wait status `wait_status`."""
+        if not proc.alive:
+            return
+        proc.exit_status = wait_status
+        proc.blocked_call = None
+        proc.fds.close_all()
+        proc.pending.clear()
+        proc.mem = proc.cpu = None               # free the address space now
+        for child in self.procs.values():
+            if child.ppid == proc.pid:
+                child.ppid = FIRST_PID - 1       # orphans: nobody will wait for them
+                if not child.alive:
+                    self.procs_to_drop.append(child.pid)
+        parent = self.procs.get(proc.ppid)
+        if parent is None or not parent.alive:
+            if proc is not self.init:
+                self.procs_to_drop.append(proc.pid)
+            return
+        action = parent.action(abi.SIGCHLD)
+        if action.handler == abi.SIG_IGN:
+            self.procs_to_drop.append(proc.pid)    # SIG_IGN for SIGCHLD: auto-reap
+            return
+        code, value = (abi.CLD_EXITED, wait_status >> 8) if wait_status & 0x7F == 0 else (abi.CLD_KILLED, wait_status & 0x7F)
+        self.send_signal(parent, abi.SIGCHLD, signals.siginfo(abi.SIGCHLD, code, pid=proc.pid, uid=self.uid, status=value))
+
+    def drop_orphans(self) -> None:
+        for pid in self.procs_to_drop:
+            proc = self.procs.get(pid)
+            if proc is not None and not proc.alive and proc is not self.init:
+                del self.procs[pid]
+        self.procs_to_drop.clear()
+
+    def children(self, proc: Process) -> list[Process]:
+        return [c for c in self.procs.values() if c.ppid == proc.pid]
+
+    def reap(self, parent: Process, child: Process) -> None:
+        parent.children_instructions += child.instructions + child.children_instructions
+        self.procs.pop(child.pid, None)
+
+    def _debug_exit(self, proc, why):
+        # child processes die silently, as on Linux; NCPU_DEBUG=1 says why
+        if os.environ.get("NCPU_DEBUG"):
+            self.message(f"[{proc.pid}] {why}")
+
+    def kill_by_signal(self, proc: Process, signo: int, why: str = "") -> None:
+        if why and proc is self.init:
+            self.message(f"{why}: killed by {abi.SIGNAL_NAMES.get(signo, signo)}")
+        self.exit(proc, signo)
+
+    # --- signals ------------------------------------------------------------------
+    def send_signal(self, proc: Process, signo: int, info: bytes | None = None) -> None:
+        if not proc.alive:
+            return
+        if info is None:
+            info = signals.siginfo(signo, abi.SI_KERNEL)
+        action = proc.action(signo)
+        if action.handler == abi.SIG_IGN and signo != abi.SIGKILL:
+            return
+        if action.handler == abi.SIG_DFL and signo in signals.DEFAULT_IGNORE:
+            return
+        if signo == abi.SIGKILL:
+            self.exit(proc, signo)
+            return
+        if any(s == signo for s, _ in proc.pending) and signo < 32:
+            return                                  # standard signals do not queue
+        proc.pending.append((signo, info))
+
+    def deliver(self, proc: Process) -> None:
+        """Act on the first pending signal proc does not block (before it runs again)."""
+        for i, (signo, info) in enumerate(proc.pending):
+            if proc.sigmask & signals.bit(signo):
+                continue
+            del proc.pending[i]
+            action = proc.action(signo)
+            if action.handler == abi.SIG_IGN or (action.handler == abi.SIG_DFL and signo in signals.DEFAULT_IGNORE):
+                return self.deliver(proc)
+            if action.handler == abi.SIG_DFL:
+                self._debug_exit(proc, f"killed by pending signal {signo}")
+                self.exit(proc, signo)
+                return
+            saved = None
+            if proc.blocked_call is not None:
+                nr, args = proc.blocked_call
+                proc.blocked_call = None
+                if nr == 133:                          # rt_sigsuspend: always -EINTR
+                    saved, proc.suspend_mask = proc.suspend_mask, None
+                    proc.state.x[0] = (-errno.EINTR) & abi.MASK64
+                elif action.flags & abi.SA_RESTART:
+                    proc.state.pc = proc.state.pc - 4    # run the svc again after the handler
+                else:
+                    proc.state.x[0] = (-errno.EINTR) & abi.MASK64
+            try:
+                signals.setup_frame(proc, signo, info, action, saved_mask=saved)
+            except Exception:
+                self.kill_by_signal(proc, abi.SIGSEGV, "cannot push signal frame")
+            return
+
+    def fault(self, proc: Process, signo: int, code: int, address: int, why: str) -> None:
+        """A synchronous fault: run the guest handler, or end the process."""
+        action = proc.action(signo)
+        blocked = proc.sigmask & signals.bit(signo)
+        if action.handler in (abi.SIG_DFL, abi.SIG_IGN) or blocked:
+            if proc is self.init:
+                self.message(why)
+            else:
+                self._debug_exit(proc, why)
+            self.exit(proc, signo)
+            return
+        info = signals.siginfo(signo, code, addr=address)
+        try:
+            signals.setup_frame(proc, signo, info, action, fault_address=address)
+        except Exception:
+            if proc is self.init:
+                self.message(why)
+            self.exit(proc, signo)
+
+    def yield_now(self, proc: Process) -> None:
+        self.yielded = True
+
+    # --- system calls -----------------------------------------------------------------
+    def syscall(self, proc: Process, nr: int | None = None, args: tuple | None = None) -> bool:
+        """Run one system call for proc; False if it blocked (to be retried)."""
+        x = proc.state.x
+        if nr is None:
+            nr = int(x[8])
+            args = tuple(int(v) for v in x[:6])
+        entry = TABLE.get(nr)
+        if entry is None:
+            if nr not in self.reported:
+                self.reported.add(nr)
+                self.message(f"unknown system call {nr} (returning -ENOSYS)")
+            x[0] = (-errno.ENOSYS) & abi.MASK64
+            return True
+        try:
+            result = entry[1](self, proc, *args)
+        except WouldBlock:
+            proc.blocked_call = (nr, args)
+            return False
+        except SyscallError as error:
+            result = -error.errno
+        proc.blocked_call = None
+        if result is not NO_RESULT and proc.alive:
+            proc.state.x[0] = int(result) & abi.MASK64
+        return True
+
+    def stamp_fd(self, fd: int) -> None:
+        now = self.clock.realtime_ns()
+        try:
+            os.utime(fd, ns=(now, now))
+        except OSError:
+            pass
+
+
+def _host_accmode(fd: int) -> int:
+    import fcntl
+    flags = fcntl.fcntl(fd, fcntl.F_GETFL)
+    acc = flags & os.O_ACCMODE
+    return acc | (abi.O_APPEND if flags & os.O_APPEND else 0)

@@ -1,0 +1,92 @@
+"""The public entry point: run a static AArch64 Linux binary on a sandboxed tree.
+
+    result = Machine(root="/tmp/tree").run("/tmp/tree/bin/busybox", ["busybox", "echo", "hi"])
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+
+from . import scheduler
+from .clock import Clock
+from .kernel import Kernel
+
+DEFAULT_MAX_STEPS = 10_000_000_000
+
+
+@dataclass
+class Result:
+    status: int              # exit code, or 128+signal (what `ncpu arm64` exits with)
+    wait_status: int
+    instructions: int
+    wall_s: float
+    reason: str              # exit, signal, budget, deadlock
+    messages: list[str] = field(default_factory=list)
+
+    @property
+    def mips(self) -> float:
+        return self.instructions / self.wall_s / 1e6 if self.wall_s > 0 else 0.0
+
+
+class Machine:
+    """One run of one guest program (and the processes it starts)."""
+
+    def __init__(self, root: str | None = None, *, max_steps: int = DEFAULT_MAX_STEPS, seed: int = 0,
+                 host_time: bool = False, stdio: tuple[int, int, int] = (0, 1, 2), on_message=None,
+                 cpu_api=None):
+        self.root = root
+        self.max_steps = max_steps
+        self.seed = seed
+        self.host_time = host_time
+        self.stdio = stdio
+        self.on_message = on_message
+        self.cpu_api = cpu_api
+
+    def run(self, binary: str, argv: list[str | bytes] | None = None, env: dict | list | None = None) -> Result:
+        """Load `binary` (a host path) and run it to the end.
+
+        argv defaults to [binary's guest path]; env to the host's environment.
+        Raises ElfError when the file cannot be loaded.
+        """
+        api = self.cpu_api
+        if api is None:
+            from ncpu.arm64 import cpu as api
+        messages: list[str] = []
+
+        def message(text: str) -> None:
+            messages.append(text)
+            if self.on_message is not None:
+                self.on_message(text)
+
+        temp = None
+        root = self.root
+        if root is None:
+            temp = root = tempfile.mkdtemp(prefix="ncpu-root-")
+        try:
+            kernel = Kernel(root, clock=Clock(seed=self.seed, host=self.host_time), cpu_api=api,
+                            on_message=message, stdio=self.stdio)
+            if argv is None:
+                argv = [kernel.fs.guest_of_host(binary) or binary]
+            envp = _environment(env)
+            start = time.perf_counter()
+            kernel.spawn(binary, [os.fsencode(a) for a in argv], envp)
+            outcome = scheduler.run(kernel, self.max_steps)
+            wall = time.perf_counter() - start
+        finally:
+            if temp is not None:
+                shutil.rmtree(temp, ignore_errors=True)
+        return Result(status=outcome.status, wait_status=outcome.wait_status,
+                      instructions=outcome.instructions, wall_s=wall, reason=outcome.reason,
+                      messages=messages)
+
+
+def _environment(env) -> list[bytes]:
+    if env is None:
+        env = os.environ
+    if isinstance(env, dict) or hasattr(env, "items"):
+        return [os.fsencode(k) + b"=" + os.fsencode(v) for k, v in env.items()]
+    return [os.fsencode(e) for e in env]

@@ -1,0 +1,62 @@
+"""The initial process stack: argc, argv, envp, auxv and the strings they point to.
+
+Layout from the top, as Linux builds it: the AT_EXECFN string, the
+environment and argument strings, the platform string and the 16 AT_RANDOM
+bytes, then (16-byte aligned) argc, argv[], NULL, envp[], NULL, auxv pairs.
+"""
+
+from __future__ import annotations
+
+import struct
+
+from . import abi
+from .elf import Image
+
+STACK_TOP = 0xF0000000
+STACK_SIZE = 8 << 20
+# Features glibc may use (ifunc selection, outline atomics) are chosen from
+# HWCAP.  FP and ASIMD only is the conservative baseline every AArch64 Linux
+# system has, so glibc picks its plain implementations.
+HWCAP_FP, HWCAP_ASIMD = 1 << 0, 1 << 1
+DEFAULT_HWCAP = HWCAP_FP | HWCAP_ASIMD
+PLATFORM = b"aarch64"
+MINSIGSTKSZ = 5120
+
+
+def build(mem, image: Image, argv: list[bytes], envp: list[bytes], *, execfn: bytes,
+          random16: bytes, uid: int = 0, gid: int = 0, hwcap: int = DEFAULT_HWCAP,
+          top: int = STACK_TOP, size: int = STACK_SIZE) -> int:
+    """Map the stack, write everything, return the initial sp."""
+    mem.map(top - size, size, abi.PROT_READ | abi.PROT_WRITE)
+    pos = top - 16            # a little gap at the very top, as the kernel leaves
+
+    def push_bytes(data: bytes) -> int:
+        nonlocal pos
+        pos -= len(data)
+        mem.write(pos, data)
+        return pos
+
+    execfn_addr = push_bytes(execfn + b"\0")
+    env_addrs = [push_bytes(s + b"\0") for s in reversed(envp)][::-1]
+    arg_addrs = [push_bytes(s + b"\0") for s in reversed(argv)][::-1]
+    platform_addr = push_bytes(PLATFORM + b"\0")
+    pos &= ~15
+    random_addr = push_bytes(random16)
+    auxv = [
+        (abi.AT_PHDR, image.phdr), (abi.AT_PHENT, image.phent), (abi.AT_PHNUM, image.phnum),
+        (abi.AT_PAGESZ, abi.PAGE), (abi.AT_BASE, 0), (abi.AT_FLAGS, 0),
+        (abi.AT_ENTRY, image.entry), (abi.AT_UID, uid), (abi.AT_EUID, uid), (abi.AT_GID, gid),
+        (abi.AT_EGID, gid), (abi.AT_SECURE, 0), (abi.AT_RANDOM, random_addr),
+        (abi.AT_HWCAP, hwcap), (abi.AT_HWCAP2, 0), (abi.AT_CLKTCK, 100),
+        (abi.AT_PLATFORM, platform_addr), (abi.AT_EXECFN, execfn_addr),
+        (abi.AT_MINSIGSTKSZ, MINSIGSTKSZ), (abi.AT_NULL, 0),
+    ]
+    words = [len(argv), *arg_addrs, 0, *env_addrs, 0]
+    for key, value in auxv:
+        words += [key, value]
+    table = struct.pack(f"<{len(words)}Q", *words)
+    sp = (pos - len(table)) & ~15
+    if sp < top - size + 4096:
+        raise ValueError("arguments and environment do not fit on the stack")
+    mem.write(sp, table)
+    return sp

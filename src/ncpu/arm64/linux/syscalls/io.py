@@ -1,0 +1,304 @@
+"""Descriptor I/O: read/write and friends, dup, fcntl, ioctl, pipes, poll."""
+
+from __future__ import annotations
+
+import errno
+import fcntl as host_fcntl
+import os
+import struct
+
+from .. import abi
+from ..errors import SyscallError, WouldBlock
+from ..files import Pipe, PipeEnd
+from . import read as rd, write as wr, sint, slong, syscall
+
+MAX_IO = 1 << 20      # one system call moves at most this much (Linux caps at ~2 GiB)
+
+
+def _write_file(k, p, file, data: bytes) -> int:
+    try:
+        return file.write(data)
+    except SyscallError as error:
+        if error.errno == errno.EPIPE:
+            k.send_signal(p, abi.SIGPIPE)
+        raise
+
+
+@syscall(63)
+def sys_read(k, p, fd, buf, count, *_):
+    file = p.fds.get(sint(fd))
+    data = file.read(min(count, MAX_IO))
+    wr(p, buf, data)
+    return len(data)
+
+
+@syscall(64)
+def sys_write(k, p, fd, buf, count, *_):
+    file = p.fds.get(sint(fd))
+    return _write_file(k, p, file, rd(p, buf, min(count, MAX_IO)))
+
+
+def _iovecs(p, iov, cnt):
+    if cnt > 1024:
+        raise SyscallError(errno.EINVAL)
+    raw = rd(p, iov, 16 * cnt)
+    return [abi.IOVEC.unpack_from(raw, 16 * i) for i in range(cnt)]
+
+
+@syscall(65)
+def sys_readv(k, p, fd, iov, cnt, *_):
+    file = p.fds.get(sint(fd))
+    vecs = _iovecs(p, iov, cnt)
+    total = sum(n for _, n in vecs)
+    data = file.read(min(total, MAX_IO))
+    pos = 0
+    for base, n in vecs:
+        chunk = data[pos:pos + n]
+        wr(p, base, chunk)
+        pos += len(chunk)
+        if pos >= len(data):
+            break
+    return len(data)
+
+
+@syscall(66)
+def sys_writev(k, p, fd, iov, cnt, *_):
+    file = p.fds.get(sint(fd))
+    data = b"".join(rd(p, base, n) for base, n in _iovecs(p, iov, cnt))
+    if not data:
+        return 0
+    return _write_file(k, p, file, data)
+
+
+@syscall(67)
+def sys_pread64(k, p, fd, buf, count, offset, *_):
+    data = p.fds.get(sint(fd)).pread(min(count, MAX_IO), slong(offset))
+    wr(p, buf, data)
+    return len(data)
+
+
+@syscall(68)
+def sys_pwrite64(k, p, fd, buf, count, offset, *_):
+    return p.fds.get(sint(fd)).pwrite(rd(p, buf, min(count, MAX_IO)), slong(offset))
+
+
+@syscall(69)
+def sys_preadv(k, p, fd, iov, cnt, offset, *_):
+    file = p.fds.get(sint(fd))
+    total = 0
+    for base, n in _iovecs(p, iov, cnt):
+        data = file.pread(n, slong(offset) + total)
+        wr(p, base, data)
+        total += len(data)
+        if len(data) < n:
+            break
+    return total
+
+
+@syscall(70)
+def sys_pwritev(k, p, fd, iov, cnt, offset, *_):
+    data = b"".join(rd(p, base, n) for base, n in _iovecs(p, iov, cnt))
+    return p.fds.get(sint(fd)).pwrite(data, slong(offset))
+
+
+@syscall(71)
+def sys_sendfile(k, p, out_fd, in_fd, offset_ptr, count, *_):
+    src, dst = p.fds.get(sint(in_fd)), p.fds.get(sint(out_fd))
+    count = min(count, MAX_IO)
+    if offset_ptr:
+        off = int.from_bytes(rd(p, offset_ptr, 8), "little")
+        data = src.pread(count, off)
+        wr(p, offset_ptr, (off + len(data)).to_bytes(8, "little"))
+    else:
+        data = src.read(count)
+    return _write_file(k, p, dst, data) if data else 0
+
+
+@syscall(62)
+def sys_lseek(k, p, fd, offset, whence, *_):
+    return p.fds.get(sint(fd)).lseek(slong(offset), sint(whence))
+
+
+@syscall(57)
+def sys_close(k, p, fd, *_):
+    p.fds.close(sint(fd))
+    return 0
+
+
+@syscall(23)
+def sys_dup(k, p, fd, *_):
+    return p.fds.install(p.fds.get(sint(fd)))
+
+
+@syscall(24)
+def sys_dup3(k, p, old, new, flags, *_):
+    old, new = sint(old), sint(new)
+    file = p.fds.get(old)
+    if old == new or flags & ~abi.O_CLOEXEC or not 0 <= new < p.fds.MAX_FDS:
+        raise SyscallError(errno.EINVAL if old == new or flags & ~abi.O_CLOEXEC else errno.EBADF)
+    return p.fds.install(file, at=new, cloexec=bool(flags & abi.O_CLOEXEC))
+
+
+@syscall(25)
+def sys_fcntl(k, p, fd, cmd, arg, *_):
+    fd, cmd = sint(fd), sint(cmd)
+    file = p.fds.get(fd)
+    if cmd in (abi.F_DUPFD, abi.F_DUPFD_CLOEXEC):
+        return p.fds.install(file, start=sint(arg), cloexec=cmd == abi.F_DUPFD_CLOEXEC)
+    if cmd == abi.F_GETFD:
+        return abi.FD_CLOEXEC if fd in p.fds.cloexec else 0
+    if cmd == abi.F_SETFD:
+        (p.fds.cloexec.add if arg & abi.FD_CLOEXEC else p.fds.cloexec.discard)(fd)
+        return 0
+    if cmd == abi.F_GETFL:
+        return file.flags & ~(abi.O_CLOEXEC | abi.O_CREAT | abi.O_EXCL | abi.O_TRUNC | abi.O_NOCTTY)
+    if cmd == abi.F_SETFL:
+        settable = abi.O_APPEND | abi.O_NONBLOCK
+        file.flags = (file.flags & ~settable) | (arg & settable)
+        host = file.host_fd()
+        if host is not None and host > 2:
+            flags = host_fcntl.fcntl(host, host_fcntl.F_GETFL) & ~os.O_APPEND
+            host_fcntl.fcntl(host, host_fcntl.F_SETFL, flags | (os.O_APPEND if arg & abi.O_APPEND else 0))
+        return 0
+    if cmd in (abi.F_GETLK, abi.F_SETLK, abi.F_SETLKW):
+        if cmd == abi.F_GETLK:   # nobody else holds locks: report F_UNLCK (2) in l_type
+            wr(p, arg, struct.pack("<h", 2))
+        return 0
+    raise SyscallError(errno.EINVAL)
+
+
+@syscall(29)
+def sys_ioctl(k, p, fd, req, arg, *_):
+    file = p.fds.get(sint(fd))
+    req &= 0xFFFFFFFF
+    host = file.host_fd()
+    tty = host is not None and file.isatty()
+    if req == abi.FIONREAD and isinstance(file, PipeEnd):
+        wr(p, arg, struct.pack("<i", file.available()))
+        return 0
+    if req == abi.FIONBIO:
+        on = int.from_bytes(rd(p, arg, 4), "little")
+        file.flags = (file.flags | abi.O_NONBLOCK) if on else (file.flags & ~abi.O_NONBLOCK)
+        return 0
+    if not tty:
+        raise SyscallError(errno.ENOTTY)
+    # a host terminal: the termios and winsize layouts match, so pass through
+    sizes = {abi.TCGETS: 36, abi.TCSETS: 36, abi.TCSETSW: 36, abi.TCSETSF: 36,
+             abi.TIOCGWINSZ: 8, abi.TIOCSWINSZ: 8, abi.TIOCGPGRP: 4, abi.TIOCSPGRP: 4}
+    if req == abi.TIOCGPGRP:
+        wr(p, arg, struct.pack("<i", p.pgid))
+        return 0
+    if req in (abi.TIOCSPGRP, abi.TIOCSCTTY):
+        return 0
+    if req not in sizes:
+        raise SyscallError(errno.ENOTTY)
+    buf = bytearray(rd(p, arg, sizes[req]))
+    try:
+        host_fcntl.ioctl(host, req, buf, True)
+    except OSError as error:
+        raise SyscallError(error.errno or errno.ENOTTY) from None
+    if req in (abi.TCGETS, abi.TIOCGWINSZ):
+        wr(p, arg, bytes(buf))
+    return 0
+
+
+@syscall(59)
+def sys_pipe2(k, p, fds_ptr, flags, *_):
+    if flags & ~(abi.O_CLOEXEC | abi.O_NONBLOCK | abi.O_DIRECT):
+        raise SyscallError(errno.EINVAL)
+    pipe = Pipe()
+    status = flags & abi.O_NONBLOCK
+    r, w = PipeEnd(pipe, True, status), PipeEnd(pipe, False, status)
+    cloexec = bool(flags & abi.O_CLOEXEC)
+    rfd = p.fds.install(r, cloexec=cloexec)
+    wfd = p.fds.install(w, cloexec=cloexec)
+    try:
+        wr(p, fds_ptr, struct.pack("<ii", rfd, wfd))
+    except SyscallError:
+        p.fds.close(rfd)
+        p.fds.close(wfd)
+        raise
+    return 0
+
+
+def _ready(p, fd: int, events: int) -> int:
+    """poll revents for one descriptor: pipes by their state, everything else ready."""
+    POLLIN, POLLOUT, POLLHUP, POLLNVAL = 1, 4, 0x10, 0x20
+    file = p.fds.files.get(fd)
+    if file is None:
+        return POLLNVAL
+    if isinstance(file, PipeEnd):
+        if file.reading:
+            if file.available():
+                return events & POLLIN
+            return POLLHUP if file.pipe.writers == 0 else 0
+        return POLLOUT & events if file.pipe.readers else 0x8   # POLLERR
+    return events & (POLLIN | POLLOUT)
+
+
+@syscall(73)
+def sys_ppoll(k, p, fds_ptr, nfds, tmo, sigmask, *_):
+    raw = bytearray(rd(p, fds_ptr, 8 * nfds))
+    count = 0
+    for i in range(nfds):
+        fd, events, _rev = struct.unpack_from("<ihh", raw, 8 * i)
+        revents = _ready(p, fd, events) if fd >= 0 else 0
+        struct.pack_into("<h", raw, 8 * i + 6, revents)
+        count += bool(revents)
+    if count == 0:
+        zero_timeout = tmo and rd(p, tmo, 16) == bytes(16)
+        if not zero_timeout:
+            raise WouldBlock()
+    wr(p, fds_ptr, bytes(raw))
+    return count
+
+
+@syscall(72)
+def sys_pselect6(k, p, nfds, rfds, wfds, efds, tmo, *_):
+    nbytes = (nfds + 63) // 64 * 8
+    sets = [bytearray(rd(p, a, nbytes)) if a else None for a in (rfds, wfds, efds)]
+    out = [bytearray(nbytes) if s is not None else None for s in sets]
+    count = 0
+    for fd in range(nfds):
+        for which, ev in ((0, 1), (1, 4)):
+            s = sets[which]
+            if s is not None and s[fd // 8] >> (fd % 8) & 1:
+                if _ready(p, fd, ev) & (ev | 0x18):
+                    out[which][fd // 8] |= 1 << (fd % 8)
+                    count += 1
+    if count == 0 and not (tmo and rd(p, tmo, 16) == bytes(16)):
+        if tmo:
+            sec, nsec = abi.TIMESPEC.unpack(rd(p, tmo, 16))
+            k.clock.sleep(sec * 10**9 + nsec)
+            for a, o in zip((rfds, wfds, efds), out):
+                if a:
+                    wr(p, a, bytes(nbytes))
+            return 0
+        raise WouldBlock()
+    for a, o in zip((rfds, wfds, efds), out):
+        if a:
+            wr(p, a, bytes(o))
+    return count
+
+
+@syscall(82)
+def sys_fsync(k, p, fd, *_):
+    p.fds.get(sint(fd))
+    return 0
+
+
+@syscall(83)
+def sys_fdatasync(k, p, fd, *_):
+    p.fds.get(sint(fd))
+    return 0
+
+
+@syscall(81)
+def sys_sync(k, p, *_):
+    return 0
+
+
+@syscall(223)
+def sys_fadvise64(k, p, fd, *_):
+    p.fds.get(sint(fd))
+    return 0

@@ -1,0 +1,143 @@
+"""Signal calls: sigaction, sigprocmask, sigaltstack, kill, sigreturn, sigsuspend."""
+
+from __future__ import annotations
+
+import errno
+import struct
+
+from .. import abi, signals
+from ..errors import SyscallError, WouldBlock
+from ..process import SigAction
+from . import NO_RESULT, read as rd, sint, syscall, write as wr
+
+
+@syscall(134)
+def sys_rt_sigaction(k, p, signo, act, oldact, sigsetsize, *_):
+    signo = sint(signo)
+    if not 1 <= signo <= abi.NSIG or sigsetsize != 8:
+        raise SyscallError(errno.EINVAL)
+    current = p.action(signo)
+    if oldact:
+        wr(p, oldact, abi.SIGACTION.pack(current.handler, current.flags, current.restorer, current.mask))
+    if act:
+        if signo in (abi.SIGKILL, abi.SIGSTOP):
+            raise SyscallError(errno.EINVAL)
+        handler, flags, restorer, mask = abi.SIGACTION.unpack(rd(p, act, 32))
+        p.actions[signo] = SigAction(handler, flags, restorer, mask & ~signals.UNBLOCKABLE)
+        if handler == abi.SIG_IGN:     # ignoring drops what is pending
+            p.pending = [(s, i) for s, i in p.pending if s != signo]
+    return 0
+
+
+@syscall(135)
+def sys_rt_sigprocmask(k, p, how, set_ptr, old_ptr, sigsetsize, *_):
+    if sigsetsize != 8:
+        raise SyscallError(errno.EINVAL)
+    old = p.sigmask
+    if set_ptr:
+        (mask,) = struct.unpack("<Q", rd(p, set_ptr, 8))
+        if how == abi.SIG_BLOCK:
+            p.sigmask |= mask
+        elif how == abi.SIG_UNBLOCK:
+            p.sigmask &= ~mask
+        elif how == abi.SIG_SETMASK:
+            p.sigmask = mask
+        else:
+            raise SyscallError(errno.EINVAL)
+        p.sigmask &= ~signals.UNBLOCKABLE
+    if old_ptr:
+        wr(p, old_ptr, struct.pack("<Q", old))
+    return 0
+
+
+@syscall(136)
+def sys_rt_sigpending(k, p, set_ptr, *_):
+    mask = 0
+    for signo, _info in p.pending:
+        mask |= signals.bit(signo)
+    wr(p, set_ptr, struct.pack("<Q", mask & p.sigmask))
+    return 0
+
+
+@syscall(133)
+def sys_rt_sigsuspend(k, p, mask_ptr, size, *_):
+    (mask,) = struct.unpack("<Q", rd(p, mask_ptr, 8))
+    if p.suspend_mask is None:
+        p.suspend_mask = p.sigmask
+        p.sigmask = mask & ~signals.UNBLOCKABLE
+    # returns -EINTR once a signal is delivered (the scheduler handles that)
+    raise WouldBlock()
+
+
+@syscall(132)
+def sys_sigaltstack(k, p, new, old, *_):
+    if old:
+        base, flags, size = p.altstack
+        if not flags & abi.SS_DISABLE and signals.on_altstack(p, p.state.sp):
+            flags |= abi.SS_ONSTACK
+        wr(p, old, abi.STACK_T.pack(base, flags, 0, size))
+    if new:
+        base, flags, _pad, size = abi.STACK_T.unpack(rd(p, new, 24))
+        if signals.on_altstack(p, p.state.sp):
+            raise SyscallError(errno.EPERM)
+        if flags & abi.SS_DISABLE:
+            p.altstack = (0, abi.SS_DISABLE, 0)
+        elif flags & ~abi.SS_ONSTACK:
+            raise SyscallError(errno.EINVAL)
+        else:
+            if size < 2048:
+                raise SyscallError(errno.ENOMEM)
+            p.altstack = (base, 0, size)
+    return 0
+
+
+@syscall(139)
+def sys_rt_sigreturn(k, p, *_):
+    try:
+        signals.sigreturn(p)
+    except Exception:
+        k.kill_by_signal(p, abi.SIGSEGV, f"bad signal frame at sp={p.state.sp:#x}")
+    return NO_RESULT
+
+
+def _targets(k, p, pid: int):
+    if pid > 0:
+        target = k.procs.get(pid)
+        return [target] if target and target.alive else []
+    if pid == 0:
+        return [q for q in k.procs.values() if q.alive and q.pgid == p.pgid]
+    if pid == -1:
+        return [q for q in k.procs.values() if q.alive and q.pid != 1]
+    return [q for q in k.procs.values() if q.alive and q.pgid == -pid]
+
+
+@syscall(129)
+def sys_kill(k, p, pid, signo, *_):
+    pid, signo = sint(pid), sint(signo)
+    if not 0 <= signo <= abi.NSIG:
+        raise SyscallError(errno.EINVAL)
+    targets = _targets(k, p, pid)
+    if not targets:
+        raise SyscallError(errno.ESRCH)
+    for target in sorted(targets, key=lambda q: q.pid):
+        if signo:
+            k.send_signal(target, signo, signals.siginfo(signo, abi.SI_USER, pid=p.pid, uid=k.uid))
+    return 0
+
+
+@syscall(130)
+def sys_tkill(k, p, tid, signo, *_):
+    return sys_tgkill(k, p, tid, tid, signo)
+
+
+@syscall(131)
+def sys_tgkill(k, p, tgid, tid, signo, *_):
+    target = k.procs.get(sint(tid))
+    signo = sint(signo)
+    if target is None or not target.alive:
+        raise SyscallError(errno.ESRCH)
+    if not 0 <= signo <= abi.NSIG:
+        raise SyscallError(errno.EINVAL)
+    if signo:
+        k.send_signal(target, signo, signals.siginfo(signo, abi.SI_TKILL, pid=p.pid, uid=k.uid))
+    return 0

@@ -1,0 +1,117 @@
+"""Running a guest program under qemu-aarch64 and under our machine, the same way.
+
+Both get the same argv (qemu's -0 sets argv[0]), the same environment and the
+same stdin; qemu runs with its cwd in one copy of the tree, we run with
+--root on an identical copy, and the guest's cwd is the tree's top in both.
+Exit statuses are normalized to the shell convention (128+signal).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[3]
+CACHE = REPO / ".cache"
+C_DIR = Path(__file__).resolve().parent / "c"
+GCC = "aarch64-linux-gnu-gcc"
+QEMU = "qemu-aarch64"
+ENV = {"PATH": "/bin:/usr/bin", "HOME": "/", "TZ": "UTC", "LC_ALL": "C", "FOO": "bar"}
+
+
+class ToolMissing(RuntimeError):
+    pass
+
+
+def require(tool: str) -> str:
+    path = shutil.which(tool)
+    if path is None:
+        raise ToolMissing(f"{tool} is not installed: the arm64 tests need it (apt-get install "
+                          f"{'gcc-aarch64-linux-gnu' if 'gcc' in tool else 'qemu-user'})")
+    return path
+
+
+@dataclass
+class Outcome:
+    stdout: bytes
+    stderr: bytes
+    status: int
+    instructions: int = 0
+    messages: tuple = ()
+
+    def triple(self):
+        return self.stdout, self.stderr, self.status
+
+
+def compile_c(name: str, opt: str = "-O2") -> Path:
+    """Build tests/arm64/linux/c/NAME.c once per source version into .cache/arm64-c/."""
+    require(GCC)
+    src = C_DIR / f"{name}.c"
+    digest = hashlib.sha256(src.read_bytes() + opt.encode()).hexdigest()[:12]
+    out_dir = CACHE / "arm64-c"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    out = out_dir / f"{name}{opt}-{digest}"
+    if not out.exists():
+        tmp = out.with_suffix(f".tmp{os.getpid()}")
+        subprocess.run([GCC, "-static", opt, "-w", "-o", str(tmp), str(src), "-lm"], check=True)
+        os.replace(tmp, out)
+    return out
+
+
+def busybox() -> Path:
+    """Debian's arm64 busybox-static, fetched once by scripts/fetch_busybox.sh."""
+    path = CACHE / "busybox" / "busybox"
+    if not path.exists():
+        script = REPO / "scripts" / "fetch_busybox.sh"
+        result = subprocess.run(["sh", str(script), str(path.parent)], capture_output=True, text=True)
+        if result.returncode != 0 or not path.exists():
+            raise ToolMissing(f"could not fetch busybox-static: {result.stderr.strip()[-500:]}")
+    return path
+
+
+def _status(code: int) -> int:
+    return 128 - code if code < 0 else code
+
+
+def run_qemu(binary, args, cwd, *, stdin: bytes = b"", env=None, timeout=120) -> Outcome:
+    require(QEMU)
+    argv0 = args[0] if args else "prog"
+    proc = subprocess.run([QEMU, "-0", argv0, str(binary), *args[1:]], cwd=cwd, input=stdin,
+                          capture_output=True, env=env or ENV, timeout=timeout)
+    # qemu reports uncaught signals itself; that line is not the guest's output
+    err = b"".join(l for l in proc.stderr.splitlines(True) if not l.startswith(b"qemu: uncaught target signal"))
+    return Outcome(proc.stdout, err, _status(proc.returncode))
+
+
+def run_ncpu(binary, args, root, *, stdin: bytes = b"", env=None, max_steps=2_000_000_000,
+             seed: int = 0, cpu_api=None) -> Outcome:
+    """Run in this process through the library (the CLI is tested separately)."""
+    from ncpu.arm64.linux import Machine
+    with tempfile.TemporaryFile() as fin, tempfile.TemporaryFile() as fout, tempfile.TemporaryFile() as ferr:
+        fin.write(stdin)
+        fin.seek(0)
+        machine = Machine(root=str(root), max_steps=max_steps, seed=seed,
+                          stdio=(fin.fileno(), fout.fileno(), ferr.fileno()), cpu_api=cpu_api)
+        result = machine.run(str(binary), list(args), env=env or ENV)
+        fout.seek(0)
+        ferr.seek(0)
+        return Outcome(fout.read(), ferr.read(), result.status, result.instructions, tuple(result.messages))
+
+
+def make_tree(base: Path, files: dict[str, bytes | str] | None = None) -> Path:
+    """A small root tree with fixed times (so ls -l can be compared)."""
+    base.mkdir(parents=True, exist_ok=True)
+    for rel, content in (files or {}).items():
+        path = base / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(content.encode() if isinstance(content, str) else content)
+    for dirpath, dirnames, filenames in os.walk(base, topdown=False):
+        for name in filenames + dirnames:
+            os.utime(os.path.join(dirpath, name), (1_600_000_000, 1_600_000_000), follow_symlinks=False)
+    os.utime(base, (1_600_000_000, 1_600_000_000))
+    return base

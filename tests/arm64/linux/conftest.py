@@ -1,0 +1,29 @@
+"""Shared set-up for the Linux user-mode tests: tools, compiled C programs, busybox."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import arm64linux_harness as harness  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def busybox_path() -> Path:
+    try:
+        return harness.busybox()
+    except harness.ToolMissing as error:
+        pytest.fail(str(error))
+
+
+@pytest.fixture(scope="session", autouse=False)
+def tools():
+    try:
+        harness.require(harness.GCC)
+        harness.require(harness.QEMU)
+    except harness.ToolMissing as error:
+        pytest.fail(str(error))
