@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from ncpu.machine.engines import ENGINES, EngineUnavailable, get_engine
+from ncpu.machine.engines import ENGINES, get_engine
 from ncpu.machine.program_file import (
     DEFAULT_MAX_STEPS,
     ProgramFileError,
@@ -36,16 +36,6 @@ TEST_STEP_LIMIT = 200_000  # keeps the pure-Python reference run of each program
 @functools.cache
 def program(stem: str):
     return load_program_file(PROGRAMS_DIR / f"{stem}.asm")
-
-
-def engine_or_skip(mode: str):
-    """The engine module; only the neural engine may be missing (skipped)."""
-    try:
-        return get_engine(mode)
-    except EngineUnavailable:
-        if mode == "neural":
-            pytest.skip("neural engine not built yet")
-        raise
 
 
 @functools.cache
@@ -83,7 +73,6 @@ def test_bench_loop_is_long_but_configurable():
 @pytest.mark.parametrize("stem", IDS)
 @pytest.mark.parametrize("mode", list(ENGINES))
 def test_program_meets_expectations(mode, stem):
-    engine_or_skip(mode)
     pf = program(stem)
     state = final_state(mode, stem)
     assert state.steps <= TEST_STEP_LIMIT, "too long for the default test run: add @test-init"
@@ -93,7 +82,6 @@ def test_program_meets_expectations(mode, stem):
 @pytest.mark.parametrize("stem", IDS)
 @pytest.mark.parametrize("mode", [m for m in ENGINES if m != "reference"])
 def test_engine_agrees_with_reference(mode, stem):
-    engine_or_skip(mode)
     assert final_state(mode, stem) == final_state("reference", stem)
 
 

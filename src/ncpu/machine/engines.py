@@ -4,8 +4,7 @@ Each engine is a module exposing
     run(words, state: MachineState, max_steps) -> MachineState
     run_batch(words, batch: BatchState, max_steps) -> BatchState
 with the reference engine's contract. Modules are imported on first use,
-so asking for 'compute' does not import torch and 'fast' does not compile
-numba kernels.
+so asking for 'compute' does not import torch.
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ from types import ModuleType
 
 
 class EngineUnavailable(LookupError):
-    """The engine is unknown, or its module is not part of this install yet."""
+    """No engine of that name."""
 
 
 # Engine name -> module implementing it.
@@ -26,31 +25,10 @@ ENGINES: dict[str, str] = {
     "neural": "ncpu.machine.neural",
 }
 
-_MISSING = {"neural": "the neural engine arrives with the neural ALU (issue 3)"}
-
 
 def get_engine(mode: str) -> ModuleType:
     """The module for engine `mode`; raises EngineUnavailable otherwise."""
     module_name = ENGINES.get(mode)
     if module_name is None:
         raise EngineUnavailable(f"unknown engine {mode!r}; choose one of {', '.join(ENGINES)}")
-    try:
-        return importlib.import_module(module_name)
-    except ModuleNotFoundError as error:
-        # Only the engine's own module being absent means "not yet"; a missing
-        # dependency inside it is a real error and propagates.
-        if error.name != module_name or mode not in _MISSING:
-            raise
-        raise EngineUnavailable(_MISSING[mode]) from None
-
-
-def available_engines() -> list[str]:
-    """Names whose module imports in this install."""
-    names = []
-    for name in ENGINES:
-        try:
-            get_engine(name)
-        except EngineUnavailable:
-            continue
-        names.append(name)
-    return names
+    return importlib.import_module(module_name)

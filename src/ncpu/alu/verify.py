@@ -1,0 +1,326 @@
+"""Verification of the neural ALU: enumeration, sampling and margins.
+
+Three kinds of check, each reported with the inputs it covered and the
+failures it found:
+
+  cell        every trained cell over its complete truth table, run through
+              the same module code the circuits use; also records the
+              margin (smallest |pre-activation|, or logit gap for routers).
+  exhaustive  a composite operation at 8 bits over all 2^16 operand pairs
+              (16 bits over all 2^32 with `exhaustive16=True`).
+  sampled     the 32-bit operations on random pairs plus every pair of
+              boundary values.
+
+The expected values come from `reference_op`, the semantics of
+`ncpu.machine.semantics` generalised to an n-bit word (int64 tensors); at
+32 bits it is itself checked against `semantics` on the boundary pairs.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Callable, Iterator
+
+import torch
+from torch import Tensor
+
+from ncpu.alu import truth_tables as tt
+from ncpu.alu.alu import OPS, NeuralALU
+from ncpu.alu.logic import CELLS
+from ncpu.alu.weights import build_alu
+
+COMPOSITE = OPS + ("CMP", "ZN")
+
+
+@dataclass
+class Check:
+    name: str
+    width: int
+    kind: str  # cell | exhaustive | sampled
+    inputs: int
+    failures: int
+    margin: float | None = None
+    seconds: float = 0.0
+    example: list = field(default_factory=list)  # a failing input, if any
+
+    @property
+    def ok(self) -> bool:
+        return self.failures == 0
+
+
+# -- the reference, for any width ---------------------------------------------
+
+def wrap(x: Tensor, n: int) -> Tensor:
+    return ((x + (1 << (n - 1))) & ((1 << n) - 1)) - (1 << (n - 1))
+
+
+def reference_op(op: str, a: Tensor, b: Tensor, n: int):
+    """Expected result of `op` on signed n-bit values held in int64."""
+    mask = (1 << n) - 1
+    if op == "ADD":
+        return wrap(a + b, n)
+    if op == "SUB":
+        return wrap(a - b, n)
+    if op == "MUL":
+        return wrap(a * b, n)
+    if op in ("DIV", "MOD"):
+        zero = b == 0
+        q = torch.div(a, torch.where(zero, torch.ones_like(b), b), rounding_mode="trunc")
+        if op == "DIV":
+            return torch.where(zero, torch.zeros_like(a), wrap(q, n))
+        return torch.where(zero, a, wrap(a - q * b, n))
+    if op == "AND":
+        return a & b
+    if op == "OR":
+        return a | b
+    if op == "XOR":
+        return a ^ b
+    if op in ("SHL", "SHR", "SAR"):
+        amount = b & mask
+        big = amount >= n
+        safe = torch.where(big, torch.zeros_like(amount), amount)
+        if op == "SHL":
+            return torch.where(big, torch.zeros_like(a), wrap(a << safe, n))
+        if op == "SHR":
+            return torch.where(big, torch.zeros_like(a), wrap((a & mask) >> safe, n))
+        return a >> torch.clamp(amount, max=n - 1)
+    if op == "NOT":
+        return ~a
+    if op == "NEG":
+        return wrap(-a, n)
+    if op == "CMP":
+        r = wrap(a - b, n)
+        return torch.stack([r < 0, r == 0, (a & mask) >= (b & mask),
+                            ((a < 0) != (b < 0)) & ((r < 0) != (a < 0))], 1)
+    if op == "ZN":
+        return torch.stack([a == 0, a < 0], 1)
+    raise ValueError(op)
+
+
+def neural_op(alu: NeuralALU, op: str, a: Tensor, b: Tensor) -> Tensor:
+    if op == "CMP":
+        return torch.stack(alu.compare(a, b), 1)
+    if op == "ZN":
+        return torch.stack(alu.zero_negative(a), 1)
+    return alu.compute(op, a, None if op in ("NOT", "NEG") else b)
+
+
+def boundary_values(n: int) -> list[int]:
+    top = 1 << (n - 1)
+    values = {0, 1, -1, -top, top - 1}
+    for k in range(n):
+        for v in ((1 << k) - 1, 1 << k, (1 << k) + 1):
+            values.update({v, -v})
+    return sorted({((v + top) % (1 << n)) - top for v in values})
+
+
+# -- cells ------------------------------------------------------------------
+
+def _margin(pre: Tensor) -> float:
+    return pre.abs().min().item()
+
+
+def _cell(name, width, pre: Tensor, out: Tensor, target: Tensor, seconds: float) -> Check:
+    wrong = (out != target).reshape(target.shape[0], -1).any(1)
+    return Check(name, width, "cell", int(target.shape[0]), int(wrong.sum()), _margin(pre), seconds)
+
+
+def cell_checks(alu: NeuralALU) -> Iterator[Check]:
+    n = alu.width
+    ad, lg, fl, sh, mul = alu.adder, alu.logic, alu.flags, alu.shifter, alu.multiplier
+    g, m = ad.group_bits, ad.groups
+    with torch.inference_mode():
+        # Adder layer 1, every group at once, with b as given and with NOT b folded in.
+        a, b, cin, targets = tt.carry_cell(g)
+        for invert in (False, True):
+            t0 = time.perf_counter()
+            w = ad._weights(invert)
+            b_in = 1 - b if invert else b
+            pre, c01 = ad.carry_layer(a.repeat(1, m), b_in.repeat(1, m), w)
+            want = torch.stack([_carries(a, b, c) for c in (0.0, 1.0)], 1)
+            want = want[:, None].expand(-1, m, -1, -1)
+            name = "adder.carry" + ("(not b)" if invert else "")
+            yield _cell(name, n, pre, c01, want, time.perf_counter() - t0)
+
+        # Adder layer 2: each group's select neuron over its complete table.
+        t0 = time.perf_counter()
+        rows, targets = tt.select_neurons(m)
+        w = ad._weights(False)
+        pres, fails = [], 0
+        for k in range(m):
+            c01 = torch.zeros(rows.shape[0], m, 2, g)
+            for l in range(k):
+                c01[:, l, 0, g - 1] = rows[:, 2 + l]
+                c01[:, l, 1, g - 1] = rows[:, m + 1 + l]
+            c01[:, k, 0, :] = rows[:, 0:1]
+            c01[:, k, 1, :] = rows[:, 1:2]
+            pre, out = ad.select_layer(c01, rows[:, 2 * m], w)
+            pres.append(pre[:, k])
+            fails += int((out[:, k] != targets[:, k:k + 1]).any(1).sum())
+        yield Check("adder.select", n, "cell", rows.shape[0] * m, fails, _margin(torch.cat(pres)),
+                    time.perf_counter() - t0)
+
+        # Adder layer 3: the sum cell at every position, plain and NOT-b weights.
+        x, targets = tt.sum_cell()
+        for invert in (False, True):
+            t0 = time.perf_counter()
+            w = ad._weights(invert)
+            cols = [x[:, i:i + 1].expand(-1, n) for i in range(4)]
+            b_in = 1 - cols[1] if invert else cols[1]
+            pre, out = ad.sum_layer(cols[0], b_in, cols[2], cols[3], w)
+            yield _cell("adder.sum" + ("(not b)" if invert else ""), n, pre, out,
+                        targets[:, None].expand(-1, n), time.perf_counter() - t0)
+
+        for name in CELLS:
+            t0 = time.perf_counter()
+            x, targets = tt.logic_cell(name)
+            pre = lg.pre(name, *x.unbind(1))
+            yield _cell(f"logic.{name}", n, pre, (pre > 0).float(), targets, time.perf_counter() - t0)
+
+        # Z: tied weights, so its pre-activation is a function of the popcount.
+        t0 = time.perf_counter()
+        counts = tt.popcount_rows(n).long()
+        bits = (torch.arange(n)[None, :] < counts[:, None]).float()
+        pre = fl.zero_pre(bits)
+        yield _cell("flags.zero", n, pre, (pre > 0).float(), (counts == 0).float(), time.perf_counter() - t0)
+        pre = fl.sign_pre(torch.tensor([[0.0] * n, [0.0] * (n - 1) + [1.0]]))
+        yield _cell("flags.sign", n, pre, (pre > 0).float(), torch.tensor([0.0, 1.0]), 0.0)
+
+        t0 = time.perf_counter()
+        k = sh.amount_bits
+        counts = tt.popcount_rows(n - k).long()
+        amount = torch.zeros(len(counts), n)
+        amount[:, k:] = (torch.arange(n - k)[None, :] < counts[:, None]).float()
+        pre = sh.high_pre(amount)
+        yield _cell("shifter.high", n, pre, (pre > 0).float(), (counts > 0).float(), time.perf_counter() - t0)
+        x, classes = tt.decoder_rows(n)
+        pre = sh.decode_pre(x)
+        one_hot = torch.nn.functional.one_hot(classes, n + 1).float()
+        yield _cell("shifter.decode", n, pre, (pre > 0).float(), one_hot, 0.0)
+        for direction in ("left", "right"):
+            table = sh.route_left if direction == "left" else sh.route_right
+            target = tt.route_targets(n, direction)
+            top2 = table.topk(2, -1)
+            chosen = table.argmax(-1)
+            gap = (top2.values[..., 0] - top2.values[..., 1]).min().item()
+            yield Check(f"shifter.route_{direction}", n, "cell", target.numel(),
+                        int((chosen != target).sum()), gap, 0.0)
+
+        t0 = time.perf_counter()
+        targets = tt.product_targets(mul.digit_bits).reshape(-1, 2 * mul.digit_bits)
+        table = mul.table()
+        yield Check("multiplier.product", n, "cell", targets.shape[0],
+                    int((table != targets).any(1).sum()), _margin(mul.product_logits),
+                    time.perf_counter() - t0)
+
+
+def _carries(a: Tensor, b: Tensor, cin: float) -> Tensor:
+    g = a.shape[1]
+    prefix = torch.cumsum((a + b) * 2.0 ** torch.arange(g), 1) + cin
+    return (prefix >= 2.0 ** torch.arange(1, g + 1)).float()
+
+
+# -- composite operations -----------------------------------------------------
+
+def _compare(alu: NeuralALU, op: str, a: Tensor, b: Tensor, chunk: int) -> tuple[int, list]:
+    failures, example = 0, []
+    for start in range(0, a.shape[0], chunk):
+        x, y = a[start:start + chunk], b[start:start + chunk]
+        got = neural_op(alu, op, x, y)
+        want = reference_op(op, x, y, alu.width)
+        wrong = (got != want).reshape(x.shape[0], -1).any(1)
+        count = int(wrong.sum())
+        if count and not example:
+            i = int(wrong.nonzero()[0])
+            example = [int(x[i]), int(y[i])]
+        failures += count
+    return failures, example
+
+
+def all_pairs(n: int, start: int = 0, stop: int | None = None) -> tuple[Tensor, Tensor]:
+    """Pairs index start..stop of the (2^n)^2 signed pairs."""
+    stop = (1 << (2 * n)) if stop is None else stop
+    idx = torch.arange(start, stop, dtype=torch.int64)
+    return wrap(idx >> n, n), wrap(idx & ((1 << n) - 1), n)
+
+
+def exhaustive_checks(alu: NeuralALU, ops=COMPOSITE, chunk: int = 1 << 16,
+                      progress: Callable[[str, int], None] | None = None) -> Iterator[Check]:
+    """Every op over all (2^n)^2 pairs, in chunks of `chunk` pairs."""
+    n = alu.width
+    total = 1 << (2 * n)
+    with torch.inference_mode():
+        for op in ops:
+            t0 = time.perf_counter()
+            failures, example = 0, []
+            for start in range(0, total, chunk):
+                a, b = all_pairs(n, start, min(total, start + chunk))
+                f, e = _compare(alu, op, a, b, chunk)
+                failures += f
+                example = example or e
+                if progress:
+                    progress(op, a.shape[0])
+            yield Check(op, n, "exhaustive", total, failures, None, time.perf_counter() - t0, example)
+
+
+def sampled_checks(alu: NeuralALU, samples: int = 1_000_000, seed: int = 0, ops=COMPOSITE,
+                   chunk: int = 1 << 16, progress: Callable[[str, int], None] | None = None) -> Iterator[Check]:
+    """Random pairs (half uniform, half small/structured) plus all boundary pairs."""
+    n = alu.width
+    gen = torch.Generator().manual_seed(seed)
+    half = samples // 2
+    a = torch.randint(-(1 << (n - 1)), 1 << (n - 1), (samples,), generator=gen)
+    b = torch.randint(-(1 << (n - 1)), 1 << (n - 1), (samples,), generator=gen)
+    # The second half: b small (shift amounts, small divisors), a of random magnitude.
+    b[half:] = torch.randint(-(n + 2), n + 2, (samples - half,), generator=gen)
+    a[half:] = a[half:] >> torch.randint(0, n, (samples - half,), generator=gen)
+    bound = torch.tensor(boundary_values(n))
+    ba, bb = bound.repeat_interleave(len(bound)), bound.repeat(len(bound))
+    a, b = torch.cat([a, ba]), torch.cat([b, bb])
+    with torch.inference_mode():
+        for op in ops:
+            t0 = time.perf_counter()
+            failures, example = 0, []
+            for start in range(0, a.shape[0], chunk):
+                f, e = _compare(alu, op, a[start:start + chunk], b[start:start + chunk], chunk)
+                failures += f
+                example = example or e
+                if progress:
+                    progress(op, min(chunk, a.shape[0] - start))
+            yield Check(op, n, "sampled", int(a.shape[0]), failures, None, time.perf_counter() - t0, example)
+
+
+def reference_self_check() -> Check:
+    """`reference_op` at 32 bits against `ncpu.machine.semantics` on every boundary pair."""
+    from ncpu.machine import semantics as sem
+    t0 = time.perf_counter()
+    values = boundary_values(32)
+    a = torch.tensor(values).repeat_interleave(len(values))
+    b = torch.tensor(values).repeat(len(values))
+    failures = 0
+    for op, fn in sem.BINARY.items():
+        got = reference_op(op, a, b, 32).tolist()
+        failures += sum(g != fn(x, y) for g, x, y in zip(got, a.tolist(), b.tolist()))
+    flags = reference_op("CMP", a, b, 32).tolist()
+    failures += sum(tuple(f) != sem.compare_flags(x, y) for f, x, y in zip(flags, a.tolist(), b.tolist()))
+    return Check("reference vs semantics", 32, "sampled", len(a) * (len(sem.BINARY) + 1), failures, None,
+                 time.perf_counter() - t0)
+
+
+def verify(source: str = "trained", samples: int = 1_000_000, exhaustive16: bool = False,
+           device: torch.device | str | None = None, progress=None) -> Iterator[Check]:
+    """Every check, in order; consumers decide how to report them."""
+    yield reference_self_check()
+    for width in (8, 16, 32):
+        alu = build_alu(width, source)
+        yield from cell_checks(alu)
+    alu8 = build_alu(8, source, device)
+    yield from exhaustive_checks(alu8, progress=progress)
+    if exhaustive16:
+        yield from exhaustive_checks(build_alu(16, source, device), chunk=1 << 20, progress=progress)
+    yield from sampled_checks(build_alu(32, source, device), samples, progress=progress)
+
+
+def as_dict(check: Check) -> dict:
+    return asdict(check) | {"ok": check.ok}

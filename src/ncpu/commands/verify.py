@@ -1,0 +1,61 @@
+"""`ncpu verify`: prove the neural ALU exact by enumeration and sampling.
+
+Exit status 0 only when every check passes."""
+
+from __future__ import annotations
+
+import json
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("verify", help="verify the neural ALU (enumeration, sampling, margins)")
+    parser.add_argument("--json", action="store_true", help="print every check as JSON")
+    parser.add_argument("--exhaustive16", action="store_true",
+                        help="also run the 16-bit instance over all 2^32 pairs per op (hours on a CPU)")
+    parser.add_argument("--weights", choices=["trained", "analytic"], default="trained",
+                        help="weights to verify (default: the shipped trained weights)")
+    parser.add_argument("--samples", type=int, default=1_000_000,
+                        help="random 32-bit pairs per op (default 1,000,000)")
+    parser.add_argument("--device", default="cpu", help="torch device for the composite checks")
+    parser.set_defaults(func=run_verify)
+
+
+def run_verify(args) -> int:
+    import time
+
+    from tqdm import tqdm
+
+    from ncpu.alu.verify import as_dict, verify
+    from ncpu.alu.weights import WeightsUnavailable
+    from ncpu.cli import CommandError
+
+    if args.samples < 0:
+        raise CommandError("--samples must be >= 0")
+    checks = []
+    start = time.perf_counter()
+    with tqdm(desc="verify", unit="pair", unit_scale=True, disable=args.json) as bar:
+        def progress(op: str, count: int) -> None:
+            bar.set_postfix_str(op)
+            bar.update(count)
+        try:
+            for check in verify(args.weights, args.samples, args.exhaustive16, args.device, progress):
+                checks.append(check)
+        except WeightsUnavailable as error:
+            raise CommandError(str(error)) from None
+    elapsed = time.perf_counter() - start
+    ok = all(c.ok for c in checks)
+    if args.json:
+        print(json.dumps({"ok": ok, "weights": args.weights, "seconds": round(elapsed, 2),
+                          "checks": [as_dict(c) for c in checks]}, indent=1))
+        return 0 if ok else 1
+    print(f"{'check':<24} {'width':>5} {'kind':<10} {'inputs':>14} {'fail':>5} {'margin':>9} {'s':>7}")
+    for c in checks:
+        margin = "" if c.margin is None else f"{c.margin:.4g}"
+        print(f"{c.name:<24} {c.width:>5} {c.kind:<10} {c.inputs:>14,} {c.failures:>5} {margin:>9} {c.seconds:>7.2f}")
+    cells = [c for c in checks if c.kind == "cell"]
+    worst = min(cells, key=lambda c: c.margin)
+    total = sum(c.inputs for c in checks)
+    print(f"{len(checks)} checks, {total:,} inputs, {sum(c.failures for c in checks)} failures, "
+          f"{elapsed:.1f} s; smallest margin {worst.margin:.4g} ({worst.name}, width {worst.width})")
+    print("PASS" if ok else "FAIL")
+    return 0 if ok else 1
