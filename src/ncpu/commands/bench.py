@@ -53,14 +53,13 @@ class Plan:
     note: str = ""
 
 
-# One line per engine. Hook for the neural engine: add its Plan here (small
-# batches and steps: every op runs through circuits) and a `--neural` flag
-# that appends "neural" to --engines; `measure` already handles any engine
-# module with run/run_batch.
+# One line per engine. `--neural` appends "neural" to --engines and prints
+# the neural ALU's per-op table (`ncpu.alu.bench`).
 PLANS: dict[str, Plan] = {
     "reference": Plan(64, 200_000, 1_000, 200_000, "pure Python; batches > 64 not run"),
     "compute": Plan(1 << 30, 300_000_000, 10_000, 1 << 40, "numba"),
     "fast": Plan(1 << 30, 8_000_000, 100, 1_000, "torch"),
+    "neural": Plan(1 << 30, 400_000, 20, 5_000, "every op through the neural circuits"),
 }
 DEFAULT_ENGINES = ("reference", "compute", "fast")
 # Torch engines: they take `device=` and obey --device / --torch-threads.
@@ -197,6 +196,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--torch-threads", type=int, default=1, metavar="N",
                         help="torch intra-op threads (default 1: a step is many tiny ops, and waking "
                              "threads for each costs more than it saves on shared cores)")
+    parser.add_argument("--neural", action="store_true",
+                        help="also measure the neural engine, and print the neural ALU's per-op table: "
+                             "latency at batch 1, amortised ns/op at batch 4,096, sequential layers, "
+                             "beside the original nCPU's published figures")
     parser.add_argument("--no-cold-compile", action="store_true",
                         help="skip timing a from-scratch numba compile in a fresh interpreter (~10 s)")
 
@@ -207,6 +210,8 @@ def run_bench(args: argparse.Namespace) -> int:
 
     if args.steps is not None and args.steps < 1:
         raise CommandError("--steps must be at least 1")
+    if getattr(args, "neural", False) and "neural" not in args.engines:
+        args.engines = [*args.engines, "neural"]
     for name in args.engines:
         try:
             get_engine(name)
@@ -239,6 +244,14 @@ def run_bench(args: argparse.Namespace) -> int:
             for engine, b, steps in tqdm([p for p in plan if p[2] is not None], desc="bench", leave=False,
                                          file=sys.stderr)]
     skipped = [f"{engine} B={b}" for engine, b, steps in plan if steps is None]
+    if getattr(args, "neural", False):
+        from ncpu.alu.bench import format_rows, op_latency_rows
+
+        device = None if args.device == "cpu" else args.device
+        print("neural ALU, per operation (int64 in and out, bit encoding included; trained weights):")
+        print(format_rows(op_latency_rows(4096, "trained", device), 4096))
+        print("original: nCPU's published figures, Apple GPU, batch 1 (ADD/SUB/CMP: 8 passes)")
+        print()
     print(format_table(rows))
     for line in lines:
         print(line)
@@ -257,6 +270,16 @@ def register(subparsers) -> None:
         epilog="example: ncpu bench --engines compute,fast --batches 1,4096 --steps 2000")
     add_arguments(parser)
     parser.set_defaults(func=run_bench)
+    targets = parser.add_subparsers(dest="target", metavar="{synth}")
+    synth = targets.add_parser(
+        "synth", help="the program-synthesis suite, beside cvc5",
+        description="Run the synthesis benchmark suite with a budget per problem; print solved/total "
+                    "per problem family and solver family, median and p90 times, and cvc5's figures "
+                    "on the same problems; write a JSON report.")
+    from ncpu.commands.bench_synth import add_synth_bench_arguments, run_synth_bench
+
+    add_synth_bench_arguments(synth)
+    synth.set_defaults(func=run_synth_bench)
 
 
 def main(argv: list[str] | None = None) -> int:

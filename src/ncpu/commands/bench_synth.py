@@ -1,0 +1,138 @@
+"""`ncpu bench synth`: the synthesis suite, our portfolio beside cvc5.
+
+Hooked into `ncpu bench` by the lead: `add_synth_bench_arguments(parser)`
+adds the options, `run_synth_bench(args)` runs and returns an exit status.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+
+def add_synth_bench_arguments(parser) -> None:
+    parser.add_argument("--timeout", type=float, default=60.0, metavar="S", help="budget per problem (default 60)")
+    parser.add_argument("--family", action="append", default=[], help="only this problem family (repeatable)")
+    parser.add_argument("--problem", action="append", default=[], help="only this problem (repeatable)")
+    parser.add_argument("--limit", type=int, default=0, help="at most N problems (after filtering)")
+    parser.add_argument("--no-cvc5", action="store_true", help="skip the cvc5 comparison")
+    parser.add_argument("--solvers", help="comma-separated solver families (default: all)")
+    parser.add_argument("--report", default="bench-results/synth.json", help="where to write the JSON report")
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def generalisation(problem, asm: str, count: int = 50) -> float:
+    """Fraction of unseen inputs on which the program matches the reference."""
+    from ncpu.isa import assemble
+    from ncpu.synth.verify import matches, run_examples
+
+    fresh = problem.fresh_spec(count)
+    final = run_examples(assemble(asm).words, fresh)
+    return float(matches(final, fresh).mean())
+
+
+def run_synth_bench(args) -> int:
+    from tqdm import tqdm
+
+    from ncpu.synth import Portfolio, sygus
+    from ncpu.synth.benchmarks import load_suite
+
+    problems = load_suite()
+    if args.family:
+        problems = [p for p in problems if p.family in args.family]
+    if args.problem:
+        problems = [p for p in problems if p.name in args.problem]
+    if args.limit:
+        problems = problems[: args.limit]
+    use_cvc5 = not args.no_cvc5 and sygus.available()
+    solvers = args.solvers.split(",") if args.solvers else None
+    rows = []
+    started = time.monotonic()
+    with Portfolio(solvers) as portfolio:
+        for problem in tqdm(problems, desc="synth", file=sys.stderr, disable=not sys.stderr.isatty()):
+            result = portfolio.solve(problem.spec, args.timeout, use_cache=False)
+            row = {"name": problem.name, "family": problem.family, "solved": result.solved,
+                   "solver": result.solver, "seconds": round(result.seconds, 4)}
+            if result.solved:
+                row["generalisation"] = generalisation(problem, result.asm)
+                row["asm"] = result.asm
+            if use_cvc5 and sygus.expressible(problem.spec):
+                solved, seconds = sygus.solve(problem.spec, args.timeout)
+                row["cvc5"] = {"solved": solved, "seconds": round(seconds, 4)}
+            rows.append(row)
+    summary = _summarise(rows, args.timeout, use_cvc5)
+    summary["wall_seconds"] = round(time.monotonic() - started, 1)
+    _print(summary, rows)
+    path = Path(args.report)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"summary": summary, "problems": rows}, indent=1) + "\n")
+    print(f"report: {path}")
+    return 0
+
+
+def _summarise(rows: list[dict], timeout: float, use_cvc5: bool) -> dict:
+    solved = [r for r in rows if r["solved"]]
+    times = [r["seconds"] for r in solved]
+    by_family = defaultdict(lambda: [0, 0])
+    for r in rows:
+        by_family[r["family"]][1] += 1
+        by_family[r["family"]][0] += r["solved"]
+    by_solver = defaultdict(int)
+    for r in solved:
+        by_solver[r["solver"]] += 1
+    summary = {
+        "timeout": timeout, "problems": len(rows), "solved": len(solved),
+        "median_seconds": round(statistics.median(times), 3) if times else None,
+        "p90_seconds": round(_percentile(times, 0.9), 3) if times else None,
+        "by_family": {k: {"solved": v[0], "total": v[1]} for k, v in by_family.items()},
+        "by_solver": dict(by_solver),
+        "generalisation_mean": round(statistics.mean(r["generalisation"] for r in solved), 3) if solved else None,
+        "generalising_fully": sum(1 for r in solved if r["generalisation"] == 1.0),
+    }
+    if use_cvc5:
+        both = [r for r in rows if "cvc5" in r]
+        ours = [r for r in both if r["solved"]]
+        theirs = [r for r in both if r["cvc5"]["solved"]]
+        common = [r for r in both if r["solved"] and r["cvc5"]["solved"]]
+        summary["cvc5"] = {
+            "expressible": len(both), "ours_solved": len(ours), "cvc5_solved": len(theirs),
+            "ours_median": _median([r["seconds"] for r in ours]),
+            "cvc5_median": _median([r["cvc5"]["seconds"] for r in theirs]),
+            "both_solved": len(common),
+            "ours_median_on_both": _median([r["seconds"] for r in common]),
+            "cvc5_median_on_both": _median([r["cvc5"]["seconds"] for r in common]),
+        }
+    return summary
+
+
+def _median(values: list[float]):
+    return round(statistics.median(values), 3) if values else None
+
+
+def _print(summary: dict, rows: list[dict]) -> None:
+    print(f"synthesis suite: {summary['solved']}/{summary['problems']} solved at {summary['timeout']:g}s per problem; "
+          f"median {summary['median_seconds']}s, p90 {summary['p90_seconds']}s")
+    print("by problem family:")
+    for family, v in sorted(summary["by_family"].items()):
+        print(f"  {family:<12} {v['solved']:>4}/{v['total']:<4}")
+    print("by solver family:")
+    for solver, n in sorted(summary["by_solver"].items(), key=lambda kv: -kv[1]):
+        print(f"  {solver:<12} {n:>4}")
+    print(f"generalisation on 50 unseen inputs: mean {summary['generalisation_mean']}, "
+          f"{summary['generalising_fully']} of {summary['solved']} solved programs exact on all")
+    if "cvc5" in summary:
+        c = summary["cvc5"]
+        print(f"vs cvc5 SyGuS on the {c['expressible']} register-only problems:")
+        print(f"  {'':<10} {'solved':>7} {'median s':>9} {'median s (both solved)':>24}")
+        print(f"  {'nCPU':<10} {c['ours_solved']:>7} {str(c['ours_median']):>9} {str(c['ours_median_on_both']):>24}")
+        print(f"  {'cvc5':<10} {c['cvc5_solved']:>7} {str(c['cvc5_median']):>9} {str(c['cvc5_median_on_both']):>24}")

@@ -1,0 +1,217 @@
+"""Bottom-up enumeration with observational-equivalence pruning.
+
+Terms are built by size from the leaves (inputs, constants, memory loads).
+Two terms that give the same values on every example are interchangeable in
+any larger term, so only the first (smallest) of each value vector is kept.
+Each (op, size-i bank, size-j bank) pairing is evaluated as one numpy
+broadcast, and value vectors are compared by a 64-bit hash, so a level of
+millions of candidates costs a few array passes, not millions of Python calls.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import numpy as np
+
+from ncpu.synth import terms as T
+from ncpu.synth import vecops
+from ncpu.synth.spec import Spec
+from ncpu.machine.semantics import wrap
+from ncpu.synth.verify import initial_batch
+
+DEFAULT_CONSTANTS = (0, 1, 2, 3, 4, 8, 16, 24, 31, -1, 255)
+
+
+def constants_for(spec: Spec) -> list[int]:
+    """The spec's constants, or the default pool plus constants the examples
+    suggest: an output that is the same everywhere, or an output that is a
+    fixed offset or XOR away from an input (x + 1000, x ^ 0x5A5A)."""
+    if spec.constants:
+        return list(dict.fromkeys(spec.constants))
+    found = list(DEFAULT_CONSTANTS)
+    for j in range(len(spec.outputs)):
+        outs = [e.outputs[j] for e in spec.examples]
+        candidates = [outs]
+        for i in range(len(spec.inputs)):
+            ins = [e.inputs[i] for e in spec.examples]
+            candidates.append([wrap(o - x) for o, x in zip(outs, ins)])
+            candidates.append([o ^ x for o, x in zip(outs, ins)])
+        for values in candidates:
+            if len(set(values)) == 1:
+                found.append(values[0])
+    return list(dict.fromkeys(found))
+_CHUNK = 1 << 19  # candidate rows evaluated per broadcast
+LEVEL_CAP = 400_000  # terms kept per size; beyond it only targets are checked
+
+
+def allowed_ops(spec: Spec) -> tuple[list[str], list[str]]:
+    imm = {"ADD": "ADDI", "SUB": "ADDI", "AND": "ANDI", "OR": "ORI", "XOR": "XORI",
+           "SHL": "SHLI", "SHR": "SHRI", "SAR": "SARI"}
+    binary = [op for op in vecops.BINARY if spec.allows(op) or (op in imm and spec.allows(imm[op]))]
+    unary = [op for op in vecops.UNARY if spec.allows(op)]
+    return binary, unary
+
+
+def targets_of(spec: Spec, regs: np.ndarray) -> list[tuple]:
+    """("reg", r, values) per output register and ("mem", base term, offset,
+    values) per memory_out cell, with the cell's address written as an input
+    register plus a constant (or an absolute address)."""
+    targets = [("reg", r, np.array([e.outputs[i] for e in spec.examples], np.int64))
+               for i, r in enumerate(spec.outputs)]
+    first = spec.examples[0].memory_out
+    for region_index, (_, values) in enumerate(first):
+        for offset in range(len(values)):
+            addresses = np.array([e.memory_out[region_index][0] + offset for e in spec.examples], np.int64)
+            wanted = np.array([e.memory_out[region_index][1][offset] for e in spec.examples], np.int64)
+            base = None
+            for r in spec.inputs:
+                delta = addresses - regs[r]
+                if (delta == delta[0]).all() and -(1 << 14) <= delta[0] < (1 << 14):
+                    base = (T.inp(r), int(delta[0]))
+                    break
+            if base is None and (addresses == addresses[0]).all() and addresses[0] < (1 << 14):
+                base = (T.const(0), int(addresses[0]))
+            if base is None:
+                return []  # an address we cannot express in straight-line code
+            targets.append(("mem", base[0], base[1], wanted))
+    return targets
+
+
+class _Bank:
+    """Terms of one size: values [n, E] and how each was built."""
+
+    def __init__(self, values, op, left, right):
+        self.values, self.op, self.left, self.right = values, op, left, right
+
+
+def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12) -> Iterator[list[str]]:
+    if spec.examples[0].memory_out and any(len(e.memory_out) != len(spec.examples[0].memory_out)
+                                           or [len(v) for _, v in e.memory_out] != [len(v) for _, v in spec.examples[0].memory_out]
+                                           for e in spec.examples):
+        return
+    batch = initial_batch(spec)
+    regs = batch.registers.T.astype(np.int64)  # [8, E]
+    memory = batch.memory.astype(np.int64)
+    E = regs.shape[1]
+    targets = targets_of(spec, regs)
+    if not targets:
+        return
+    binary, unary = allowed_ops(spec)
+    op_names = binary + unary
+    rng = np.random.default_rng(seed)
+    coeff = rng.integers(1, 1 << 63, size=E, dtype=np.uint64) | np.uint64(1)
+
+    def hash_rows(rows: np.ndarray) -> np.ndarray:
+        return (rows.astype(np.uint64) * coeff).sum(axis=1, dtype=np.uint64)
+
+    # Size-1 terms: the leaves, kept as Term objects (few of them).
+    leaves: list[T.Term] = [T.inp(r) for r in spec.inputs]
+    leaves += [T.const(c) for c in constants_for(spec)]
+    if spec.uses_memory:
+        leaves += [T.load(r, k) for r in spec.inputs for k in range(8)]
+    leaf_values = np.stack([T.evaluate(t, regs, memory) for t in leaves])
+    leaf_hash = hash_rows(leaf_values)
+    _, keep = np.unique(leaf_hash, return_index=True)
+    keep = np.sort(keep)
+    leaves = [leaves[i] for i in keep]
+    banks: dict[int, _Bank] = {1: _Bank(leaf_values[keep], None, None, None)}
+    seen = np.sort(leaf_hash[keep])
+    target_hash = [hash_rows(t[-1][None, :])[0] for t in targets]
+    found: dict[int, tuple] = {}  # target index -> (size, index) or (size, op, a-size, a-index, b-size, b-index)
+
+    def note_hits(h: np.ndarray, describe) -> None:
+        for ti, th in enumerate(target_hash):
+            if ti not in found:
+                hit = np.flatnonzero(h == th)
+                if hit.size:
+                    found[ti] = describe(int(hit[0]))
+
+    note_hits(leaf_hash[keep], lambda i: ("leaf", i))
+
+    def term(size: int, index: int) -> T.Term:
+        if size == 1:
+            return leaves[index]
+        bank = banks[size]
+        op = op_names[bank.op[index]]
+        a = term(*bank.left[index])
+        if op in vecops.UNARY:
+            return T.unary(op, a)
+        return T.binary(op, a, term(*bank.right[index]))
+
+    def built(desc) -> T.Term:
+        if desc[0] == "leaf":
+            return leaves[desc[1]]
+        if desc[0] == "bank":
+            return term(desc[1], desc[2])
+        _, op, asz, ai, bsz, bi = desc
+        if op in vecops.UNARY:
+            return T.unary(op, term(asz, ai))
+        return T.binary(op, term(asz, ai), term(bsz, bi))
+
+    size = 1
+    while len(found) < len(targets) and size < max_size and time.monotonic() < deadline:
+        size += 1
+        parts_v, parts_h, parts_op, parts_l, parts_r = [], [], [], [], []
+        kept = 0
+        pairings = [(op, size - 1, None) for op in unary]
+        for op in binary:
+            for i in range(1, size - 1):
+                j = size - 1 - i
+                if i in banks and j in banks and not (op in vecops.COMMUTATIVE and i > j):
+                    pairings.append((op, i, j))
+        for op, i, j in pairings:
+            A = banks[i].values
+            fn = vecops.UNARY.get(op) or vecops.BINARY[op]
+            nb = 1 if j is None else len(banks[j].values)
+            rows = max(1, _CHUNK // nb)
+            for start in range(0, len(A), rows):
+                if time.monotonic() > deadline:
+                    return
+                a = A[start:start + rows]
+                if j is None:
+                    R = fn(a)
+                else:
+                    R = fn(a[:, None, :], banks[j].values[None, :, :]).reshape(-1, E)
+                h = hash_rows(R)
+
+                def describe(flat, op=op, i=i, j=j, start=start, nb=nb):
+                    ai, bi = divmod(flat, nb)
+                    return ("pair", op, i, start + ai, j, bi)
+
+                note_hits(h, describe)
+                if len(found) == len(targets):
+                    break
+                if kept >= LEVEL_CAP:
+                    continue
+                uniq_h, first = np.unique(h, return_index=True)
+                fresh = ~np.isin(uniq_h, seen, assume_unique=True)
+                take = first[fresh][: LEVEL_CAP - kept]
+                kept += len(take)
+                ai, bi = np.divmod(take, nb)
+                parts_v.append(R[take]); parts_h.append(h[take])
+                parts_op.append(np.full(len(take), op_names.index(op), np.int16))
+                parts_l.append(np.stack([np.full(len(take), i), start + ai], 1))
+                parts_r.append(np.stack([np.full(len(take), j or 0), bi], 1))
+            if len(found) == len(targets):
+                break
+        if parts_v and len(found) < len(targets):
+            H = np.concatenate(parts_h)
+            uniq_h, first = np.unique(H, return_index=True)
+            banks[size] = _Bank(np.concatenate(parts_v)[first], np.concatenate(parts_op)[first],
+                                [tuple(x) for x in np.concatenate(parts_l)[first].tolist()],
+                                [tuple(x) for x in np.concatenate(parts_r)[first].tolist()])
+            seen = np.union1d(seen, uniq_h)
+    if len(found) < len(targets):
+        return
+    registers, stores = {}, []
+    for ti, target in enumerate(targets):
+        t = built(found[ti])
+        if target[0] == "reg":
+            registers[target[1]] = t
+        else:
+            stores.append((t, target[1], target[2]))
+    lines = T.compile_terms(registers, stores, spec.inputs)
+    if lines is not None:
+        yield lines + ["HALT"]

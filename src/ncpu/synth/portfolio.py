@@ -1,0 +1,175 @@
+"""The portfolio: every search family at once, first verified program wins.
+
+Each family runs in its own long-lived worker process (spawned, so torch
+and numba start clean), fed jobs through a queue; with four families on two
+cores the OS shares the cores. Workers send candidates back; this process
+checks each one exactly on a real engine (assembly) and by running the
+emitted Python, and only then reports it. A `Portfolio` can serve many
+specs (the benchmark), `synthesize` serves one.
+"""
+
+from __future__ import annotations
+
+import importlib
+import multiprocessing as mp
+import queue
+import time
+from dataclasses import asdict, dataclass
+
+from ncpu.synth import cache
+from ncpu.synth.budget import Budget
+from ncpu.synth.pyemit import check_python, to_python
+from ncpu.synth.spec import Spec, parse_spec
+from ncpu.synth.verify import check_asm
+
+# Family name -> module whose `search(spec, deadline, seed)` yields candidates.
+FAMILIES = {
+    "enumerative": "ncpu.synth.enumerative",
+    "sketch": "ncpu.synth.loops",
+    "stochastic": "ncpu.synth.stochastic",
+    "gradient": "ncpu.synth.gradient",
+}
+
+
+@dataclass
+class SynthResult:
+    solved: bool
+    asm: str = ""
+    python: str = ""
+    solver: str = ""
+    seconds: float = 0.0
+    cached: bool = False
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def accept(lines: list[str], spec: Spec, engine: str = "compute") -> tuple[str, str] | None:
+    """(asm, python) when the candidate is exact on every example, else None."""
+    asm = "\n".join(lines)
+    if not check_asm(asm, spec, engine=engine):
+        return None
+    python = to_python(asm, spec)
+    return (asm, python) if check_python(python, spec) else None
+
+
+def _worker(family: str, jobs, results, current) -> None:
+    module = importlib.import_module(FAMILIES[family])
+    while True:
+        job = jobs.get()
+        if job is None:
+            return
+        job_id, spec_json, deadline, seed = job
+        spec = parse_spec(spec_json)
+        budget = Budget(deadline, lambda: current.value != job_id)
+        try:
+            for lines in module.search(spec, budget, seed):
+                results.put((job_id, family, lines))
+                if budget.expired():
+                    break
+        except Exception as error:  # noqa: BLE001 - a broken family must not stop the others
+            results.put((job_id, family, f"error: {type(error).__name__}: {error}"))
+        results.put((job_id, family, None))
+
+
+class Portfolio:
+    def __init__(self, families: list[str] | None = None, engine: str = "compute"):
+        self.families = families or list(FAMILIES)
+        self.engine = engine
+        context = mp.get_context("spawn")
+        self.current = context.Value("q", 0)
+        self.results = context.Queue()
+        self.jobs = {f: context.Queue() for f in self.families}
+        self.processes = [context.Process(target=_worker, args=(f, self.jobs[f], self.results, self.current), daemon=True)
+                          for f in self.families]
+        for p in self.processes:
+            p.start()
+        self.errors: list[str] = []
+        # Compile/load the checking engine now, not inside the first race.
+        accept(["HALT"], parse_spec({"inputs": [], "outputs": ["R0"], "examples": [{"in": [], "out": [0]}]}), engine)
+
+    def solve(self, spec: Spec, timeout: float, use_cache: bool = True, seed: int = 0,
+              progress=None) -> SynthResult:
+        started = time.monotonic()
+        key = spec.canonical_key()
+        if use_cache:
+            hit = cached_result(spec, key, self.engine)
+            if hit is not None:
+                hit.seconds = time.monotonic() - started
+                return hit
+        deadline = started + timeout
+        with self.current.get_lock():
+            self.current.value += 1
+            job_id = self.current.value
+        for family in self.families:
+            self.jobs[family].put((job_id, spec.to_json(), deadline, seed))
+        running = set(self.families)
+        result = SynthResult(False)
+        while running and time.monotonic() < deadline:
+            try:
+                got_id, family, lines = self.results.get(timeout=min(0.2, max(0.01, deadline - time.monotonic())))
+            except queue.Empty:
+                if progress:
+                    progress(time.monotonic() - started)
+                continue
+            if got_id != job_id:
+                continue  # a late message from an earlier job
+            if lines is None:
+                running.discard(family)
+            elif isinstance(lines, str):
+                self.errors.append(f"{family}: {lines}")
+            elif (found := accept(lines, spec, self.engine)) is not None:
+                result = SynthResult(True, found[0], found[1], family, time.monotonic() - started)
+                break
+        with self.current.get_lock():
+            self.current.value += 1  # cancels every worker still on this job
+        if not result.solved:
+            result.seconds = time.monotonic() - started
+        elif use_cache:
+            cache.store(key, {"asm": result.asm, "python": result.python, "solver": result.solver,
+                              "seconds": result.seconds})
+        return result
+
+    def close(self) -> None:
+        for family in self.families:
+            self.jobs[family].put(None)
+        for p in self.processes:
+            p.join(timeout=2)
+            if p.is_alive():
+                p.terminate()
+
+    def __enter__(self) -> Portfolio:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def cached_result(spec: Spec, key: str, engine: str = "compute") -> SynthResult | None:
+    entry = cache.lookup(key)
+    # Re-check a cached program: the cache is a file anyone can edit.
+    if entry and check_asm(entry.get("asm", ""), spec, engine=engine) and check_python(entry.get("python", ""), spec):
+        return SynthResult(True, entry["asm"], entry["python"], entry.get("solver", "?"), 0.0, cached=True)
+    return None
+
+
+def synthesize(spec: Spec, timeout: float = 60.0, families: list[str] | None = None, use_cache: bool = True,
+               engine: str = "compute", progress=None) -> SynthResult:
+    """Solve one spec with the whole portfolio (answers from the cache at once)."""
+    if use_cache:
+        hit = cached_result(spec, spec.canonical_key(), engine)
+        if hit is not None:
+            return hit
+    with Portfolio(families, engine) as portfolio:
+        return portfolio.solve(spec, timeout, use_cache=use_cache, progress=progress)
+
+
+def solve_in_process(spec: Spec, family: str, timeout: float, engine: str = "compute", seed: int = 0) -> SynthResult:
+    """One family in this process (tests, debugging): no workers, no cache."""
+    started = time.monotonic()
+    module = importlib.import_module(FAMILIES[family])
+    for lines in module.search(spec, started + timeout, seed):
+        found = accept(lines, spec, engine)
+        if found:
+            return SynthResult(True, found[0], found[1], family, time.monotonic() - started)
+    return SynthResult(False, seconds=time.monotonic() - started)

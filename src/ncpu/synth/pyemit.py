@@ -1,0 +1,153 @@
+"""nCPU machine code to an equivalent Python function.
+
+Straight-line code becomes one statement per instruction. Code with jumps
+becomes a loop over a `pc` variable, one branch per instruction: not pretty,
+but a faithful transcription of any control flow the searches produce.
+Only the helpers and flags the program needs are emitted.
+"""
+
+from __future__ import annotations
+
+from ncpu.isa import assemble, decode
+from ncpu.machine.state import DEFAULT_MEM_SIZE
+from ncpu.synth.spec import Spec
+
+_HELPERS = {
+    "_w": "def _w(x):\n    x &= 0xFFFFFFFF\n    return x - 0x100000000 if x >> 31 else x\n",
+    "_div": "def _div(a, b):\n    if b == 0:\n        return 0\n    q = abs(a) // abs(b)\n"
+            "    return _w(q if (a < 0) == (b < 0) else -q)\n",
+    "_mod": "def _mod(a, b):\n    return a if b == 0 else _w(a - _div(a, b) * b)\n",
+    "_shl": "def _shl(a, b):\n    b &= 0xFFFFFFFF\n    return 0 if b >= 32 else _w(a << b)\n",
+    "_shr": "def _shr(a, b):\n    b &= 0xFFFFFFFF\n    return 0 if b >= 32 else _w((a & 0xFFFFFFFF) >> b)\n",
+    "_sar": "def _sar(a, b):\n    return a >> min(b & 0xFFFFFFFF, 63)\n",
+    "_cmp": "def _cmp(a, b):\n    r = _w(a - b)\n    ov = (a < 0) != (b < 0) and (r < 0) != (a < 0)\n"
+            "    return r < 0, r == 0, (a & 0xFFFFFFFF) >= (b & 0xFFFFFFFF), ov\n",
+}
+_DEPENDS = {"_div": ["_w"], "_mod": ["_div", "_w"], "_shl": ["_w"], "_shr": ["_w"], "_cmp": ["_w"]}
+_BINARY = {
+    "ADD": "_w({a} + {b})", "SUB": "_w({a} - {b})", "MUL": "_w({a} * {b})",
+    "DIV": "_div({a}, {b})", "MOD": "_mod({a}, {b})", "AND": "{a} & {b}", "OR": "{a} | {b}",
+    "XOR": "{a} ^ {b}", "SHL": "_shl({a}, {b})", "SHR": "_shr({a}, {b})", "SAR": "_sar({a}, {b})",
+}
+_IMM = {"ADDI": "ADD", "ANDI": "AND", "ORI": "OR", "XORI": "XOR", "SHLI": "SHL", "SHRI": "SHR", "SARI": "SAR"}
+_CONDITIONS = {
+    "JMP": "True", "JZ": "z", "JNZ": "not z", "JS": "n", "JNS": "not n", "JL": "n != v", "JGE": "n == v",
+    "JG": "not z and n == v", "JLE": "z or n != v", "JB": "not c", "JAE": "c", "JA": "c and not z",
+    "JBE": "not c or z",
+}
+_CONTROL = set(_CONDITIONS) | {"CALL", "RET"}
+
+
+def _statements(ins, flags: bool, size: int) -> list[str]:
+    """Python lines for one instruction (control flow is handled by the caller)."""
+    name, rd, a, b, imm = ins.op.mnemonic, f"r{ins.rd}", f"r{ins.rs1}", f"r{ins.rs2}", ins.imm
+    value = None
+    if name == "MOV":
+        value = a
+    elif name == "MOVI":
+        value = str(imm)
+    elif name == "MOVT":
+        value = f"_w(({imm} << 16) | ({rd} & 0xFFFF))"
+    elif name in _BINARY:
+        value = _BINARY[name].format(a=a, b=b)
+    elif name in _IMM:
+        value = _BINARY[_IMM[name]].format(a=a, b=imm)
+    elif name == "NOT":
+        value = f"~{a}"
+    elif name == "NEG":
+        value = f"_w(-{a})"
+    elif name in ("INC", "DEC"):
+        value = f"_w({rd} {'+' if name == 'INC' else '-'} 1)"
+    elif name == "LOAD":
+        value = f"mem[({a} + {imm}) % {size}]"
+    elif name == "POP":
+        return [f"{rd} = mem[sp]", "sp = (sp + 1) % " + str(size)] + ([f"z = {rd} == 0", f"n = {rd} < 0"] if flags else [])
+    elif name == "STORE":
+        return [f"mem[({a} + {imm}) % {size}] = {b}"]
+    elif name == "PUSH":
+        return [f"sp = (sp - 1) % {size}", f"mem[sp] = {a}"]
+    elif name in ("CMP", "CMPI"):
+        return [f"n, z, c, v = _cmp({a}, {b if name == 'CMP' else imm})"] if flags else []
+    elif name == "NOP":
+        return []
+    else:  # pragma: no cover - control flow never reaches here
+        raise NotImplementedError(name)
+    return [f"{rd} = {value}"] + ([f"z = {rd} == 0", f"n = {rd} < 0"] if flags else [])
+
+
+def to_python(asm: str, spec: Spec, name: str = "f") -> str:
+    """Source of `def f(r0, ...)` returning the output register(s)."""
+    program = [decode(w) for w in assemble(asm).words]
+    names = {i.op.mnemonic for i in program}
+    branching = bool(names & _CONTROL)
+    flags = bool(names & (set(_CONDITIONS) - {"JMP"}))
+    size = DEFAULT_MEM_SIZE
+    params = [f"r{r}" for r in spec.inputs] + (["mem=None"] if spec.uses_memory else [])
+    body = [f"r{r} = 0" for r in range(8) if r not in spec.inputs]
+    if spec.uses_memory:
+        body.append(f"mem = [0] * {size} if mem is None else mem")
+    if flags:
+        body.append("n = z = c = v = False")
+    if names & {"PUSH", "POP", "CALL", "RET"}:
+        body.append("sp = 0")
+    outputs = ", ".join(f"r{r}" for r in spec.outputs) or "None"
+    if not branching:
+        for ins in program:
+            if ins.op.mnemonic == "HALT":
+                break
+            body += _statements(ins, flags, size)
+    else:
+        body += ["pc = 0", "while True:"]
+        for index, ins in enumerate(program):
+            op = ins.op.mnemonic
+            body.append(f"    {'if' if index == 0 else 'elif'} pc == {index}:")
+            if op == "HALT":
+                body.append("        break")
+                continue
+            if op in _CONDITIONS:
+                body.append(f"        pc = {ins.imm} if {_CONDITIONS[op]} else {index + 1}")
+            elif op == "CALL":
+                body += [f"        sp = (sp - 1) % {size}", f"        mem[sp] = {index + 1}", f"        pc = {ins.imm}"]
+            elif op == "RET":
+                body += ["        pc = mem[sp]", f"        sp = (sp + 1) % {size}"]
+            else:
+                body += ["        " + line for line in _statements(ins, flags, size)] + [f"        pc = {index + 1}"]
+        body += ["    else:", "        break"]
+    body.append(f"return {outputs}")
+    source = f"def {name}({', '.join(params)}):\n" + "".join(f"    {line}\n" for line in body)
+    needed = _needed(source)
+    return "".join(_HELPERS[h] + "\n" for h in needed) + source
+
+
+def _needed(source: str) -> list[str]:
+    found = {h for h in _HELPERS if h + "(" in source}
+    for h in list(found):
+        found.update(_DEPENDS.get(h, []))
+    return [h for h in _HELPERS if h in found]
+
+
+def compile_python(source: str, name: str = "f"):
+    namespace: dict = {}
+    exec(compile(source, "<synthesised>", "exec"), namespace)  # noqa: S102 - our own emitted code
+    return namespace[name]
+
+
+def check_python(source: str, spec: Spec) -> bool:
+    """Run the emitted function on every example."""
+    f = compile_python(source)
+    for example in spec.examples:
+        args = list(example.inputs)
+        mem = None
+        if spec.uses_memory:
+            mem = [0] * DEFAULT_MEM_SIZE
+            for base, values in example.memory_in:
+                mem[base:base + len(values)] = list(values)
+            args.append(mem)
+        result = f(*args)
+        got = () if not spec.outputs else (tuple(result) if len(spec.outputs) > 1 else (result,))
+        if got != example.outputs:
+            return False
+        for base, values in example.memory_out:
+            if tuple(mem[base:base + len(values)]) != values:
+                return False
+    return True

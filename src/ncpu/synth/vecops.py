@@ -1,0 +1,66 @@
+"""The nCPU ALU on numpy arrays, for search inner loops.
+
+Values are signed 32-bit words held in int64 arrays (so products of two
+words still fit before wrapping). Each function mirrors the one of the same
+name in `ncpu.machine.semantics`; tests/synth check them against it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+MASK32 = 0xFFFFFFFF
+
+
+def wrap(x: np.ndarray) -> np.ndarray:
+    return ((x + 0x80000000) & MASK32) - 0x80000000
+
+
+def unsigned(x: np.ndarray) -> np.ndarray:
+    return x & MASK32
+
+
+def divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    safe = np.where(b == 0, 1, b)
+    q = np.abs(a) // np.abs(safe)
+    q = np.where((a < 0) == (safe < 0), q, -q)
+    return np.where(b == 0, 0, wrap(q))
+
+
+def modulo(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.where(b == 0, a, wrap(a - divide(a, b) * b))
+
+
+def shl(a, b):
+    amount = unsigned(b)
+    return np.where(amount >= 32, 0, wrap(a << np.minimum(amount, 31)))
+
+
+def shr(a, b):
+    amount = unsigned(b)
+    return np.where(amount >= 32, 0, wrap(unsigned(a) >> np.minimum(amount, 31)))
+
+
+def sar(a, b):
+    return a >> np.minimum(unsigned(b), 63)
+
+
+BINARY = {
+    "ADD": lambda a, b: wrap(a + b),
+    "SUB": lambda a, b: wrap(a - b),
+    "MUL": lambda a, b: wrap(a * b),
+    "DIV": divide,
+    "MOD": modulo,
+    "AND": lambda a, b: a & b,
+    "OR": lambda a, b: a | b,
+    "XOR": lambda a, b: a ^ b,
+    "SHL": shl,
+    "SHR": shr,
+    "SAR": sar,
+}
+UNARY = {
+    "NOT": lambda a: ~a,
+    "NEG": lambda a: wrap(-a),
+}
+# Commutative operations: the enumerator only builds one operand order.
+COMMUTATIVE = {"ADD", "MUL", "AND", "OR", "XOR"}

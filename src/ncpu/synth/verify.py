@@ -1,0 +1,91 @@
+"""Exact checking of a candidate program on every example, on a real engine.
+
+Nothing is reported as a solution until it has passed here: the searches use
+fast approximations (numpy, torch) but the verdict is the machine's.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from ncpu.isa import AssemblerError, assemble
+from ncpu.machine.state import DEFAULT_MEM_SIZE, BatchState
+from ncpu.synth.spec import Spec
+
+# Straight-line code needs one step per word; loops get a generous budget so
+# a correct program never fails for lack of steps, and a wrong one that spins
+# forever still ends.
+LOOP_STEPS = 200_000
+
+
+def _run_batch(engine: str):
+    """The run_batch of an engine by name; `NCPU_SYNTH_ENGINE` overrides."""
+    engine = os.environ.get("NCPU_SYNTH_ENGINE", engine)
+    if engine == "reference":
+        from ncpu.machine import reference
+
+        return reference.run_batch
+    try:
+        from ncpu.machine.engines import get_engine
+
+        chosen = get_engine(engine)
+        return getattr(chosen, "run_batch", chosen)
+    except ImportError:
+        from ncpu.machine import compute
+
+        return compute.run_batch
+
+
+def initial_batch(spec: Spec, examples=None) -> BatchState:
+    examples = spec.examples if examples is None else examples
+    batch = BatchState.zeros(len(examples), DEFAULT_MEM_SIZE)
+    for i, example in enumerate(examples):
+        for register, value in zip(spec.inputs, example.inputs):
+            batch.registers[i, register] = value
+        for base, values in example.memory_in:
+            batch.memory[i, base:base + len(values)] = values
+    return batch
+
+
+def run_examples(words: list[int], spec: Spec, examples=None, engine: str = "compute",
+                 max_steps: int = LOOP_STEPS) -> BatchState:
+    return _run_batch(engine)(words, initial_batch(spec, examples), max_steps)
+
+
+def matches(final: BatchState, spec: Spec, examples=None) -> np.ndarray:
+    """bool[E]: which examples the final states satisfy (halted, outputs, memory)."""
+    examples = spec.examples if examples is None else examples
+    ok = np.array(final.halted, dtype=bool).copy()
+    for i, example in enumerate(examples):
+        if list(final.registers[i, list(spec.outputs)]) != list(example.outputs):
+            ok[i] = False
+        for base, values in example.memory_out:
+            if list(final.memory[i, base:base + len(values)]) != list(values):
+                ok[i] = False
+    return ok
+
+
+def check_asm(asm: str, spec: Spec, engine: str = "compute", max_steps: int = LOOP_STEPS) -> bool:
+    """True when the assembly meets the spec's constraints and every example."""
+    try:
+        program = assemble(asm)
+    except AssemblerError:
+        return False
+    if spec.max_length is not None and count_instructions(asm) > spec.max_length:
+        return False
+    if spec.opcodes is not None:
+        from ncpu.isa import decode
+
+        if any(decode(w).op.mnemonic not in spec.opcodes | {"HALT"} for w in program.words):
+            return False
+    return bool(matches(run_examples(program.words, spec, engine=engine, max_steps=max_steps), spec).all())
+
+
+def count_instructions(asm: str) -> int:
+    """Words of the program, not counting the trailing HALT the emitters add."""
+    from ncpu.isa import decode
+
+    words = assemble(asm).words
+    return sum(1 for w in words if decode(w).op.mnemonic != "HALT")
