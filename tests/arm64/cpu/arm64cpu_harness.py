@@ -210,6 +210,13 @@ def compare_classes(classes, n_per_entry: int, seed: int, fpsr_mask: int = 0, on
             fpcr = 0
             uc.set_state(xs, sp, nzcv, vs, fpcr)
             us.set_state(xs, sp, nzcv, vs, fpcr)
+            if e.name == "LDST_EX":
+                # The exclusive monitor outlives set_state on both sides, and the two
+                # drift apart on rare sequences (2 in 20k); start every exclusive
+                # from an open monitor (CLREX) so the comparison is deterministic.
+                uc.step(0xD503305F)
+                us.state.regs[37] = -1
+                uc.set_state(xs, sp, nzcv, vs, fpcr)
             err, uv, ufpsr = uc.step(w)
             stop, ov, ofpsr = us.step(w)
             count += 1

@@ -74,14 +74,15 @@ _RAW = [
     ("LSRV",    "sf:1 0 0 11010110 rm:5 001001 rn:5 rd:5", "int"),
     ("ASRV",    "sf:1 0 0 11010110 rm:5 001010 rn:5 rd:5", "int"),
     ("RORV",    "sf:1 0 0 11010110 rm:5 001011 rn:5 rd:5", "int"),
+    ("CRC32",   "sf:1 0 0 11010110 rm:5 010 c:1 sz:2 rn:5 rd:5", "int"),
     ("MADD",    "sf:1 00 11011 000 rm:5 0 ra:5 rn:5 rd:5", "int"),
     ("MSUB",    "sf:1 00 11011 000 rm:5 1 ra:5 rn:5 rd:5", "int"),
     ("SMADDL",  "1 00 11011 001 rm:5 0 ra:5 rn:5 rd:5", "int"),
     ("SMSUBL",  "1 00 11011 001 rm:5 1 ra:5 rn:5 rd:5", "int"),
-    ("SMULH",   "1 00 11011 010 rm:5 0 11111 rn:5 rd:5", "int"),
+    ("SMULH",   "1 00 11011 010 rm:5 0 ra:5 rn:5 rd:5", "int"),      # Ra: should be 11111, ignored as qemu does
     ("UMADDL",  "1 00 11011 101 rm:5 0 ra:5 rn:5 rd:5", "int"),
     ("UMSUBL",  "1 00 11011 101 rm:5 1 ra:5 rn:5 rd:5", "int"),
-    ("UMULH",   "1 00 11011 110 rm:5 0 11111 rn:5 rd:5", "int"),
+    ("UMULH",   "1 00 11011 110 rm:5 0 ra:5 rn:5 rd:5", "int"),
     # ---- branches (class branch) -------------------------------------------
     ("B",       "000101 imm26:26", "branch"),
     ("BL",      "100101 imm26:26", "branch"),
@@ -147,6 +148,7 @@ _RAW = [
     ("XCVTF",   "sf:1 0011110 ftype:2 1 00 01 u:1 000000 rn:5 rd:5", "fp"),
     ("FCVT_TOINT", "sf:1 0011110 ftype:2 1 rmode:2 00 u:1 000000 rn:5 rd:5", "fp"),
     ("FCVTA_TOINT", "sf:1 0011110 ftype:2 1 00 10 u:1 000000 rn:5 rd:5", "fp"),
+    ("FCVT_FIXED", "sf:1 0011110 ftype:2 0 rmode:2 opcode:3 scale:6 rn:5 rd:5", "fp"),
     ("FMOV_GEN", "sf:1 0011110 ftype:2 1 0 hi:1 11 tofp:1 000000 rn:5 rd:5", "fp"),
     # ---- Advanced SIMD (class simd) --------------------------------------------
     ("DUP_ELEM", "0 q:1 0 01110000 imm5:5 0 0000 1 rn:5 rd:5", "simd"),
@@ -165,6 +167,13 @@ _RAW = [
     ("TBL",      "0 q:1 001110 000 rm:5 0 len:2 op:1 00 rn:5 rd:5", "simd"),
     ("VPERM",    "0 q:1 001110 size:2 0 rm:5 0 opcode:3 10 rn:5 rd:5", "simd"),
     ("ADDP_S",   "01 0 11110 size:2 11000 11011 10 rn:5 rd:5", "simd"),
+    ("VELEM",    "0 q:1 u:1 01111 size:2 l:1 m:1 rm:4 opcode:4 h:1 0 rn:5 rd:5", "simd"),
+    ("S3SAME",   "01 u:1 11110 size:2 1 rm:5 opcode:5 1 rn:5 rd:5", "simd"),
+    ("S2MISC",   "01 u:1 11110 size:2 10000 opcode:5 10 rn:5 rd:5", "simd"),
+    ("SPAIR",    "01 u:1 11110 size:2 11000 opcode:5 10 rn:5 rd:5", "simd"),
+    ("SSHIFT",   "01 u:1 111110 immh:4 immb:3 opcode:5 1 rn:5 rd:5", "simd"),
+    ("DUP_S",    "01 0 11110000 imm5:5 0 0000 1 rn:5 rd:5", "simd"),
+    ("SELEM",    "01 u:1 11111 size:2 l:1 m:1 rm:4 opcode:4 h:1 0 rn:5 rd:5", "simd"),
 ]
 
 

@@ -14,6 +14,7 @@ from numba import njit
 
 from . import decode_table as T
 from .sysregs import SUPPORTED_READ, SUPPORTED_WRITE
+from .exec_vfp import elem_ok, fp2_ok, fp3_ok, s2misc_ok, s3same_ok, spair_ok, sshift_ok
 
 _order = sorted(range(T.NOPS), key=lambda i: -bin(T.TABLE[i].mask).count("1"))
 MASKS = np.array([T.TABLE[i].mask for i in _order], np.int64)
@@ -178,6 +179,8 @@ def valid(op, w):
         return sf == 1 or bits(w, 10, 6) < 32
     if T.ADD_X <= op <= T.SUBS_X:
         return bits(w, 10, 3) <= 4
+    if op == T.CRC32:
+        return (sf == 1) == (bits(w, 10, 2) == 3)
     if op == T.MRS:
         return _in(bits(w, 5, 15), SYS_READ)
     if op == T.MSR_R:
@@ -226,7 +229,9 @@ def valid(op, w):
         return opc == 4 and bits(w, 22, 2) == 2 and bits(w, 16, 5) == 31   # LDAPR
     if op == T.LDST_VMULT or op == T.LDST_VMULT_POST:
         o = bits(w, 12, 4)
-        return o == 7 or o == 10 or o == 6 or o == 2 or (o == 8 and not (bits(w, 10, 2) == 3 and bits(w, 30, 1) == 0))
+        if o == 0 or o == 4 or o == 8:             # LD4/LD3/LD2 (and stores): no .1d
+            return not (bits(w, 10, 2) == 3 and bits(w, 30, 1) == 0)
+        return o == 7 or o == 10 or o == 6 or o == 2
     if op == T.LDST_VSINGLE or op == T.LDST_VSINGLE_POST:
         o = bits(w, 13, 3)
         s = bits(w, 12, 1)
@@ -254,8 +259,9 @@ def valid(op, w):
             return opc < 2 and opc != ftype
         if op == T.FRINT:
             return bits(w, 15, 3) != 5
-        if op == T.FMOV_I:
-            return True
+        if op == T.FCVT_FIXED:
+            key = bits(w, 16, 5)                   # rmode:opcode
+            return (key == 2 or key == 3 or key == 24 or key == 25) and (sf == 1 or bits(w, 15, 1) == 1)
         return True
     if op >= T.FIRST_SIMD:
         return _simd_valid(op, w)
@@ -278,7 +284,7 @@ def _simd_valid(op, w):
         if op == T.UMOV:
             if q == 1:
                 return imm5 & 15 == 8
-            return imm5 & 8 == 0
+            return imm5 & 7 != 0                   # W form: B, H or S lanes
         return True
     if op == T.VMOVI:
         cmode = bits(w, 12, 4)
@@ -299,6 +305,12 @@ def _simd_valid(op, w):
             return size != 3
         if o == 19:
             return u == 0 and size != 3
+        if o == 18:                                # MLA / MLS
+            return size != 3
+        if o == 8:                                 # SSHL / USHL
+            return not (size == 3 and q == 0)
+        if o >= 24:
+            return fp3_ok(u, size >> 1, o) and not (size & 1 and q == 0)
         return False
     if op == T.V2MISC:
         o = bits(w, 12, 5)
@@ -314,6 +326,12 @@ def _simd_valid(op, w):
             return u == 0 and not (size == 3 and q == 0)
         if o == 18:
             return u == 0 and size < 3
+        if o == 19:                                # SHLL / SHLL2
+            return u == 1 and size < 3
+        if o == 22 or o == 23:                     # FCVTN / FCVTL: single <-> double only
+            return u == 0 and size == 1
+        if o >= 12:
+            return fp2_ok(u, size >> 1, o) and not (size & 1 and q == 0)
         return False
     if op == T.VACROSS:
         o = bits(w, 12, 5)
@@ -323,6 +341,8 @@ def _simd_valid(op, w):
             return size < 2 or (size == 2 and q == 1)
         if o == 3:
             return size < 2 or (size == 2 and q == 1)
+        if o == 12 or o == 15:                     # FMAXNMV FMINNMV FMAXV FMINV (4S)
+            return u == 1 and q == 1 and size & 1 == 0
         return False
     if op == T.VSHIFT:
         immh = bits(w, 19, 4)
@@ -335,6 +355,8 @@ def _simd_valid(op, w):
             return u == 0
         if o == 16 or o == 20:
             return immh < 8 and (o == 20 or u == 0)
+        if o == 28 or o == 31:                     # fixed-point conversions
+            return immh >= 4
         return False
     if op == T.V3DIFF:
         o = bits(w, 12, 4)
@@ -346,6 +368,20 @@ def _simd_valid(op, w):
         return o != 0 and o != 4 and not (size == 3 and q == 0)
     if op == T.ADDP_S:
         return size == 3
+    if op == T.VELEM:
+        return elem_ok(w, False)
+    if op == T.SELEM:
+        return elem_ok(w, True)
+    if op == T.S3SAME:
+        return s3same_ok(w)
+    if op == T.S2MISC:
+        return s2misc_ok(w)
+    if op == T.SPAIR:
+        return spair_ok(w)
+    if op == T.SSHIFT:
+        return sshift_ok(w)
+    if op == T.DUP_S:
+        return bits(w, 16, 4) != 0
     return True
 
 

@@ -126,6 +126,9 @@ def _fmt_int(name, f, w, addr):
         mn = "rev" if name.startswith("REV_") else name.lower()
         sf = 0 if name == "REV_W" else sf
         return mn, f"{_x(rd, sf)}, {_x(rn, sf)}"
+    if name == "CRC32":
+        mn = "crc32" + ("c" if f["c"] else "") + "bhwx"[f["sz"]]
+        return mn, f"{_x(rd, 0)}, {_x(rn, 0)}, {_x(rm, 1 if f['sz'] == 3 else 0)}"
     if name in ("UDIV", "SDIV", "LSLV", "LSRV", "ASRV", "RORV"):
         mn = name.lower() if "DIV" in name else name[:3].lower()
         return mn, f"{_x(rd, sf)}, {_x(rn, sf)}, {_x(rm, sf)}"
@@ -338,8 +341,8 @@ def _fmt_mem(name, f, w, addr):
         return op + order + sfx, f"{_x(f['rs'], wide)}, {_x(rt, wide)}, {base}"
     if name.startswith("LDST_VMULT"):
         o, q, size = f["opcode"], f["q"], f["size"]
-        n = {7: 1, 10: 2, 6: 3, 2: 4, 8: 2}[o]
-        mn = ("ld" if f["l"] else "st") + ("2" if o == 8 else "1")
+        n = {7: 1, 10: 2, 6: 3, 2: 4, 8: 2, 4: 3, 0: 4}[o]
+        mn = ("ld" if f["l"] else "st") + ({8: "2", 4: "3", 0: "4"}.get(o, "1"))
         arr = ["8b", "16b", "4h", "8h", "2s", "4s", "1d", "2d"][size * 2 + q]
         regs = ", ".join(f"v{(rt + i) & 31}.{arr}" for i in range(n))
         tail = ""
@@ -405,6 +408,11 @@ def _fmt_fp(name, f, w, addr):
         return "fcvt" + "npmz"[f["rmode"]] + ("u" if f["u"] else "s"), f"{_x(f['rd'], sf)}, {r('rn')}"
     if name == "FCVTA_TOINT":
         return "fcvta" + ("u" if f["u"] else "s"), f"{_x(f['rd'], sf)}, {r('rn')}"
+    if name == "FCVT_FIXED":
+        fb = 64 - f["scale"]
+        if f["rmode"] == 0:
+            return ("ucvtf" if f["opcode"] & 1 else "scvtf"), f"{r('rd')}, {_x(f['rn'], sf)}, #{fb}"
+        return ("fcvtzu" if f["opcode"] & 1 else "fcvtzs"), f"{_x(f['rd'], sf)}, {r('rn')}, #{fb}"
     # FMOV_GEN
     v = f"v{f['rn' if not f['tofp'] else 'rd']}.d[1]" if f["hi"] else None
     if f["tofp"]:
@@ -413,6 +421,21 @@ def _fmt_fp(name, f, w, addr):
 
 
 ARR = ["8b", "16b", "4h", "8h", "2s", "4s", "1d", "2d"]
+
+# AdvSIMD FP mnemonics by (opcode, U, a) for three-same and two-reg-misc
+_FP3 = {(24, 0, 0): "fmaxnm", (24, 0, 1): "fminnm", (24, 1, 0): "fmaxnmp", (24, 1, 1): "fminnmp",
+        (25, 0, 0): "fmla", (25, 0, 1): "fmls", (26, 0, 0): "fadd", (26, 0, 1): "fsub",
+        (26, 1, 0): "faddp", (26, 1, 1): "fabd", (27, 0, 0): "fmulx", (27, 1, 0): "fmul",
+        (28, 0, 0): "fcmeq", (28, 1, 0): "fcmge", (28, 1, 1): "fcmgt", (29, 1, 0): "facge",
+        (29, 1, 1): "facgt", (30, 0, 0): "fmax", (30, 0, 1): "fmin", (30, 1, 0): "fmaxp",
+        (30, 1, 1): "fminp", (31, 1, 0): "fdiv"}
+_FP2 = {(12, 0, 1): "fcmgt", (12, 1, 1): "fcmge", (13, 0, 1): "fcmeq", (13, 1, 1): "fcmle",
+        (14, 0, 1): "fcmlt", (15, 0, 1): "fabs", (15, 1, 1): "fneg", (24, 0, 0): "frintn",
+        (24, 0, 1): "frintp", (24, 1, 0): "frinta", (25, 0, 0): "frintm", (25, 0, 1): "frintz",
+        (25, 1, 0): "frintx", (25, 1, 1): "frinti", (26, 0, 0): "fcvtns", (26, 0, 1): "fcvtps",
+        (26, 1, 0): "fcvtnu", (26, 1, 1): "fcvtpu", (27, 0, 0): "fcvtms", (27, 0, 1): "fcvtzs",
+        (27, 1, 0): "fcvtmu", (27, 1, 1): "fcvtzu", (28, 0, 0): "fcvtas", (28, 1, 0): "fcvtau",
+        (29, 0, 0): "scvtf", (29, 1, 0): "ucvtf", (31, 1, 1): "fsqrt"}
 
 
 def _fmt_simd(name, f, w, addr):
@@ -460,7 +483,10 @@ def _fmt_simd(name, f, w, addr):
             if mn == "orr" and rn == rm:
                 return "mov", f"v{rd}.{ARR[q]}, v{rn}.{ARR[q]}"
             return mn, f"v{rd}.{ARR[q]}, v{rn}.{ARR[q]}, v{rm}.{ARR[q]}"
-        mn = {16: ("add", "sub"), 17: ("cmtst", "cmeq"), 6: ("cmgt", "cmhi"), 7: ("cmge", "cmhs"),
+        if o >= 24:
+            fa = ("2s", "4s", "?", "2d")[(size & 1) * 2 + q]
+            return _FP3[(o, u, size >> 1)], f"v{rd}.{fa}, v{rn}.{fa}, v{rm}.{fa}"
+        mn = {16: ("add", "sub"), 17: ("cmtst", "cmeq"), 18: ("mla", "mls"), 8: ("sshl", "ushl"), 6: ("cmgt", "cmhi"), 7: ("cmge", "cmhs"),
               23: ("addp", "?"), 20: ("smaxp", "umaxp"), 21: ("sminp", "uminp"), 12: ("smax", "umax"),
               13: ("smin", "umin"), 19: ("mul", "pmul")}[o][u]
         return mn, f"v{rd}.{a}, v{rn}.{a}, v{rm}.{a}"
@@ -470,15 +496,28 @@ def _fmt_simd(name, f, w, addr):
             if u == 0:
                 return "cnt", f"v{rd}.{a}, v{rn}.{a}"
             return ("mvn", "rbit")[size], f"v{rd}.{ARR[q]}, v{rn}.{ARR[q]}"
-        if o == 18:
+        if o == 18 or o == 19:
             wide = ARR[(size + 1) * 2 + 1]
+            if o == 19:
+                return ("shll2" if q else "shll"), f"v{rd}.{wide}, v{rn}.{a}, #{8 << size}"
             return ("xtn2" if q else "xtn"), f"v{rd}.{a}, v{rn}.{wide}"
+        if o == 22:
+            return ("fcvtn2" if q else "fcvtn"), f"v{rd}.{('2s', '4s')[q]}, v{rn}.2d"
+        if o == 23:
+            return ("fcvtl2" if q else "fcvtl"), f"v{rd}.2d, v{rn}.{('2s', '4s')[q]}"
+        if o >= 12:
+            fa = ("2s", "4s", "?", "2d")[(size & 1) * 2 + q]
+            mn = _FP2[(o, u, size >> 1)]
+            return mn, f"v{rd}.{fa}, v{rn}.{fa}" + (", #0.0" if o <= 14 else "")
         mn = {0: ("rev64", "rev32"), 1: ("rev16", "?"), 8: ("cmgt", "cmge"), 9: ("cmeq", "cmle"),
               10: ("cmlt", "?"), 11: ("abs", "neg")}[o][u]
         zero = ", #0" if o in (8, 9, 10) else ""
         return mn, f"v{rd}.{a}, v{rn}.{a}{zero}"
     if name == "VACROSS":
         o = f["opcode"]
+        if o in (12, 15):
+            mn = ("fmaxnmv", "fminnmv") if o == 12 else ("fmaxv", "fminv")
+            return mn[size >> 1], f"s{rd}, v{rn}.4s"
         mn = {27: ("addv", "?"), 10: ("smaxv", "umaxv"), 26: ("sminv", "uminv"), 3: ("saddlv", "uaddlv")}[o][u]
         dst = "bhsd"[size + (1 if o == 3 else 0)]
         return mn, f"{dst}{rd}, v{rn}.{a}"
@@ -493,6 +532,9 @@ def _fmt_simd(name, f, w, addr):
             return mn[u], f"v{rd}.{aa}, v{rn}.{aa}, #{2 * esize - immhb}"
         if o == 10:
             return "shl", f"v{rd}.{aa}, v{rn}.{aa}, #{immhb - esize}"
+        if o in (28, 31):
+            mn = ("scvtf", "ucvtf") if o == 28 else ("fcvtzs", "fcvtzu")
+            return mn[u], f"v{rd}.{aa}, v{rn}.{aa}, #{2 * esize - immhb}"
         wide = ARR[(sz + 1) * 2 + 1]
         if o == 16:
             return ("shrn2" if q else "shrn"), f"v{rd}.{aa}, v{rn}.{wide}, #{2 * esize - immhb}"
@@ -518,6 +560,61 @@ def _fmt_simd(name, f, w, addr):
         return mn, f"v{rd}.{a}, v{rn}.{a}, v{f['rm']}.{a}"
     if name == "ADDP_S":
         return "addp", f"d{rd}, v{rn}.2d"
+    if name in ("VELEM", "SELEM"):
+        o = f["opcode"]
+        fp = o in (1, 5, 9)
+        if fp:
+            dbl = size == 3
+            idx = f["h"] if dbl else (f["h"] << 1) | f["l"]
+            rm = (f["m"] << 4) | f["rm"]
+            mn = {1: "fmla", 5: "fmls", 9: ("fmul", "fmulx")[u]}[o]
+            t = "d" if dbl else "s"
+            dst = f"{t}{rd}, {t}{rn}" if name == "SELEM" else \
+                f"v{rd}.{('2s', '4s', '?', '2d')[dbl * 2 + q]}, v{rn}.{('2s', '4s', '?', '2d')[dbl * 2 + q]}"
+            return mn, f"{dst}, v{rm}.{t}[{idx}]"
+        if size == 1:
+            idx, rm = (f["h"] << 2) | (f["l"] << 1) | f["m"], f["rm"]
+        else:
+            idx, rm = (f["h"] << 1) | f["l"], (f["m"] << 4) | f["rm"]
+        mn = {8: "mul", 0: "mla", 4: "mls"}[o]
+        return mn, f"v{rd}.{a}, v{rn}.{a}, v{rm}.{'bhsd'[size]}[{idx}]"
+    if name == "DUP_S":
+        imm5 = f["imm5"]
+        sz = (imm5 & -imm5).bit_length() - 1
+        t = "bhsd"[sz]
+        return "mov", f"{t}{rd}, v{rn}.{t}[{imm5 >> (sz + 1)}]"
+    if name == "S3SAME":
+        o, rm = f["opcode"], f["rm"]
+        if o >= 24:
+            t = "sd"[size & 1]
+            return _FP3[(o, u, size >> 1)], f"{t}{rd}, {t}{rn}, {t}{rm}"
+        mn = {16: ("add", "sub"), 17: ("cmtst", "cmeq"), 6: ("cmgt", "cmhi"), 7: ("cmge", "cmhs"),
+              8: ("sshl", "ushl")}[o][u]
+        return mn, f"d{rd}, d{rn}, d{rm}"
+    if name == "S2MISC":
+        o = f["opcode"]
+        if o >= 12:
+            t = "sd"[size & 1]
+            return _FP2[(o, u, size >> 1)], f"{t}{rd}, {t}{rn}" + (", #0.0" if o <= 14 else "")
+        mn = {8: ("cmgt", "cmge"), 9: ("cmeq", "cmle"), 10: ("cmlt", "?"), 11: ("abs", "neg")}[o][u]
+        return mn, f"d{rd}, d{rn}" + (", #0" if o <= 10 else "")
+    if name == "SPAIR":
+        o = f["opcode"]
+        t = "sd"[size & 1]
+        mn = {12: ("fmaxnmp", "fminnmp"), 13: ("faddp", "?"), 15: ("fmaxp", "fminp")}[o][size >> 1]
+        return mn, f"{t}{rd}, v{rn}.{('2s', '2d')[size & 1]}"
+    if name == "SSHIFT":
+        immh, o = f["immh"], f["opcode"]
+        immhb = (immh << 3) | f["immb"]
+        if o in (28, 31):
+            dbl = immh >= 8
+            t = "sd"[dbl]
+            mn = ("scvtf", "ucvtf") if o == 28 else ("fcvtzs", "fcvtzu")
+            return mn[u], f"{t}{rd}, {t}{rn}, #{(128 if dbl else 64) - immhb}"
+        if o == 10:
+            return ("shl", "sli")[u], f"d{rd}, d{rn}, #{immhb - 64}"
+        mn = {0: ("sshr", "ushr"), 2: ("ssra", "usra"), 8: ("?", "sri")}[o][u]
+        return mn, f"d{rd}, d{rn}, #{128 - immhb}"
     return name.lower(), ""
 
 

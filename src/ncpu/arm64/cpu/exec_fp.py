@@ -14,7 +14,7 @@ from . import decode_table as T
 from .alu import M32, cond_holds
 from .decoder import bits
 from .exec_int import xr
-from .fpu import DN_BIT, default_nan, fma32, fma64, is_nan, pick_nan, round_int, to_int
+from .fpu import DN_BIT, fixed_to_fp, fp_to_fixed, default_nan, fma32, fma64, is_nan, pick_nan, round_int, to_int
 from .state import FPCR, NZCV
 
 
@@ -225,6 +225,16 @@ def exec_fp(op, w, imm, pc, R, V, st):
         x = V.f64[rn, 0] if dbl else np.float64(V.f32[rn, 0])
         r = to_int(x, mode, 64 if sf else 32, bits(w, 16, 1) == 1)
         if rd != 31:
+            R[rd] = r if sf else r & M32
+        return pc + 4
+    if op == T.FCVT_FIXED:
+        fb = 64 - bits(w, 10, 6)
+        width = 64 if sf else 32
+        unsigned = bits(w, 16, 1) == 1
+        if bits(w, 19, 1) == 0:                  # [SU]CVTF Rd(fp), Rn(int), #fbits
+            _put_bits(V, rd, dbl, fixed_to_fp(xr(R, rn), width, unsigned, fb, dbl))
+        elif rd != 31:                           # FCVTZ[SU] Rd(int), Rn(fp), #fbits
+            r = fp_to_fixed(_get_bits(V, rn, dbl), dbl, 3, width, unsigned, fb)
             R[rd] = r if sf else r & M32
         return pc + 4
     # FMOV_GEN

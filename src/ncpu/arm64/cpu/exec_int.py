@@ -216,6 +216,15 @@ def exec_int(op, w, imm, pc, R, st):
             amt = b & (63 if sf else 31)
             v = shift_reg(a, op - T.LSLV, amt, sf)
         wr(R, rd, v, sf)
+    elif op == T.CRC32:                            # CRC32[BHWX] / CRC32C[BHWX], reflected, no inversion
+        poly = np.int64(0x82F63B78) if bits(w, 12, 1) else np.int64(0xEDB88320)
+        crc = xr(R, rn) & M32
+        data = xr(R, rm)
+        for k in range(1 << bits(w, 10, 2)):
+            crc ^= (data >> (8 * k)) & 0xFF
+            for _ in range(8):
+                crc = (crc >> 1) ^ (poly if crc & 1 else 0)
+        wr(R, rd, crc, 0)
     else:  # multiply family
         a = xr(R, rn)
         b = xr(R, rm)

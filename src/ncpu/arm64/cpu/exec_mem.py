@@ -263,28 +263,28 @@ def _vmult(m, st, R, V, op, w):
     rt = w & 31
     nbytes = 16 if q else 8
     addr = R[rn]
-    if o == 8:                                         # LD2/ST2: two interleaved structures
-        nregs = 2
+    if o == 8 or o == 4 or o == 0:                     # LD2/LD3/LD4 (ST2/3/4): interleaved structures
+        nregs = 2 if o == 8 else 3 if o == 4 else 4
         e = 1 << sz
         lanes = nbytes // e
-        total = 2 * nbytes
+        total = nregs * nbytes
         if l:
-            vals = np.empty(2 * lanes, np.int64)
-            for i in range(2 * lanes):
+            vals = np.empty(nregs * lanes, np.int64)
+            for i in range(nregs * lanes):
                 vals[i] = load(m, st, addr + i * e, e)
             if st[ST_REASON]:
                 return False
-            for r in range(2):
+            for r in range(nregs):
                 rr = (rt + r) & 31
                 V.d[rr, 1] = 0
                 for i in range(lanes):
-                    set_lane(V, rr, sz, i, vals[2 * i + r])
+                    set_lane(V, rr, sz, i, vals[nregs * i + r])
         else:
             if not writable(m, st, addr, total):
                 return False
             for i in range(lanes):
-                for r in range(2):
-                    store(m, st, addr + (2 * i + r) * e, e, lane(V, (rt + r) & 31, sz, i))
+                for r in range(nregs):
+                    store(m, st, addr + (nregs * i + r) * e, e, lane(V, (rt + r) & 31, sz, i))
     else:
         nregs = 1 if o == 7 else 2 if o == 10 else 3 if o == 6 else 4
         total = nregs * nbytes

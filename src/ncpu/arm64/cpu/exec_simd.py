@@ -13,6 +13,8 @@ from .alu import lsr, sextn, ult
 from .decoder import bits
 from .exec_int import xr
 from .vregs import lane, set_lane
+from .exec_vfp import by_element, exec_scalar, vfp_across, vfp_fixed, vfp_three_same, vfp_two_misc
+from .state import FPCR
 
 
 @njit(cache=True)
@@ -100,6 +102,18 @@ def _three_same(V, w, rd, rn, rm, q):
             else:
                 gt = _s(a, sz) > _s(b, sz)
             r = a if gt == (o == 12) else b
+        elif o == 18:                                    # MLA / MLS
+            d = lane(V, rd, sz, i)
+            r = d - a * b if u else d + a * b
+        elif o == 8:                                     # SSHL / USHL: shift by a signed byte
+            s = sextn(b & 0xFF, 8)
+            esize = 8 << sz
+            if s >= 0:
+                r = 0 if s >= esize else a << s
+            elif u:
+                r = 0 if -s >= esize else lsr(a, -s)
+            else:
+                r = _s(a, sz) >> min(-s, esize - 1)
         else:                                            # MUL
             r = a * b
         res[i] = r
@@ -124,6 +138,13 @@ def _two_misc(V, w, rd, rn, q):
             base = (i // per) * per
             res[i] = lane(V, rn, sz, base + per - 1 - (i - base))
         _write(V, rd, sz, res, n, q)
+        return
+    if o == 19:                                          # SHLL / SHLL2
+        cnt = 8 >> sz
+        off = cnt if q else 0
+        for i in range(cnt):
+            res[i] = lane(V, rn, sz, off + i) << (8 << sz)
+        _write(V, rd, sz + 1, res, cnt, 1)
         return
     if o == 18:                                          # XTN / XTN2
         for i in range(8 >> sz):
@@ -329,14 +350,31 @@ def exec_simd(op, w, imm, pc, R, V, st):
             V.d[rd, 0] = x
             V.d[rd, 1] = x if q else 0
         return pc + 4
-    if op == T.V3SAME:
-        _three_same(V, w, rd, rn, rm, q)
+    if op >= T.S3SAME and op != T.SELEM:
+        exec_scalar(op, w, V, R[FPCR])
+    elif op == T.VELEM or op == T.SELEM:
+        by_element(V, w, rd, rn, q, op == T.SELEM, R[FPCR])
+    elif op == T.V3SAME:
+        if bits(w, 11, 5) >= 24:
+            vfp_three_same(V, w, rd, rn, rm, q, R[FPCR])
+        else:
+            _three_same(V, w, rd, rn, rm, q)
     elif op == T.V2MISC:
-        _two_misc(V, w, rd, rn, q)
+        o = bits(w, 12, 5)
+        if o >= 12 and o != 18 and o != 19:
+            vfp_two_misc(V, w, rd, rn, q, R[FPCR])
+        else:
+            _two_misc(V, w, rd, rn, q)
     elif op == T.VACROSS:
-        _across(V, w, rd, rn, q)
+        if bits(w, 12, 5) == 12 or bits(w, 12, 5) == 15:
+            vfp_across(V, w, rd, rn, R[FPCR])
+        else:
+            _across(V, w, rd, rn, q)
     elif op == T.VSHIFT:
-        _shift(V, w, rd, rn, q)
+        if bits(w, 11, 5) >= 28:
+            vfp_fixed(V, w, rd, rn, q, bits(w, 19, 4), bits(w, 16, 7))
+        else:
+            _shift(V, w, rd, rn, q)
     elif op == T.V3DIFF:
         _three_diff(V, w, rd, rn, rm, q)
     elif op == T.EXT:

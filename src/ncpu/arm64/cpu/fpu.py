@@ -128,3 +128,177 @@ def to_int(x, mode, bits, unsigned):
     if r < -9223372036854775808.0:
         return np.int64(-1) << 63
     return np.int64(r)
+
+
+# ---- lane-level operations on bit patterns (shared by scalar FP and AdvSIMD) ----
+# Single precision is computed in double and rounded once to single: for
+# + - * / and sqrt that double rounding is exact (53 >= 2*24 + 2), so the
+# result equals a correctly rounded single-precision operation.
+
+@intrinsic
+def i64_as_f64(typingctx, x):
+    def codegen(context, builder, sig, args):
+        return builder.bitcast(args[0], ir.DoubleType())
+    return types.float64(types.int64), codegen
+
+
+@intrinsic
+def f64_as_i64(typingctx, x):
+    def codegen(context, builder, sig, args):
+        return builder.bitcast(args[0], ir.IntType(64))
+    return types.int64(types.float64), codegen
+
+
+@intrinsic
+def i32_as_f32(typingctx, x):
+    def codegen(context, builder, sig, args):
+        return builder.bitcast(builder.trunc(args[0], ir.IntType(32)), ir.FloatType())
+    return types.float32(types.int64), codegen
+
+
+@intrinsic
+def f32_as_i32(typingctx, x):
+    def codegen(context, builder, sig, args):
+        return builder.zext(builder.bitcast(args[0], ir.IntType(32)), ir.IntType(64))
+    return types.int64(types.float32), codegen
+
+
+@njit(cache=True)
+def fval(b, dbl):
+    """float64 value of a single or double bit pattern."""
+    return i64_as_f64(b) if dbl else np.float64(i32_as_f32(b))
+
+
+@njit(cache=True)
+def fbits(x, dbl):
+    """Bit pattern of x (rounded to single when not dbl); a NaN becomes the default NaN."""
+    if x != x:
+        return default_nan(dbl)
+    return f64_as_i64(x) if dbl else f32_as_i32(np.float32(x))
+
+
+K_ADD, K_SUB, K_MUL, K_DIV, K_MAX, K_MIN, K_MAXNM, K_MINNM, K_ABD, K_MULX = range(10)
+
+
+@njit(cache=True, error_model="numpy")
+def fp_binop(kind, ab, bb, dbl, fpcr):
+    """ARM two-operand FP arithmetic on bit patterns (NaN rules of FPProcessNaNs)."""
+    if kind == K_MAXNM or kind == K_MINNM:
+        an, bn = is_nan(ab, dbl), is_nan(bb, dbl)
+        if an and not bn and not is_snan(ab, dbl):
+            ab = bb
+        elif bn and not an and not is_snan(bb, dbl):
+            bb = ab
+    nan, r = pick_nan(ab, bb, 0, 2, dbl, fpcr)
+    if nan:
+        return r
+    a = fval(ab, dbl)
+    b = fval(bb, dbl)
+    if kind == K_ADD:
+        return fbits(a + b, dbl)
+    if kind == K_SUB:
+        return fbits(a - b, dbl)
+    if kind == K_MUL:
+        return fbits(a * b, dbl)
+    if kind == K_MULX:
+        if (a == 0 and np.isinf(b)) or (b == 0 and np.isinf(a)):
+            neg = (a < 0 or (a == 0 and ab != 0 and (ab >> (63 if dbl else 31)) & 1)) != \
+                  (b < 0 or (b == 0 and bb != 0 and (bb >> (63 if dbl else 31)) & 1))
+            return fbits(-2.0 if neg else 2.0, dbl)
+        return fbits(a * b, dbl)
+    if kind == K_DIV:
+        return fbits(a / b, dbl)
+    if kind == K_ABD:
+        r = a - b
+        return fbits(r, dbl) & (np.int64(0x7FFFFFFFFFFFFFFF) if dbl else np.int64(0x7FFFFFFF))
+    is_max = kind == K_MAX or kind == K_MAXNM
+    if a == b:
+        return (ab & bb) if is_max else (ab | bb)
+    return ab if (a > b) == is_max else bb
+
+
+@njit(cache=True)
+def fp_fma(ab, bb, cb, dbl, fpcr):
+    """c + a*b with one rounding; ARM NaN rules (c first, inf*0 + qNaN is invalid)."""
+    nan, r = pick_nan(cb, ab, bb, 3, dbl, fpcr)
+    if nan:
+        if not is_nan(ab, dbl) and not is_nan(bb, dbl):
+            a, b = fval(ab, dbl), fval(bb, dbl)
+            if (a == 0 and np.isinf(b)) or (b == 0 and np.isinf(a)):
+                return default_nan(dbl)
+        return r
+    if dbl:
+        return fbits(fma64(i64_as_f64(ab), i64_as_f64(bb), i64_as_f64(cb)), True)
+    x = fma32(i32_as_f32(ab), i32_as_f32(bb), i32_as_f32(cb))
+    return default_nan(False) if x != x else f32_as_i32(x)
+
+
+@njit(cache=True)
+def fp_compare(kind, ab, bb, dbl):
+    """0 EQ, 1 GE, 2 GT, 3 |a|>=|b|, 4 |a|>|b|; false when unordered."""
+    a, b = fval(ab, dbl), fval(bb, dbl)
+    if kind >= 3:
+        a, b = abs(a), abs(b)
+    if kind == 0:
+        return a == b
+    if kind == 1 or kind == 3:
+        return a >= b
+    return a > b
+
+
+@njit(cache=True)
+def fp_round(ab, dbl, mode, fpcr):
+    """FRINT* on a bit pattern (mode as round_int)."""
+    nan, r = pick_nan(ab, 0, 0, 1, dbl, fpcr)
+    if nan:
+        return r
+    x = fval(ab, dbl)
+    y = round_int(x, mode)
+    if y == 0:                 # keep the sign of the input
+        return ab & ((np.int64(1) << 63) if dbl else np.int64(0x80000000))
+    return fbits(y, dbl)
+
+
+@njit(cache=True)
+def fp_sqrt(ab, dbl, fpcr):
+    nan, r = pick_nan(ab, 0, 0, 1, dbl, fpcr)
+    if nan:
+        return r
+    x = fval(ab, dbl)
+    if x == 0:
+        return ab
+    if x < 0:
+        return default_nan(dbl)
+    return fbits(np.sqrt(x), dbl)
+
+
+@njit(cache=True)
+def fp_to_fixed(ab, dbl, mode, width, unsigned, fracbits):
+    """FCVT[NPMZA][SU] with an optional number of fraction bits (fixed point)."""
+    x = fval(ab, dbl)
+    if fracbits:
+        x = x * np.float64(2.0) ** fracbits
+    r = to_int(x, mode, 64 if width == 64 else 32, unsigned)
+    if width < 32:
+        return r
+    return r
+
+
+@njit(cache=True)
+def fixed_to_fp(x, width, unsigned, fracbits, dbl):
+    """[SU]CVTF of a width-bit integer (x holds its bits) with fracbits fraction bits."""
+    if width == 32:
+        x = (x & 0xFFFFFFFF) if unsigned else ((x & 0xFFFFFFFF) ^ 0x80000000) - 0x80000000
+    if fracbits == 0:
+        if unsigned and width == 64:
+            return f64_as_i64(np.float64(np.uint64(x))) if dbl else f32_as_i32(np.float32(np.uint64(x)))
+        return f64_as_i64(np.float64(x)) if dbl else f32_as_i32(np.float32(x))
+    # with fraction bits: convert exactly-scaled (int -> float rounds once, the
+    # power-of-two scale is exact unless the result is subnormal)
+    if unsigned and width == 64:
+        if dbl:
+            return fbits(np.float64(np.uint64(x)) / np.float64(2.0) ** fracbits, True)
+        return f32_as_i32(np.float32(np.float32(np.uint64(x)) / np.float32(2.0) ** fracbits))
+    if dbl:
+        return fbits(np.float64(x) / np.float64(2.0) ** fracbits, True)
+    return f32_as_i32(np.float32(np.float32(x) / np.float32(2.0) ** fracbits))

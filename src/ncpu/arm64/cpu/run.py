@@ -16,15 +16,29 @@ from .exec_int import exec_branch, exec_int, exec_sys
 from .exec_mem import exec_mem
 from .exec_simd import exec_simd
 from .memory import NPAGES
-from .mmu import A_EXEC, R_BUDGET, R_GROW, R_SVC, R_UNDEF, ST_ADDR, ST_REASON, ST_WORD, fault
-from .alu import cond_holds, shift_reg, ult
+from .mmu import (A_EXEC, R_BUDGET, R_GROW, R_SVC, R_UNDEF, ST_ADDR, ST_REASON, ST_WORD, borrowed,
+                  borrowed_mem, fault)
+from .alu import M32, add_with_carry, cond_holds, extend_reg, logic_flags, shift_reg, ult
 from .state import NZCV, PC
+from .vregs import borrowed_v
 
 
 @njit(cache=True)
 def run_loop(R, V, m, st, max_steps):
     """Execute up to max_steps instructions; returns instructions retired."""
+    return _run(borrowed(R), borrowed_v(V), borrowed_mem(m), borrowed(st), max_steps)
+
+
+@njit(cache=True)
+def _run(R, V, m, st, max_steps):
     steps = 0
+    pt = m.pt
+    perm = m.perm
+    d8 = m.data
+    d16 = m.d16
+    d32 = m.d32
+    d64 = m.d64
+    dc_rows = m.dc_row
     pc = R[PC]
     cur_page = np.int64(-1)
     row = np.int64(0)
@@ -118,6 +132,213 @@ def run_loop(R, V, m, st, max_steps):
         if op == T.MOVZ:
             if w & 31 != 31:
                 R[w & 31] = imm
+            pc += 4
+            steps += 1
+            continue
+        # ---- loads and stores of X/W registers: aligned, inside one mapped page.
+        # Anything else (faults, unaligned, FP registers) goes to exec_mem.
+        if op >= T.LDST_UI and op <= T.LDST_REG and not (w >> 26) & 1:
+            sz = (w >> 30) & 3
+            opc = (w >> 22) & 3
+            rn = (w >> 5) & 31
+            base = R[rn]
+            if op == T.LDST_REG:
+                rm = (w >> 16) & 31
+                addr = base + extend_reg(R[rm] if rm != 31 else 0, (w >> 13) & 7, sz if (w >> 12) & 1 else 0)
+            elif op == T.LDST_POST:
+                addr = base
+            else:
+                addr = base + imm
+            page = addr >> 12
+            if page >= 0 and page < NPAGES and (addr & ((1 << sz) - 1)) == 0 and not (sz == 3 and opc == 2):
+                prow = np.int64(pt[page])
+                if prow >= 0 and (perm[page] & (2 if opc == 0 else 1)) != 0:
+                    idx = (prow << 12) + (addr & 4095)
+                    rt = w & 31
+                    if opc == 0:
+                        x = R[rt] if rt != 31 else 0
+                        if sz == 3:
+                            d64[idx >> 3] = x
+                        elif sz == 2:
+                            d32[idx >> 2] = x & 0xFFFFFFFF
+                        elif sz == 1:
+                            d16[idx >> 1] = x & 0xFFFF
+                        else:
+                            d8[idx] = x & 0xFF
+                        crow = dc_rows[page]
+                        if crow >= 0:                  # store into decoded code
+                            dc_op[crow, :] = -1
+                    else:
+                        if sz == 3:
+                            x = d64[idx >> 3]
+                        elif sz == 2:
+                            x = np.int64(d32[idx >> 2])
+                            if opc >= 2:
+                                x = (x ^ 0x80000000) - 0x80000000
+                        elif sz == 1:
+                            x = np.int64(d16[idx >> 1])
+                            if opc >= 2:
+                                x = (x ^ 0x8000) - 0x8000
+                        else:
+                            x = np.int64(d8[idx])
+                            if opc >= 2:
+                                x = (x ^ 0x80) - 0x80
+                        if opc == 3:
+                            x &= 0xFFFFFFFF
+                        if rt != 31:
+                            R[rt] = x
+                    if op == T.LDST_PRE:
+                        R[rn] = addr
+                    elif op == T.LDST_POST:
+                        R[rn] = base + imm
+                    pc += 4
+                    steps += 1
+                    continue
+        if op >= T.LDSTNP and op <= T.LDSTP_PRE and (w >> 30) & 1 == 0 and not (w >> 26) & 1:
+            sz = 2 + ((w >> 31) & 1)
+            n = np.int64(1) << sz
+            rn = (w >> 5) & 31
+            base = R[rn]
+            addr = base if op == T.LDSTP_POST else base + imm
+            page = addr >> 12
+            if page >= 0 and page < NPAGES and (addr & (n - 1)) == 0 and (addr & 4095) + 2 * n <= 4096:
+                prow = np.int64(pt[page])
+                ld = (w >> 22) & 1
+                if prow >= 0 and (perm[page] & (1 if ld else 2)) != 0:
+                    idx = (prow << 12) + (addr & 4095)
+                    rt = w & 31
+                    rt2 = (w >> 10) & 31
+                    if ld:
+                        if sz == 3:
+                            a = d64[idx >> 3]
+                            b = d64[(idx >> 3) + 1]
+                        else:
+                            a = np.int64(d32[idx >> 2])
+                            b = np.int64(d32[(idx >> 2) + 1])
+                        if rt != 31:
+                            R[rt] = a
+                        if rt2 != 31:
+                            R[rt2] = b
+                    else:
+                        a = R[rt] if rt != 31 else 0
+                        b = R[rt2] if rt2 != 31 else 0
+                        if sz == 3:
+                            d64[idx >> 3] = a
+                            d64[(idx >> 3) + 1] = b
+                        else:
+                            d32[idx >> 2] = a & 0xFFFFFFFF
+                            d32[(idx >> 2) + 1] = b & 0xFFFFFFFF
+                        crow = dc_rows[page]
+                        if crow >= 0:
+                            dc_op[crow, :] = -1
+                    if op == T.LDSTP_PRE:
+                        R[rn] = addr
+                    elif op == T.LDSTP_POST:
+                        R[rn] = base + imm
+                    pc += 4
+                    steps += 1
+                    continue
+        # ---- branches, calls, returns
+        if op == T.CBZ or op == T.CBNZ:
+            x = R[w & 31] if w & 31 != 31 else 0
+            if not (w >> 31) & 1:
+                x &= 0xFFFFFFFF
+            pc += imm if (x == 0) == (op == T.CBZ) else 4
+            steps += 1
+            continue
+        if op == T.TBZ or op == T.TBNZ:
+            x = R[w & 31] if w & 31 != 31 else 0
+            bit = (((w >> 31) & 1) << 5) | ((w >> 19) & 31)
+            pc += imm if ((x >> bit) & 1 == 0) == (op == T.TBZ) else 4
+            steps += 1
+            continue
+        if op == T.BL:
+            R[30] = pc + 4
+            pc += imm
+            steps += 1
+            continue
+        if op == T.RET or op == T.BR or op == T.BLR:
+            rn = (w >> 5) & 31
+            target = R[rn] if rn != 31 else 0
+            if target & 3 == 0:
+                if op == T.BLR:
+                    R[30] = pc + 4
+                pc = target
+                steps += 1
+                continue
+        # ---- more integer data processing
+        if op == T.MOVK:
+            rd = w & 31
+            if rd != 31:
+                sh = ((w >> 21) & 3) * 16
+                x = (R[rd] & ~(np.int64(0xFFFF) << sh)) | imm
+                R[rd] = x if (w >> 31) & 1 else x & 0xFFFFFFFF
+            pc += 4
+            steps += 1
+            continue
+        if op == T.MOVN:
+            rd = w & 31
+            if rd != 31:
+                R[rd] = ~imm if (w >> 31) & 1 else ~imm & 0xFFFFFFFF
+            pc += 4
+            steps += 1
+            continue
+        if op == T.ADRP:
+            if w & 31 != 31:
+                R[w & 31] = (pc & ~np.int64(4095)) + imm
+            pc += 4
+            steps += 1
+            continue
+        if op == T.ORR_I or op == T.AND_I:
+            rn = (w >> 5) & 31
+            a = R[rn] if rn != 31 else 0
+            x = (a | imm) if op == T.ORR_I else (a & imm)
+            R[w & 31] = x if (w >> 31) & 1 else x & 0xFFFFFFFF     # rd 31 is SP here
+            pc += 4
+            steps += 1
+            continue
+        if op == T.CSEL or op == T.CSINC or op == T.CSINV or op == T.CSNEG:
+            rd = w & 31
+            if rd != 31:
+                if cond_holds(R[NZCV], (w >> 12) & 15):
+                    rn = (w >> 5) & 31
+                    x = R[rn] if rn != 31 else 0
+                else:
+                    rm = (w >> 16) & 31
+                    x = R[rm] if rm != 31 else 0
+                    if op == T.CSINC:
+                        x += 1
+                    elif op == T.CSINV:
+                        x = ~x
+                    elif op == T.CSNEG:
+                        x = -x
+                R[rd] = x if (w >> 31) & 1 else x & 0xFFFFFFFF
+            pc += 4
+            steps += 1
+            continue
+        if op == T.SUBS_R or op == T.ADDS_R or op == T.SUBS_I or op == T.ADDS_I or op == T.ANDS_R:
+            sf = (w >> 31) & 1
+            rn = (w >> 5) & 31
+            if op == T.SUBS_I or op == T.ADDS_I:
+                a = R[rn]                                   # rn 31 is SP here
+                b = imm
+            else:
+                a = R[rn] if rn != 31 else 0
+                rm = (w >> 16) & 31
+                b = shift_reg(R[rm] if rm != 31 else 0, (w >> 22) & 3, (w >> 10) & 63, sf)
+            if op == T.ANDS_R:
+                res = a & b
+                if not sf:
+                    res &= 0xFFFFFFFF
+                R[NZCV] = logic_flags(res, sf)
+            elif op == T.SUBS_R or op == T.SUBS_I:
+                res, f = add_with_carry(a, ~b, 1, sf)
+                R[NZCV] = f
+            else:
+                res, f = add_with_carry(a, b, 0, sf)
+                R[NZCV] = f
+            if w & 31 != 31:
+                R[w & 31] = res if sf else res & 0xFFFFFFFF
             pc += 4
             steps += 1
             continue

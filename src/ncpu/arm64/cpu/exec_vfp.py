@@ -1,0 +1,494 @@
+"""AdvSIMD floating point (vector and scalar forms) and the scalar AdvSIMD
+integer forms (`add d0, d1, d2`, `ushr d0, d1, #3`, `cmeq d0, d1, #0`).
+
+Every lane goes through the lane helpers of fpu.py, the same ones scalar FP
+uses, so NaN rules agree everywhere.  Lanes are collected into a buffer and
+written at the end (a destination may also be a source).  sz is 2 for
+single and 3 for double lanes; `esz` in the encodings (bit 22) picks it.
+"""
+import numpy as np
+from numba import njit
+
+from . import decode_table as T
+from .alu import lsr, sextn
+from .fpu import (K_ABD, K_ADD, K_DIV, K_MAX, K_MAXNM, K_MIN, K_MINNM, K_MUL, K_MULX, K_SUB, fixed_to_fp,
+                  fp_binop, fp_compare, fp_fma, fp_round, fp_sqrt, fp_to_fixed, fval, fbits, is_nan, pick_nan)
+from .vregs import lane, set_lane
+
+SIGN32 = np.int64(0x80000000)
+
+
+@njit(cache=True)
+def bits(w, lsb, n):
+    return (w >> lsb) & ((1 << n) - 1)
+
+SIGN64 = np.int64(1) << 63
+
+
+@njit(cache=True)
+def _write(V, rd, sz, res, n, q):
+    for i in range(n):
+        set_lane(V, rd, sz, i, res[i])
+    if not q:
+        V.d[rd, 1] = 0
+
+
+@njit(cache=True)
+def _scalar(V, rd, sz, x):
+    V.d[rd, 0] = 0
+    V.d[rd, 1] = 0
+    set_lane(V, rd, sz, 0, x)
+
+
+@njit(cache=True)
+def _mask(sz):
+    return np.int64(-1) if sz == 3 else (np.int64(1) << (8 << sz)) - 1
+
+
+# ---- valid() helpers: which (u, a, opcode) combinations we implement -------------
+@njit(cache=True)
+def fp3_ok(u, a, o):
+    """AdvSIMD three-same FP opcode (24..31) implemented?"""
+    if o == 24 or o == 26 or o == 30:
+        return True
+    if o == 25:
+        return u == 0
+    if o == 27:
+        return a == 0
+    if o == 28:
+        return not (u == 0 and a == 1)
+    if o == 29:
+        return u == 1
+    if o == 31:
+        return u == 1 and a == 0
+    return False
+
+
+@njit(cache=True)
+def fp2_ok(u, a, o):
+    """AdvSIMD two-reg-misc FP opcode implemented? (FCVTN/FCVTL checked by caller)"""
+    if o == 12 or o == 13:
+        return a == 1
+    if o == 14:
+        return a == 1 and u == 0
+    if o == 15:
+        return a == 1
+    if o == 24:
+        return not (u == 1 and a == 1)
+    if o == 25 or o == 26 or o == 27:
+        return True
+    if o == 28:
+        return a == 0
+    if o == 29:
+        return a == 0
+    if o == 31:
+        return u == 1 and a == 1
+    return False
+
+
+# ---- per-lane FP kernels -------------------------------------------------------------
+@njit(cache=True)
+def _fp3_lane(u, a, o, x, y, d, dbl, fpcr):
+    """One lane of a three-same FP operation (not pairwise)."""
+    mask = np.int64(-1) if dbl else np.int64(0xFFFFFFFF)
+    sign = SIGN64 if dbl else SIGN32
+    if o == 24:
+        return fp_binop(K_MINNM if a else K_MAXNM, x, y, dbl, fpcr)
+    if o == 25:
+        return fp_fma(x ^ sign if a else x, y, d, dbl, fpcr)
+    if o == 26:
+        if u == 1:
+            return fp_binop(K_ABD, x, y, dbl, fpcr)
+        return fp_binop(K_SUB if a else K_ADD, x, y, dbl, fpcr)
+    if o == 27:
+        return fp_binop(K_MUL if u else K_MULX, x, y, dbl, fpcr)
+    if o == 28 or o == 29:
+        kind = 0 if u == 0 else (1 if a == 0 else 2) + (2 if o == 29 else 0)
+        return mask if fp_compare(kind, x, y, dbl) else 0
+    if o == 30:
+        return fp_binop(K_MIN if a else K_MAX, x, y, dbl, fpcr)
+    return fp_binop(K_DIV, x, y, dbl, fpcr)
+
+
+@njit(cache=True)
+def _pair_op(u, a, o, x, y, dbl, fpcr):
+    """The reduction of pairwise FP ops: FADDP, FMAX(NM)P, FMIN(NM)P."""
+    if o == 26:
+        return fp_binop(K_ADD, x, y, dbl, fpcr)
+    if o == 24:
+        return fp_binop(K_MINNM if a else K_MAXNM, x, y, dbl, fpcr)
+    return fp_binop(K_MIN if a else K_MAX, x, y, dbl, fpcr)
+
+
+@njit(cache=True)
+def _fp2_lane(u, a, o, x, dbl, fpcr):
+    """One lane of a two-reg-misc FP op (opcodes 12..15, 24..29, 31)."""
+    mask = np.int64(-1) if dbl else np.int64(0xFFFFFFFF)
+    sign = SIGN64 if dbl else SIGN32
+    width = 64 if dbl else 32
+    if o >= 12 and o <= 14:      # compare with zero: GT GE EQ LE LT
+        v = fval(x, dbl)
+        if v != v:
+            return 0
+        if o == 12:
+            r = v >= 0 if u else v > 0
+        elif o == 13:
+            r = v <= 0 if u else v == 0
+        else:
+            r = v < 0
+        return mask if r else 0
+    if o == 15:
+        return (x ^ sign) if u else (x & ~sign)
+    if o == 24 or o == 25:
+        if o == 24:
+            mode = 4 if u else (1 if a else 0)             # FRINTN, FRINTP, FRINTA
+        else:
+            mode = 0 if u else (3 if a else 2)             # FRINTM, FRINTZ; FRINTX/I: nearest
+        return fp_round(x, dbl, mode, fpcr)
+    if o >= 26 and o <= 28:
+        if o == 26:
+            mode = 1 if a else 0                           # N / P
+        elif o == 27:
+            mode = 3 if a else 2                           # M / Z
+        else:
+            mode = 4                                       # A
+        return fp_to_fixed(x, dbl, mode, width, u == 1, 0)
+    if o == 29:
+        return fixed_to_fp(x, width, u == 1, 0, dbl)
+    return fp_sqrt(x, dbl, fpcr)
+
+
+# ---- vector forms --------------------------------------------------------------------
+@njit(cache=True)
+def vfp_three_same(V, w, rd, rn, rm, q, fpcr):
+    u = bits(w, 29, 1)
+    a = bits(w, 23, 1)
+    dbl = bits(w, 22, 1) == 1
+    o = bits(w, 11, 5)
+    sz = 3 if dbl else 2
+    n = (4 if q else 2) >> (sz - 2)
+    res = np.empty(4, np.int64)
+    pairwise = u == 1 and (o == 24 or o == 30 or (o == 26 and a == 0))
+    for i in range(n):
+        if pairwise:
+            src = rn if 2 * i < n else rm
+            j = (2 * i) % n
+            res[i] = _pair_op(u, a, o, lane(V, src, sz, j), lane(V, src, sz, j + 1), dbl, fpcr)
+        else:
+            res[i] = _fp3_lane(u, a, o, lane(V, rn, sz, i), lane(V, rm, sz, i), lane(V, rd, sz, i), dbl, fpcr)
+    _write(V, rd, sz, res, n, q)
+
+
+@njit(cache=True)
+def vfp_two_misc(V, w, rd, rn, q, fpcr):
+    u = bits(w, 29, 1)
+    a = bits(w, 23, 1)
+    dbl = bits(w, 22, 1) == 1
+    o = bits(w, 12, 5)
+    res = np.empty(4, np.int64)
+    if o == 22:                                            # FCVTN(2): double -> single
+        for i in range(2):
+            res[i] = _narrow(lane(V, rn, 3, i), fpcr)
+        lo = V.d[rd, 0]
+        for i in range(2):
+            set_lane(V, rd, 2, (2 if q else 0) + i, res[i])
+        if q:
+            V.d[rd, 0] = lo
+        else:
+            V.d[rd, 1] = 0
+        return
+    if o == 23:                                            # FCVTL(2): single -> double
+        for i in range(2):
+            res[i] = _widen(lane(V, rn, 2, (2 if q else 0) + i), fpcr)
+        V.d[rd, 0] = res[0]
+        V.d[rd, 1] = res[1]
+        return
+    sz = 3 if dbl else 2
+    n = (4 if q else 2) >> (sz - 2)
+    for i in range(n):
+        res[i] = _fp2_lane(u, a, o, lane(V, rn, sz, i), dbl, fpcr)
+    _write(V, rd, sz, res, n, q)
+
+
+@njit(cache=True)
+def _narrow(x, fpcr):
+    nan, r = pick_nan(x, 0, 0, 1, True, fpcr)
+    if nan:
+        if fpcr & (1 << 25):
+            return np.int64(0x7FC00000)
+        return ((r >> 32) & SIGN32) | 0x7FC00000 | ((r >> 29) & 0x3FFFFF)
+    return fbits(fval(x, True), False)
+
+
+@njit(cache=True)
+def _widen(x, fpcr):
+    nan, r = pick_nan(x, 0, 0, 1, False, fpcr)
+    if nan:
+        if fpcr & (1 << 25):
+            return np.int64(0x7FF8000000000000)
+        return ((r & SIGN32) << 32) | np.int64(0x7FF8000000000000) | ((r & 0x3FFFFF) << 29)
+    return fbits(fval(x, False), True)
+
+
+@njit(cache=True)
+def vfp_across(V, w, rd, rn, fpcr):
+    """FMAXNMV / FMINNMV / FMAXV / FMINV (4S only): a pairwise tree, as the ARM ARM does."""
+    a = bits(w, 23, 1)
+    o = 24 if bits(w, 12, 5) == 12 else 30
+    x0 = _pair_op(1, a, o, lane(V, rn, 2, 0), lane(V, rn, 2, 1), False, fpcr)
+    x1 = _pair_op(1, a, o, lane(V, rn, 2, 2), lane(V, rn, 2, 3), False, fpcr)
+    _scalar(V, rd, 2, _pair_op(1, a, o, x0, x1, False, fpcr))
+
+
+@njit(cache=True)
+def vfp_fixed(V, w, rd, rn, q, immh, immhb):
+    """[SU]CVTF / FCVTZ[SU] (vector, fixed-point)."""
+    u = bits(w, 29, 1)
+    o = bits(w, 11, 5)
+    dbl = immh >= 8
+    sz = 3 if dbl else 2
+    fb = (128 if dbl else 64) - immhb
+    n = (4 if q else 2) >> (sz - 2)
+    res = np.empty(4, np.int64)
+    for i in range(n):
+        x = lane(V, rn, sz, i)
+        if o == 28:
+            res[i] = fixed_to_fp(x, 64 if dbl else 32, u == 1, fb, dbl)
+        else:
+            res[i] = fp_to_fixed(x, dbl, 3, 64 if dbl else 32, u == 1, fb)
+    _write(V, rd, sz, res, n, q)
+
+
+# ---- by element --------------------------------------------------------------------------
+@njit(cache=True)
+def by_element(V, w, rd, rn, q, scalar, fpcr):
+    """FMUL/FMLA/FMLS/FMULX and MUL/MLA/MLS by element (vector and scalar FP)."""
+    u = bits(w, 29, 1)
+    size = bits(w, 22, 2)
+    o = bits(w, 12, 4)
+    h, l, m = bits(w, 11, 1), bits(w, 21, 1), bits(w, 20, 1)
+    rm4 = bits(w, 16, 4)
+    res = np.empty(8, np.int64)
+    if o == 1 or o == 5 or o == 9:                     # FP
+        dbl = size == 3
+        sz = 3 if dbl else 2
+        idx = h if dbl else (h << 1) | l
+        rm = (m << 4) | rm4
+        y = lane(V, rm, sz, idx)
+        sign = SIGN64 if dbl else SIGN32
+        n = 1 if scalar else (4 if q else 2) >> (sz - 2)
+        for i in range(n):
+            x = lane(V, rn, sz, i)
+            if o == 9:
+                res[i] = fp_binop(K_MULX if u else K_MUL, x, y, dbl, fpcr)
+            else:
+                res[i] = fp_fma(x ^ sign if o == 5 else x, y, lane(V, rd, sz, i), dbl, fpcr)
+        if scalar:
+            _scalar(V, rd, sz, res[0])
+        else:
+            _write(V, rd, sz, res, n, q)
+        return
+    sz = size
+    if sz == 1:
+        idx = (h << 2) | (l << 1) | m
+        rm = rm4
+    else:
+        idx = (h << 1) | l
+        rm = (m << 4) | rm4
+    y = lane(V, rm, sz, idx)
+    n = (16 if q else 8) >> sz
+    for i in range(n):
+        p = lane(V, rn, sz, i) * y
+        if o == 8:
+            res[i] = p
+        elif o == 0:
+            res[i] = lane(V, rd, sz, i) + p
+        else:
+            res[i] = lane(V, rd, sz, i) - p
+    _write(V, rd, sz, res, n, q)
+
+
+@njit(cache=True)
+def elem_ok(w, scalar):
+    u = bits(w, 29, 1)
+    size = bits(w, 22, 2)
+    o = bits(w, 12, 4)
+    if o == 1 or o == 5 or o == 9:
+        if size < 2:
+            return False                               # half precision: not offered
+        if size == 3 and (bits(w, 21, 1) == 1 or (not scalar and bits(w, 30, 1) == 0)):
+            return False
+        return u == 0 or o == 9
+    if scalar:
+        return False
+    if size == 0 or size == 3:
+        return False
+    return (o == 8 and u == 0) or ((o == 0 or o == 4) and u == 1)
+
+
+# ---- scalar AdvSIMD forms ------------------------------------------------------------------
+@njit(cache=True)
+def s3same_ok(w):
+    u = bits(w, 29, 1)
+    size = bits(w, 22, 2)
+    o = bits(w, 11, 5)
+    if o >= 24:
+        a = size >> 1
+        if o == 26:
+            return u == 1 and a == 1                   # FABD
+        if o == 27:
+            return u == 0 and a == 0                   # FMULX
+        if o == 28:
+            return not (u == 0 and a == 1)
+        if o == 29:
+            return u == 1
+        return False
+    if o == 16 or o == 17 or o == 6 or o == 7 or o == 8:
+        return size == 3
+    return False
+
+
+@njit(cache=True)
+def s2misc_ok(w):
+    u = bits(w, 29, 1)
+    size = bits(w, 22, 2)
+    o = bits(w, 12, 5)
+    if o == 8 or o == 9:
+        return size == 3
+    if o == 10 or o == 11:
+        return size == 3 and (o == 11 or u == 0)
+    if o >= 12 and o <= 14:
+        return size >= 2 and (o != 14 or u == 0)
+    if o >= 26 and o <= 28:
+        return o != 28 or size < 2
+    if o == 29:
+        return size < 2
+    return False
+
+
+@njit(cache=True)
+def spair_ok(w):
+    u = bits(w, 29, 1)
+    o = bits(w, 12, 5)
+    size = bits(w, 22, 2)
+    if u == 0:
+        return False                                   # ADDP (scalar) has its own entry
+    if o == 13:
+        return size < 2                                # FADDP
+    return o == 12 or o == 15
+
+
+@njit(cache=True)
+def sshift_ok(w):
+    immh = bits(w, 19, 4)
+    o = bits(w, 11, 5)
+    u = bits(w, 29, 1)
+    if immh == 0:
+        return False
+    if o == 28 or o == 31:
+        return immh >= 4
+    if immh < 8:
+        return False
+    return o == 0 or o == 2 or (o == 10 and u == 0) or (o == 10 and u == 1) or (o == 8 and u == 1)
+
+
+@njit(cache=True)
+def exec_scalar(op, w, V, fpcr):
+    rd = w & 31
+    rn = (w >> 5) & 31
+    rm = (w >> 16) & 31
+    u = bits(w, 29, 1)
+    size = bits(w, 22, 2)
+    if op == T.S3SAME:
+        o = bits(w, 11, 5)
+        if o >= 24:
+            dbl = (size & 1) == 1
+            sz = 3 if dbl else 2
+            _scalar(V, rd, sz, _fp3_lane(u, size >> 1, o, lane(V, rn, sz, 0), lane(V, rm, sz, 0), 0, dbl, fpcr))
+            return
+        x = V.d[rn, 0]
+        y = V.d[rm, 0]
+        if o == 16:
+            r = x - y if u else x + y
+        elif o == 17:
+            r = np.int64(-1) if ((x == y) if u else (x & y) != 0) else 0
+        elif o == 8:                                   # SSHL / USHL by a signed byte
+            s = sextn(y & 0xFF, 8)
+            if s >= 0:
+                r = 0 if s >= 64 else x << s
+            elif u:
+                r = 0 if -s >= 64 else lsr(x, -s)
+            else:
+                r = x >> min(-s, 63)
+        else:
+            if u:
+                gt = (x ^ SIGN64) > (y ^ SIGN64)
+            else:
+                gt = x > y
+            r = np.int64(-1) if (gt or (o == 7 and x == y)) else 0
+        _scalar(V, rd, 3, r)
+        return
+    if op == T.S2MISC:
+        o = bits(w, 12, 5)
+        if o >= 12:
+            dbl = (size & 1) == 1
+            sz = 3 if dbl else 2
+            _scalar(V, rd, sz, _fp2_lane(u, size >> 1, o, lane(V, rn, sz, 0), dbl, fpcr))
+            return
+        x = V.d[rn, 0]
+        if o == 8:
+            r = x > 0 or (u == 1 and x == 0)
+            r = np.int64(-1) if r else 0
+        elif o == 9:
+            r = np.int64(-1) if (x == 0 or (u == 1 and x < 0)) else 0
+        elif o == 10:
+            r = np.int64(-1) if x < 0 else 0
+        else:
+            r = -x if (u == 1 or x < 0) else x
+        _scalar(V, rd, 3, r)
+        return
+    if op == T.SPAIR:
+        o = bits(w, 12, 5)
+        dbl = (size & 1) == 1
+        sz = 3 if dbl else 2
+        _scalar(V, rd, sz, _pair_op(1, size >> 1, 26 if o == 13 else (24 if o == 12 else 30),
+                                    lane(V, rn, sz, 0), lane(V, rn, sz, 1), dbl, fpcr))
+        return
+    if op == T.DUP_S:                                  # DUP (element, scalar) = MOV
+        imm5 = bits(w, 16, 5)
+        sz = 0 if imm5 & 1 else 1 if imm5 & 2 else 2 if imm5 & 4 else 3
+        _scalar(V, rd, sz, lane(V, rn, sz, imm5 >> (sz + 1)))
+        return
+    # SSHIFT
+    immh = bits(w, 19, 4)
+    immhb = bits(w, 16, 7)
+    o = bits(w, 11, 5)
+    if o == 28 or o == 31:
+        dbl = immh >= 8
+        sz = 3 if dbl else 2
+        fb = (128 if dbl else 64) - immhb
+        x = lane(V, rn, sz, 0)
+        if o == 28:
+            r = fixed_to_fp(x, 64 if dbl else 32, u == 1, fb, dbl)
+        else:
+            r = fp_to_fixed(x, dbl, 3, 64 if dbl else 32, u == 1, fb)
+        _scalar(V, rd, sz, r)
+        return
+    x = V.d[rn, 0]
+    sh_r = 128 - immhb
+    sh_l = immhb - 64
+    if o == 10 and u == 0:                             # SHL
+        r = x << sh_l
+    elif o == 10:                                      # SLI
+        r = (x << sh_l) | (V.d[rd, 0] & ~(np.int64(-1) << sh_l))
+    elif o == 8:                                       # SRI
+        keep = 0 if sh_r == 64 else ~lsr(np.int64(-1), sh_r)
+        r = (0 if sh_r == 64 else lsr(x, sh_r)) | (V.d[rd, 0] & keep)
+    else:
+        if u:
+            r = 0 if sh_r >= 64 else lsr(x, sh_r)
+        else:
+            r = x >> min(sh_r, 63)
+        if o == 2:
+            r += V.d[rd, 0]
+    _scalar(V, rd, 3, r)
