@@ -36,8 +36,10 @@ def test_32_bit_random_and_boundary(source):
         assert check.ok, check
 
 
-def test_32_bit_division_sampled(source):
-    for check in sampled_checks(build_alu(32, source), samples=2_000, seed=2, ops=("DIV", "MOD")):
+def test_32_bit_division_sampled():
+    # The cell form's divider (the engine runs the dense one, sampled in test_dense.py);
+    # trained weights only, to keep the suite short.
+    for check in sampled_checks(build_alu(32, "trained"), samples=2_000, seed=2, ops=("DIV", "MOD")):
         assert check.ok, check
 
 

@@ -7,6 +7,7 @@
     multiplier.py  digit-pair product table + adder tree (MUL)
     divider.py     restoring division (DIV MOD)
     alu.py         NeuralALU: all of the above, on bits and on int64
+    dense.py       DenseALU: the same weights laid out as dense layers (what the engine runs)
     weights.py     analytic construction / shipped trained weights
     train.py       training every cell from its complete truth table
     verify.py      enumeration, sampling and margins

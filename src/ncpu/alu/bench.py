@@ -1,7 +1,8 @@
 """Per-operation latency of the neural ALU (figures, not tests).
 
 `op_latency_rows` times every operation through the int64 interface the
-engines use (bit encoding and decoding included) at batch 1 and the
+engines use (`DenseALU`, the dense layout the neural engine runs; bit
+encoding and decoding included) at batch 1 and the
 amortised cost per operation at a large batch, beside the sequential layer
 count and the original nCPU's published figure (Apple GPU, batch 1).
 """
@@ -12,6 +13,7 @@ import time
 
 import torch
 
+from ncpu.alu.dense import DenseALU
 from ncpu.alu.weights import build_alu
 
 ORIGINAL_US = {"ADD": 248, "SUB": 248, "CMP": 248, "MUL": 21, "AND": 21, "OR": 21, "XOR": 21,
@@ -33,7 +35,7 @@ def _time(fn, min_seconds: float) -> float:
 
 def op_latency_rows(large_batch: int = 4096, weights: str = "trained", device: str | None = None,
                     min_seconds: float = 0.3, ops=BENCH_OPS) -> list[dict]:
-    alu = build_alu(32, weights, device)
+    alu = DenseALU(build_alu(32, weights, device))
     layers = alu.sequential_layers()
     gen = torch.Generator().manual_seed(0)
     rows = []

@@ -7,9 +7,11 @@ failures it found:
               the same module code the circuits use; also records the
               margin (smallest |pre-activation|, or logit gap for routers).
   exhaustive  a composite operation at 8 bits over all 2^16 operand pairs
-              (16 bits over all 2^32 with `exhaustive16=True`).
+              (16 bits over all 2^32 with `exhaustive16=True`), through the
+              dense layout the neural engine runs (`ncpu.alu.dense`) and
+              through the cell form (what the soft variant differentiates).
   sampled     the 32-bit operations on random pairs plus every pair of
-              boundary values.
+              boundary values, through the dense layout.
 
 The expected values come from `reference_op`, the semantics of
 `ncpu.machine.semantics` generalised to an n-bit word (int64 tensors); at
@@ -27,6 +29,7 @@ from torch import Tensor
 
 from ncpu.alu import truth_tables as tt
 from ncpu.alu.alu import OPS, NeuralALU
+from ncpu.alu.dense import DenseALU
 from ncpu.alu.logic import CELLS
 from ncpu.alu.weights import build_alu
 
@@ -98,7 +101,7 @@ def reference_op(op: str, a: Tensor, b: Tensor, n: int):
     raise ValueError(op)
 
 
-def neural_op(alu: NeuralALU, op: str, a: Tensor, b: Tensor) -> Tensor:
+def neural_op(alu: NeuralALU | DenseALU, op: str, a: Tensor, b: Tensor) -> Tensor:
     if op == "CMP":
         return torch.stack(alu.compare(a, b), 1)
     if op == "ZN":
@@ -245,9 +248,29 @@ def all_pairs(n: int, start: int = 0, stop: int | None = None) -> tuple[Tensor, 
     return wrap(idx >> n, n), wrap(idx & ((1 << n) - 1), n)
 
 
-def exhaustive_checks(alu: NeuralALU, ops=COMPOSITE, chunk: int = 1 << 16,
+def _label(alu) -> str:
+    return " (dense)" if isinstance(alu, DenseALU) else " (cells)"
+
+
+def dense_flag_checks(dense: DenseALU) -> Iterator[Check]:
+    """The dense layout's Z neuron (float64, tied weights: its pre-activation
+    is exactly popcount * w + b) over every popcount 0..n, and N on both
+    values of the top bit."""
+    n = dense.width
+    t0 = time.perf_counter()
+    with torch.inference_mode():
+        counts = torch.arange(n + 1)
+        values = wrap((torch.ones_like(counts) << counts) - 1, n)
+        pre = dense.zero_negative_pre(values)[:, 0]
+        yield _cell("dense flags.zero", n, pre, (pre > 0).float(), (counts == 0).float(), time.perf_counter() - t0)
+        pre = dense.zero_negative_pre(torch.tensor([0, -(1 << (n - 1))]))[:, 1]
+        yield _cell("dense flags.sign", n, pre, (pre > 0).float(), torch.tensor([0.0, 1.0]), 0.0)
+
+
+def exhaustive_checks(alu: NeuralALU | DenseALU, ops=COMPOSITE, chunk: int = 1 << 16,
                       progress: Callable[[str, int], None] | None = None) -> Iterator[Check]:
-    """Every op over all (2^n)^2 pairs, in chunks of `chunk` pairs."""
+    """Every op over all (2^n)^2 pairs, in chunks of `chunk` pairs; `alu` is
+    the cell form (`NeuralALU`) or the dense layout (`DenseALU`)."""
     n = alu.width
     total = 1 << (2 * n)
     with torch.inference_mode():
@@ -261,10 +284,11 @@ def exhaustive_checks(alu: NeuralALU, ops=COMPOSITE, chunk: int = 1 << 16,
                 example = example or e
                 if progress:
                     progress(op, a.shape[0])
-            yield Check(op, n, "exhaustive", total, failures, None, time.perf_counter() - t0, example)
+            yield Check(op + _label(alu), n, "exhaustive", total, failures, None, time.perf_counter() - t0,
+                        example)
 
 
-def sampled_checks(alu: NeuralALU, samples: int = 1_000_000, seed: int = 0, ops=COMPOSITE,
+def sampled_checks(alu: NeuralALU | DenseALU, samples: int = 1_000_000, seed: int = 0, ops=COMPOSITE,
                    chunk: int = 1 << 16, progress: Callable[[str, int], None] | None = None) -> Iterator[Check]:
     """Random pairs (half uniform, half small/structured) plus all boundary pairs."""
     n = alu.width
@@ -288,7 +312,8 @@ def sampled_checks(alu: NeuralALU, samples: int = 1_000_000, seed: int = 0, ops=
                 example = example or e
                 if progress:
                     progress(op, min(chunk, a.shape[0] - start))
-            yield Check(op, n, "sampled", int(a.shape[0]), failures, None, time.perf_counter() - t0, example)
+            yield Check(op + _label(alu), n, "sampled", int(a.shape[0]), failures, None,
+                        time.perf_counter() - t0, example)
 
 
 def reference_self_check() -> Check:
@@ -315,11 +340,13 @@ def verify(source: str = "trained", samples: int = 1_000_000, exhaustive16: bool
     for width in (8, 16, 32):
         alu = build_alu(width, source)
         yield from cell_checks(alu)
+        yield from dense_flag_checks(DenseALU(alu))
     alu8 = build_alu(8, source, device)
+    yield from exhaustive_checks(DenseALU(alu8), progress=progress)
     yield from exhaustive_checks(alu8, progress=progress)
     if exhaustive16:
-        yield from exhaustive_checks(build_alu(16, source, device), chunk=1 << 20, progress=progress)
-    yield from sampled_checks(build_alu(32, source, device), samples, progress=progress)
+        yield from exhaustive_checks(DenseALU(build_alu(16, source, device)), chunk=1 << 20, progress=progress)
+    yield from sampled_checks(DenseALU(build_alu(32, source, device)), samples, progress=progress)
 
 
 def as_dict(check: Check) -> dict:

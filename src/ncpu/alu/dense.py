@@ -1,0 +1,391 @@
+"""The neural ALU, laid out for speed: every circuit as a few dense matrices.
+
+`NeuralALU` keeps each cell in its own small, shared-weight form: that is
+what training fits, what `verify` enumerates cell by cell, and what the soft
+(straight-through) variant differentiates. Evaluating it that way costs
+dozens of tiny torch calls per operation (views, cats, per-group matmuls).
+
+`DenseALU(alu)` re-lays the *same* weights out once, at construction: every
+threshold layer of an operation becomes one `addmm` (input bits @ W + bias)
+followed by one `heaviside`, with the wiring between layers (group
+structure, NOT b, the constant carry-in, shifts of the divider's remainder,
+the placement of partial products) folded into the matrices. Entries are
+copies of cell weights, sums of a cell weight and 0, or (the carry-in,
+folded into a bias) a sum of two cell weights; so pre-activations equal the
+cell form's up to float32 summation order, far below every verified margin.
+The dense form is what the neural engine runs, and `verify` runs its
+composite checks (8-bit exhaustive, 32-bit sampled) through it.
+
+Layer counts are unchanged: ADD/SUB/NEG 3, CMP 4, AND/OR/NOT 1, XOR 2,
+shifts 3, MUL 10, Z/N 1 (see `NeuralALU.sequential_layers`).
+
+Integers enter as bits by shift-and-mask and leave by one float64 matmul
+against the signed powers of two (exact: |sum| < 2^53). Those two steps
+are the interface, not the circuit.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import Tensor
+
+from ncpu.alu.alu import NeuralALU, OPS, UNARY_OPS
+from ncpu.alu.multiplier import PAIRS
+
+
+def _heaviside(pre: Tensor, zero: Tensor) -> Tensor:
+    """The threshold unit: 1.0 where pre > 0, else 0.0, in place on a fresh
+    pre-activation (one op; much faster than torch.heaviside on large batches)."""
+    return pre.gt_(zero)
+
+
+class _AdderMats:
+    """One carry-select adder (given NOT b folding and carry-in) as dense layers.
+
+    L1: c = H(X @ W1 + b1), X = [a | b] bits [B, 2n]; c [B, 2n] ordered
+        (group k, carry-in hypothesis h, bit j) -> k*2g + h*g + j.
+    L2: C = H(c @ W2 + b2) [B, n]: C[:, t] = carry into bit t+1.
+    L3: S = H(X @ W3x + C @ W3c + b3): the sum bits.
+    With `cin=None` the carry-in is a per-row input (`w2_cin`, `w3_cin`)."""
+
+    def __init__(self, adder, invert_b: bool, cin: float | None):
+        n, g, m = adder.width, adder.group_bits, adder.groups
+        w = adder._weights(invert_b)
+        dt = w["w1"].dtype
+        col = lambda k, h, j: k * 2 * g + h * g + j  # noqa: E731
+        W1 = torch.zeros(2 * n, 2 * n, dtype=dt)
+        b1 = torch.zeros(2 * n, dtype=dt)
+        for k in range(m):
+            for h in range(2):
+                cols = slice(col(k, h, 0), col(k, h, 0) + g)
+                W1[k * g:(k + 1) * g, cols] = w["w1"][:g]
+                W1[n + k * g:n + (k + 1) * g, cols] = w["w1"][g:]
+                b1[cols] = w["bias1"][h]
+        W2 = torch.zeros(2 * n, n, dtype=dt)
+        b2 = torch.zeros(n, dtype=dt)
+        w2_cin = torch.zeros(1, n, dtype=dt)
+        for k in range(m):
+            for j in range(g):
+                t = k * g + j
+                W2[col(k, 0, j), t] += w["u0"][k, 0]
+                W2[col(k, 1, j), t] += w["u1"][k, 0]
+                for l in range(m):
+                    W2[col(l, 0, g - 1), t] += w["w2"][l, k]
+                    W2[col(l, 1, g - 1), t] += w["w2"][m + l, k]
+                b2[t] = w["bias2"][k] + (cin or 0.0) * w["w2"][2 * m, k]
+                w2_cin[0, t] = w["w2"][2 * m, k]
+        w3 = w["w3"]
+        W3x = torch.zeros(2 * n, n, dtype=dt)
+        W3c = torch.zeros(n, n, dtype=dt)
+        idx = torch.arange(n)
+        W3x[idx, idx] = w3[0]
+        W3x[n + idx, idx] = w3[1]
+        W3c[idx[:-1], idx[1:]] = w3[2]  # carry into bit i (i >= 1) is C[i-1]
+        W3c[idx, idx] = w3[3]  # carry out of bit i is C[i]
+        b3 = w["bias3"].expand(n).clone()
+        b3[0] = b3[0] + (cin or 0.0) * w3[2]  # carry into bit 0 is the carry-in
+        w3_cin = torch.zeros(1, n, dtype=dt)
+        w3_cin[0, 0] = w3[2]
+        self.W1, self.b1, self.W2, self.b2, self.W3x, self.W3c, self.b3 = (
+            t.contiguous() for t in (W1, b1, W2, b2, W3x, W3c, b3))
+        self.w2_cin, self.w3_cin = w2_cin, w3_cin
+
+
+class DenseALU:
+    """The circuits of a `NeuralALU`, expanded into dense layers; int64 in,
+    int64 / bool out (the `TensorALU` contract)."""
+
+    def __init__(self, alu: NeuralALU):
+        self.alu = alu
+        self.width = n = alu.width
+        self.sequential_layers = alu.sequential_layers
+        device = alu.bit_weights.device
+        with torch.no_grad():
+            self._build(alu, n)
+        for name, value in list(vars(self).items()):
+            if torch.is_tensor(value):
+                setattr(self, name, value.to(device).contiguous())
+        for mats in (self.add_m, self.sub_m, self.add_var):
+            for k, v in list(vars(mats).items()):
+                setattr(mats, k, v.to(device).contiguous())
+
+    # -- construction ---------------------------------------------------------
+
+    def _build(self, alu: NeuralALU, n: int) -> None:
+        dt = alu.dtype
+        self.zero = torch.zeros((), dtype=dt)
+        self.shifts = torch.arange(n, dtype=torch.int32)
+        signed = [float(1 << i) for i in range(n)]
+        signed[-1] = -signed[-1]
+        self.powers = torch.tensor(signed, dtype=torch.float64)[:, None]  # [n, 1]
+        self.powers_v = self.powers[:, 0].clone()
+        ad, lg, fl, sh, mul = alu.adder, alu.logic, alu.flags, alu.shifter, alu.multiplier
+        self.add_m = _AdderMats(ad, False, 0.0)
+        self.sub_m = _AdderMats(ad, True, 1.0)
+        self.add_var = _AdderMats(ad, False, None)
+        idx = torch.arange(n)
+
+        def pair_cell(name):  # a per-bit cell over (a_i, b_i): [2n, n], [n]
+            W = torch.zeros(2 * n, n, dtype=dt)
+            W[idx, idx] = lg.w[name][0]
+            W[n + idx, idx] = lg.w[name][1]
+            return W, lg.b[name].expand(n).clone()
+
+        self.and_W, self.and_b = pair_cell("and")
+        self.or_W, self.or_b = pair_cell("or")
+        self.xor_W, _ = pair_cell("xor")
+        self.xor_Wh = torch.diag(lg.w["xor"][2].expand(n)).clone()
+        self.xor_b = lg.b["xor"].expand(n).clone()
+        self.not_W = torch.diag(lg.w["not"][0].expand(n)).clone()
+        self.not_b = lg.b["not"].expand(n).clone()
+        self.cells = {name: (lg.w[name].detach().clone(), lg.b[name].detach().clone()) for name in lg.w}
+
+        # Z (tied weight on every bit) and N, in float64 so that the Z
+        # pre-activation is exactly popcount * w + b.
+        zn = torch.zeros(n, 2, dtype=torch.float64)
+        zn[:, 0] = fl.zero_w.double()
+        zn[n - 1, 1] = fl.sign_w.double()
+        self.zn_W = zn
+        self.z_W, self.z_b = zn[:, :1].to(dt), fl.zero_b.reshape(1).clone()  # the divider's Z, in float32
+        self.zn_b = torch.stack([fl.zero_b, fl.sign_b]).double()
+        # Decoding plus Z/N of the result, in one matmul: [value, z pre, n pre].
+        self.out_W = torch.cat([self.powers, zn], 1)
+        self.out_b = torch.cat([torch.zeros(1, dtype=torch.float64), self.zn_b])
+        self.zero64 = torch.zeros((), dtype=torch.float64)
+
+        # CMP: the subtractor, plus (in layer 3) the AND neuron of V's XOR on
+        # (carry into bit n-1, carry out), then one flag layer (N, Z, V).
+        s = self.sub_m
+        self.cmp_W3x = torch.cat([s.W3x, torch.zeros(2 * n, 1, dtype=dt)], 1)
+        self.cmp_W3c = torch.cat([s.W3c, torch.zeros(n, 1, dtype=dt)], 1)
+        self.cmp_W3c[n - 2, n] = lg.w["and"][0]
+        self.cmp_W3c[n - 1, n] = lg.w["and"][1]
+        self.cmp_b3 = torch.cat([s.b3, lg.b["and"].reshape(1)])
+        W4s = torch.zeros(n + 1, 3, dtype=dt)  # columns: N, Z, V
+        W4s[n - 1, 0] = fl.sign_w
+        W4s[:n, 1] = fl.zero_w
+        W4s[n, 2] = lg.w["xor"][2]
+        W4c = torch.zeros(n, 3, dtype=dt)
+        W4c[n - 2, 2] = lg.w["xor"][0]
+        W4c[n - 1, 2] = lg.w["xor"][1]
+        self.cmp_W4s, self.cmp_W4c = W4s, W4c
+        self.cmp_b4 = torch.stack([fl.sign_b, fl.zero_b, lg.b["xor"]])
+
+        # Shifter: "amount >= n" neuron, then the decoder (n+1 neurons), then
+        # hard attention: the one-hot query selects a routing row, i.e. each
+        # output position copies the source its argmax names (n = fill).
+        k = sh.amount_bits
+        Wh = torch.zeros(n, 1, dtype=dt)
+        Wh[k:, 0] = sh.high_w
+        self.sh_Wh, self.sh_bh = Wh, sh.high_b.reshape(1).clone()
+        Wd = torch.zeros(n, n + 1, dtype=dt)
+        Wd[:k] = sh.decode_w[:, :k].t()
+        self.sh_Wd, self.sh_Wdh = Wd, sh.decode_w[:, k:k + 1].t().clone()
+        self.sh_bd = sh.decode_b.clone()
+        self.sh_query_index = torch.arange(n + 1, dtype=dt)[:, None]
+        # Sources index the operand bits [B, n] followed by the fill column.
+        self.sh_src = {d: getattr(sh, f"route_{d}").argmax(-1) for d in ("left", "right")}  # [n+1, n]
+
+        # MUL: the product table (hard), digit extraction, placement.
+        d = mul.digit_bits
+        self.mul_table = torch.cat([mul.table().reshape(-1, 2 * d),
+                                    torch.zeros(1, 2 * d, dtype=dt)])  # last row: zeros
+        self.mul_digit_shifts = torch.arange(4) * d
+        self.mul_digit_mask = (1 << d) - 1
+        self.mul_pair_a = torch.tensor([a for a, _, _ in PAIRS])
+        self.mul_pair_b = torch.tensor([b for _, b, _ in PAIRS]) + 4
+        self.mul_d = d
+        self.mul_place = mul.placement.clone()  # [7n] into the products + one zero column
+
+    # -- the interface: bits in, integers out --------------------------------
+
+    def bits(self, x: Tensor) -> Tensor:
+        """Signed 32-bit values in int64 [...] -> bits [..., n] (LSB first)."""
+        return ((x.to(torch.int32).unsqueeze(-1) >> self.shifts) & 1).to(self.zero.dtype)
+
+    def bits2(self, ab: Tensor) -> Tensor:
+        """Operand pairs int64 [B, 2] -> [a | b] bits [B, 2n]."""
+        return self.bits(ab).view(ab.shape[0], 2 * self.width)
+
+    def decode(self, bits: Tensor) -> Tensor:
+        return torch.mv(bits.to(torch.float64), self.powers_v).to(torch.int64)
+
+    # -- circuits on bits ----------------------------------------------------
+
+    def add_bits(self, X: Tensor, M: _AdderMats) -> tuple[Tensor, Tensor]:
+        """The three adder layers. X = [a | b] bits [B, 2n] -> (sum, carries C)."""
+        H, z = _heaviside, self.zero
+        c = H(torch.addmm(M.b1, X, M.W1), z)
+        C = H(torch.addmm(M.b2, c, M.W2), z)
+        return H(torch.addmm(torch.addmm(M.b3, X, M.W3x), C, M.W3c), z), C
+
+    def add_cin_bits(self, x: Tensor, cin: Tensor) -> Tensor:
+        """x + cin (b = 0), cin a per-row 0/1 column [B, 1]."""
+        H, z, M, n = _heaviside, self.zero, self.add_var, self.width
+        c = H(torch.addmm(M.b1, x, M.W1[:n]), z)
+        C = H(torch.addmm(torch.addmm(M.b2, cin, M.w2_cin), c, M.W2), z)
+        pre = torch.addmm(torch.addmm(torch.addmm(M.b3, cin, M.w3_cin), x, M.W3x[:n]), C, M.W3c)
+        return H(pre, z)
+
+    def cell(self, name: str, *inputs: Tensor) -> Tensor:
+        """A per-bit logic cell applied elementwise (inputs broadcast)."""
+        w, b = self.cells[name]
+        pre = inputs[0] * w[0] + b
+        for k in range(1, len(inputs)):
+            pre = pre + inputs[k] * w[k]
+        return _heaviside(pre, self.zero)
+
+    def xor_bits(self, x: Tensor, y: Tensor) -> Tensor:
+        return self.cell("xor", x, y, self.cell("and", x, y))
+
+    def cond_negate_bits(self, x: Tensor, s: Tensor) -> Tensor:
+        """x if s == 0 else -x, s [B, 1]: XOR cell then the adder with carry-in s."""
+        return self.add_cin_bits(self.xor_bits(x, s), s)
+
+    def shift_bits(self, X: Tensor, direction: str, arithmetic: bool) -> Tensor:
+        """X = [x | amount] bits [B, 2n] -> x shifted."""
+        H, z, n = _heaviside, self.zero, self.width
+        amount = X[:, n:]
+        high = H(torch.addmm(self.sh_bh, amount, self.sh_Wh), z)
+        query = H(torch.addmm(torch.addmm(self.sh_bd, amount, self.sh_Wd), high, self.sh_Wdh), z)
+        row = (query @ self.sh_query_index).squeeze(1).to(torch.int64)  # the one-hot's index
+        source = self.sh_src[direction].index_select(0, row)  # [B, n]
+        fill = X[:, n - 1:n] if arithmetic else torch.zeros_like(X[:, :1])
+        return torch.cat([X[:, :n], fill], 1).gather(1, source)
+
+    def mul_bits(self, ab: Tensor) -> Tensor:
+        """a * b mod 2^n, ab int64 [B, 2]: table lookup of the 10 digit pairs,
+        then the adder tree, rows 7 -> 4 -> 2 -> 1."""
+        B, n, d = ab.shape[0], self.width, self.mul_d
+        digits = (ab.unsqueeze(-1) >> self.mul_digit_shifts) & self.mul_digit_mask
+        digits = digits.view(B, 8)
+        index = digits.index_select(1, self.mul_pair_a) * (1 << d) + digits.index_select(1, self.mul_pair_b)
+        products = self.mul_table.index_select(0, index.view(-1)).view(B, -1)
+        flat = torch.cat([products, products.new_zeros(B, 1)], 1)
+        # Rows 0..5 pair up as (0, 1), (2, 3), (4, 5): one [3B, 2n] adder input.
+        s, _ = self.add_bits(flat.index_select(1, self.mul_place[:6 * n]).view(3 * B, 2 * n), self.add_m)
+        x = torch.cat([s.view(B, 3 * n), flat.index_select(1, self.mul_place[6 * n:])], 1).view(2 * B, 2 * n)
+        s, _ = self.add_bits(x, self.add_m)
+        s, _ = self.add_bits(s.view(B, 2 * n), self.add_m)
+        return s
+
+    def divmod_bits(self, a: Tensor, b: Tensor) -> tuple[Tensor, Tensor]:
+        """Bits [B, n] -> (quotient, remainder): the restoring divider's circuit."""
+        B, n = a.shape
+        H, z, M = _heaviside, self.zero, self.sub_m
+        signs = torch.cat([a[:, -1:], b[:, -1:]], 0)
+        magnitude = self.cond_negate_bits(torch.cat([a, b], 0), signs)
+        abs_a, abs_b = magnitude[:B], magnitude[B:]
+        # |b| is fixed for the whole loop: its share of layers 1 and 3 once.
+        kb1 = torch.addmm(M.b1, abs_b, M.W1[n:])
+        kb3 = torch.addmm(M.b3, abs_b, M.W3x[n:])
+        W1a, W3a = M.W1[:n], M.W3x[:n]
+        w1, b1 = self.cells["mux1"]
+        w0, b0 = self.cells["mux0"]
+        rem = torch.zeros_like(a)
+        carries = []
+        columns = abs_a.split(1, dim=1)
+        for i in range(n - 1, -1, -1):
+            rem = torch.cat([columns[i], rem[:, :-1]], 1)  # wiring: R << 1 | a_i
+            c = H(torch.addmm(kb1, rem, W1a), z)
+            C = H(torch.addmm(M.b2, c, M.W2), z)
+            trial = H(torch.addmm(torch.addmm(kb3, rem, W3a), C, M.W3c), z)
+            q = C[:, n - 1:]  # carry out: no borrow, R >= |b|
+            # The multiplexer: two neurons per bit with exclusive outputs, summed.
+            rem = (H(torch.addcmul(torch.addcmul(b1, q, w1[0]), trial, w1[1]), z)
+                   + H(torch.addcmul(torch.addcmul(b0, q, w0[0]), rem, w0[1]), z))
+            carries.append(q)
+        quotient = torch.cat(carries[::-1], 1)
+        sa, sb = signs[:B], signs[B:]
+        sq = self.xor_bits(sa, sb)
+        fixed = self.cond_negate_bits(torch.cat([quotient, rem], 0), torch.cat([sq, sa], 0))
+        quotient, rem = fixed[:B], fixed[B:]
+        b_zero = H(torch.addmm(self.z_b, b, self.z_W), z)
+        return self.cell("and", quotient, self.cell("not", b_zero)), rem
+
+    def op_bits(self, op: str, a: Tensor, b: Tensor | None = None) -> Tensor:
+        """Bits [B, n] -> result bits [B, n]: the dense circuits on bit inputs."""
+        H, z = _heaviside, self.zero
+        if op in UNARY_OPS:
+            if op == "NOT":
+                return H(torch.addmm(self.not_b, a, self.not_W), z)
+            M = self.sub_m  # NEG = 0 + NOT a + 1: only the b rows of the subtractor
+            c = H(torch.addmm(M.b1, a, M.W1[self.width:]), z)
+            C = H(torch.addmm(M.b2, c, M.W2), z)
+            return H(torch.addmm(torch.addmm(M.b3, a, M.W3x[self.width:]), C, M.W3c), z)
+        if op in ("MUL", "DIV", "MOD"):
+            raise ValueError("use compute() for MUL/DIV/MOD")
+        return self._binary_bits(op, torch.cat([a, b], 1))
+
+    def _binary_bits(self, op: str, X: Tensor) -> Tensor:
+        H, z = _heaviside, self.zero
+        if op == "ADD":
+            return self.add_bits(X, self.add_m)[0]
+        if op == "SUB":
+            return self.add_bits(X, self.sub_m)[0]
+        if op == "AND":
+            return H(torch.addmm(self.and_b, X, self.and_W), z)
+        if op == "OR":
+            return H(torch.addmm(self.or_b, X, self.or_W), z)
+        if op == "XOR":
+            h = H(torch.addmm(self.and_b, X, self.and_W), z)
+            return H(torch.addmm(torch.addmm(self.xor_b, X, self.xor_W), h, self.xor_Wh), z)
+        if op == "SHL":
+            return self.shift_bits(X, "left", False)
+        if op == "SHR":
+            return self.shift_bits(X, "right", False)
+        if op == "SAR":
+            return self.shift_bits(X, "right", True)
+        raise ValueError(f"unknown ALU op {op!r}; expected one of {', '.join(OPS)}")
+
+    def result_bits(self, op: str, ab: Tensor) -> Tensor:
+        """Operands int64 [B, 2] (a, b; b ignored by NOT/NEG) -> result bits [B, n]."""
+        if op in UNARY_OPS:
+            return self.op_bits(op, self.bits(ab[:, 0]))
+        if op == "MUL":
+            return self.mul_bits(ab)
+        if op in ("DIV", "MOD"):
+            x = self.bits(ab)
+            q, r = self.divmod_bits(x[:, 0], x[:, 1])
+            return q if op == "DIV" else r
+        if op not in OPS:
+            raise ValueError(f"unknown ALU op {op!r}; expected one of {', '.join(OPS)}")
+        return self._binary_bits(op, self.bits2(ab))
+
+    @staticmethod
+    def pair(a: Tensor, b: Tensor | None) -> Tensor:
+        return torch.stack([a, a if b is None else b], 1)
+
+    # -- the TensorALU contract ------------------------------------------------
+
+    def compute(self, op: str, a: Tensor, b: Tensor | None = None) -> Tensor:
+        return self.decode(self.result_bits(op, self.pair(a, b)))
+
+    def compute_zn(self, op: str, ab: Tensor) -> Tensor:
+        """(value, Z pre, N pre) float64 [B, 3] of `op` on operands [B, 2]:
+        the result bits are decoded and its Z and N neurons evaluated in one
+        matmul (value exact: |sum| < 2^53)."""
+        return torch.addmm(self.out_b, self.result_bits(op, ab).to(torch.float64), self.out_W)
+
+    def compare_flags(self, ab: Tensor) -> Tensor:
+        """Flags of a - b, operands int64 [B, 2], as 0/1 floats [B, 4]: N Z C V."""
+        H, z, M, n = _heaviside, self.zero, self.sub_m, self.width
+        X = self.bits2(ab)
+        c = H(torch.addmm(M.b1, X, M.W1), z)
+        C = H(torch.addmm(M.b2, c, M.W2), z)
+        S = H(torch.addmm(torch.addmm(self.cmp_b3, X, self.cmp_W3x), C, self.cmp_W3c), z)
+        nzv = H(torch.addmm(torch.addmm(self.cmp_b4, S, self.cmp_W4s), C, self.cmp_W4c), z)
+        return torch.cat([nzv[:, :2], C[:, n - 1:], nzv[:, 2:]], 1)
+
+    def compare(self, a: Tensor, b: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+        return (self.compare_flags(torch.stack([a, b], 1)) > 0.5).unbind(1)
+
+    def zero_negative_pre(self, value: Tensor) -> Tensor:
+        bits = ((value.to(torch.int32).unsqueeze(-1) >> self.shifts) & 1).to(torch.float64)
+        return torch.addmm(self.zn_b, bits, self.zn_W)
+
+    def zero_negative(self, value: Tensor) -> tuple[Tensor, Tensor]:
+        return (self.zero_negative_pre(value) > 0).unbind(1)
+
+
+__all__ = ["DenseALU"]
