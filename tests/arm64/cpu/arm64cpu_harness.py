@@ -249,6 +249,8 @@ def compare_classes(classes, n_per_entry: int, seed: int, fpsr_mask: int = 0, on
                 fresh.set_state(xs, sp, nzcv, vs, fpcr)
                 _, fv, ffpsr = fresh.step(w)
                 diffs = [f"{REG_NAMES[i]}: uc={a:#x} ours={b:#x}" for i, (a, b) in enumerate(zip(fv, ov)) if a != b]
+                if (ffpsr ^ ofpsr) & fpsr_mask:
+                    diffs.append(f"fpsr: uc={ffpsr:#x} ours={ofpsr:#x}")
             if diffs:
                 f = e.extract(w)
                 inputs = ", ".join(f"{k}=x{f[k]}={(xs + [sp])[f[k]]:#x}" for k in ("rn", "rm") if k in f)

@@ -7,7 +7,8 @@ API contract (the Linux layer in ncpu.arm64.linux codes against exactly this):
     mem = Memory()                      # guest space 0 .. 2**32-1, 4 KiB pages; outside -> fault
     mem.map(addr, size, prot)           # prot = PROT_READ 1 | PROT_WRITE 2 | PROT_EXEC 4; page aligned, zero-filled
     mem.unmap(addr, size); mem.protect(addr, size, prot)
-    mem.is_mapped(addr, size) -> bool; mem.find_free(size, hint=None) -> addr
+    mem.is_mapped(addr, size) -> bool; mem.is_free(addr, size) -> bool   # no page mapped
+    mem.find_free(size, hint=None) -> addr
     mem.read(addr, n) -> bytes; mem.write(addr, data)   # host side, ignores PROT_WRITE, GuestFault if unmapped
     mem.read_u64(addr); mem.write_u64(addr, v); mem.read_cstring(addr, limit=4096) -> bytes
     mem.fork() -> Memory                # independent copy
@@ -20,7 +21,8 @@ API contract (the Linux layer in ncpu.arm64.linux codes against exactly this):
     stop = cpu.run(max_steps)           # runs until SVC / BRK / fault / undefined / budget
     stop.reason: StopReason.SVC         # state.pc is already AFTER the svc; syscall nr in x8; write x0, run again
                  StopReason.BUDGET
-                 StopReason.FAULT       # stop.address, stop.access 'read'|'write'|'exec'; pc at the faulting insn
+                 StopReason.FAULT       # stop.address, stop.access 'read'|'write'|'exec'|'align'
+                                        # ('align': misaligned exclusive/atomic); pc at the faulting insn
                  StopReason.UNDEFINED   # stop.word, state.pc is its address
                  StopReason.BRK         # stop.word, state.pc is the brk itself
     stop.steps                          # instructions retired in this call (an SVC counts as one)

@@ -23,7 +23,7 @@ class StopReason(enum.Enum):
 
 _REASONS = {R_SVC: StopReason.SVC, R_BUDGET: StopReason.BUDGET, R_FAULT: StopReason.FAULT,
             R_UNDEF: StopReason.UNDEFINED, R_BRK: StopReason.BRK}
-_ACCESS = ("read", "write", "exec")
+_ACCESS = ("read", "write", "exec", "align")
 
 
 @dataclass

@@ -4,8 +4,9 @@ Operands are read both as floats (for arithmetic) and as bits (for NaN
 rules, sign operations and FMOV).  Results are written as floats and then
 fixed up: a NaN produced from non-NaN inputs becomes the ARM default NaN.
 Writing a scalar zeroes the rest of the 128-bit register, as on hardware.
-Not modelled: FPSR cumulative exception flags, FPCR.RMode other than
-round-to-nearest for arithmetic, flush-to-zero, half precision.
+FPSR cumulative exception flags (IOC DZC OFC UFC IXC) are accumulated
+from operands and results (fpu.*_flags).  Not modelled: FPCR.RMode other
+than round-to-nearest for arithmetic, flush-to-zero (so IDC), half precision.
 """
 import numpy as np
 from numba import njit
@@ -14,8 +15,10 @@ from . import decode_table as T
 from .alu import M32, cond_holds
 from .decoder import bits
 from .exec_int import xr
-from .fpu import DN_BIT, fixed_to_fp, fp_to_fixed, default_nan, fma32, fma64, is_nan, pick_nan, round_int, to_int
-from .state import FPCR, NZCV
+from .fpu import (DN_BIT, IOC, IXC, K_ADD, K_DIV, K_MUL, K_SUB, arith_flags, cvtf_flags, default_nan, fixed_flags, fixed_to_fp,
+                  fma32, fma64, fma_flags, fp_to_fixed, is_nan, nan_flags, pick_nan, result_flags, round_int,
+                  sqrt_flags, to_int, to_int_flags)
+from .state import FPCR, FPSR, NZCV
 
 
 @njit(cache=True)
@@ -99,6 +102,7 @@ def exec_fp(op, w, imm, pc, R, V, st):
             elif yq and not is_nan(xb, dbl):
                 nan, nb = True, xb
         if nan:
+            R[FPSR] |= nan_flags(xb, yb, 0, 2, dbl)
             if op == T.FNMUL_S:
                 nb ^= (np.int64(1) << 63) if dbl else np.int64(0x80000000)
             _put_bits(V, rd, dbl, nb)
@@ -108,10 +112,14 @@ def exec_fp(op, w, imm, pc, R, V, st):
             else:
                 _put_bits(V, rd, dbl, _minmax(op, V.f32[rn, 0], V.f32[rm, 0], xb, yb))
         else:
+            kind = K_ADD if op == T.FADD_S else K_SUB if op == T.FSUB_S else K_DIV if op == T.FDIV_S else K_MUL
             if dbl:
                 r = _arith2(op, V.f64[rn, 0], V.f64[rm, 0], xb, yb, dbl)
+                R[FPSR] |= arith_flags(kind, V.f64[rn, 0], V.f64[rm, 0], r, True)
             else:
-                r = np.float64(_arith2(op, V.f32[rn, 0], V.f32[rm, 0], xb, yb, dbl))
+                r32 = _arith2(op, V.f32[rn, 0], V.f32[rm, 0], xb, yb, dbl)
+                R[FPSR] |= arith_flags(kind, V.f32[rn, 0], V.f32[rm, 0], r32, False)
+                r = np.float64(r32)
             if op == T.FNMUL_S and r == r:
                 r = -r
             if dbl:
@@ -132,6 +140,8 @@ def exec_fp(op, w, imm, pc, R, V, st):
             _put_bits(V, rd, dbl, xb ^ sign)
         else:
             nan, nb = pick_nan(xb, 0, 0, 1, dbl, fpcr)
+            if nan:
+                R[FPSR] |= nan_flags(xb, 0, 0, 1, dbl)
             if op == T.FCVT_SD:
                 to_dbl = bits(w, 15, 2) == 1
                 if nan:
@@ -146,18 +156,32 @@ def exec_fp(op, w, imm, pc, R, V, st):
                 elif to_dbl:
                     _put(V, rd, True, np.float64(V.f32[rn, 0]), fpcr)
                 else:
-                    _put(V, rd, False, np.float32(V.f64[rn, 0]), fpcr)
+                    xd = V.f64[rn, 0]
+                    r32 = np.float32(xd)
+                    if np.isinf(r32) and not np.isinf(xd):
+                        R[FPSR] |= 4 | IXC                               # OFC
+                    else:
+                        R[FPSR] |= result_flags(r32, np.float64(r32) != xd, False)
+                    _put(V, rd, False, r32, fpcr)
             elif nan:
                 _put_bits(V, rd, dbl, nb)
             elif op == T.FSQRT:
                 if dbl:
                     x = V.f64[rn, 0]
-                    _put(V, rd, dbl, np.sqrt(x) if x >= 0 or x == 0 else np.nan, fpcr)
+                    rs = np.sqrt(x) if x >= 0 or x == 0 else np.nan
+                    R[FPSR] |= sqrt_flags(x, rs, True)
+                    _put(V, rd, dbl, rs, fpcr)
                 else:
                     x32 = V.f32[rn, 0]
-                    _put(V, rd, dbl, np.sqrt(x32) if x32 >= 0 or x32 == 0 else np.float32(np.nan), fpcr)
+                    rs32 = np.sqrt(x32) if x32 >= 0 or x32 == 0 else np.float32(np.nan)
+                    R[FPSR] |= sqrt_flags(x32, rs32, False)
+                    _put(V, rd, dbl, rs32, fpcr)
             else:  # FRINT*: rmode 0 N, 1 P, 2 M, 3 Z, 4 A, 6 X, 7 I (current mode = nearest)
                 mode = bits(w, 15, 3)
+                if mode == 6:                                   # FRINTX signals inexact
+                    xv = V.f64[rn, 0] if dbl else np.float64(V.f32[rn, 0])
+                    if round_int(xv, 0) != xv:
+                        R[FPSR] |= IXC
                 if mode >= 6:
                     mode = 0
                 if dbl:
@@ -178,21 +202,36 @@ def exec_fp(op, w, imm, pc, R, V, st):
             ab ^= sign
         nan, rb = pick_nan(ab, nb_, mb, 3, dbl, fpcr)
         if nan:
+            R[FPSR] |= nan_flags(ab, nb_, mb, 3, dbl)
             # inf * 0 + qNaN is invalid: default NaN (ARM FPMulAdd)
             if not is_nan(nb_, dbl) and not is_nan(mb, dbl) and _inf_zero(nb_, mb, dbl):
                 rb = default_nan(dbl)
+                R[FPSR] |= IOC
             _put_bits(V, rd, dbl, rb)
             return pc + 4
         if dbl:
-            _put(V, rd, dbl, fma64(_f64(V, nb_), _f64(V, mb), _f64(V, ab)), fpcr)
+            fa, fb_, fc = _f64(V, nb_), _f64(V, mb), _f64(V, ab)
+            rf = fma64(fa, fb_, fc)
+            R[FPSR] |= fma_flags(fa, fb_, fc, rf, True)
+            _put(V, rd, dbl, rf, fpcr)
         else:
-            _put(V, rd, dbl, fma32(_f32(V, nb_), _f32(V, mb), _f32(V, ab)), fpcr)
+            ga, gb, gc = _f32(V, nb_), _f32(V, mb), _f32(V, ab)
+            rg = fma32(ga, gb, gc)
+            R[FPSR] |= fma_flags(ga, gb, gc, rg, False)
+            _put(V, rd, dbl, rg, fpcr)
         return pc + 4
     if op == T.FCMP or op == T.FCCMP:
         if op == T.FCCMP and not cond_holds(R[NZCV], bits(w, 12, 4)):
             R[NZCV] = w & 15
             return pc + 4
         zero = op == T.FCMP and bits(w, 3, 1) == 1
+        xb = _get_bits(V, rn, dbl)
+        yb = 0 if zero else _get_bits(V, rm, dbl)
+        if bits(w, 4, 1):                                   # FCMPE/FCCMPE: any NaN is invalid
+            if is_nan(xb, dbl) or is_nan(yb, dbl):
+                R[FPSR] |= IOC
+        else:
+            R[FPSR] |= nan_flags(xb, yb, 0, 2, dbl)
         if dbl:
             R[NZCV] = _fcmp(V.f64[rn, 0], 0.0 if zero else V.f64[rm, 0])
         else:
@@ -212,18 +251,27 @@ def exec_fp(op, w, imm, pc, R, V, st):
             x = (x & M32) if bits(w, 16, 1) else ((x & M32) ^ 0x80000000) - 0x80000000
         if bits(w, 16, 1) and sf:       # unsigned 64-bit
             if dbl:
-                _put(V, rd, dbl, np.float64(np.uint64(x)), fpcr)
+                rc = np.float64(np.uint64(x))
+                R[FPSR] |= cvtf_flags(x, True, rc)
+                _put(V, rd, dbl, rc, fpcr)
             else:
-                _put(V, rd, dbl, np.float32(np.uint64(x)), fpcr)
+                rc32 = np.float32(np.uint64(x))
+                R[FPSR] |= cvtf_flags(x, True, rc32)
+                _put(V, rd, dbl, rc32, fpcr)
         elif dbl:
-            _put(V, rd, dbl, np.float64(x), fpcr)
+            rc = np.float64(x)
+            R[FPSR] |= cvtf_flags(x, False, rc)
+            _put(V, rd, dbl, rc, fpcr)
         else:
-            _put(V, rd, dbl, np.float32(x), fpcr)
+            rc32 = np.float32(x)
+            R[FPSR] |= cvtf_flags(x, False, rc32)
+            _put(V, rd, dbl, rc32, fpcr)
         return pc + 4
     if op == T.FCVT_TOINT or op == T.FCVTA_TOINT:
         mode = 4 if op == T.FCVTA_TOINT else (0, 1, 2, 3)[bits(w, 19, 2)]
         x = V.f64[rn, 0] if dbl else np.float64(V.f32[rn, 0])
         r = to_int(x, mode, 64 if sf else 32, bits(w, 16, 1) == 1)
+        R[FPSR] |= to_int_flags(x, mode, 64 if sf else 32, bits(w, 16, 1) == 1)
         if rd != 31:
             R[rd] = r if sf else r & M32
         return pc + 4
@@ -231,6 +279,10 @@ def exec_fp(op, w, imm, pc, R, V, st):
         fb = 64 - bits(w, 10, 6)
         width = 64 if sf else 32
         unsigned = bits(w, 16, 1) == 1
+        if bits(w, 19, 1) == 0:
+            R[FPSR] |= fixed_flags(xr(R, rn), True, dbl, width, unsigned, fb)
+        else:
+            R[FPSR] |= fixed_flags(_get_bits(V, rn, dbl), False, dbl, width, unsigned, fb)
         if bits(w, 19, 1) == 0:                  # [SU]CVTF Rd(fp), Rn(int), #fbits
             _put_bits(V, rd, dbl, fixed_to_fp(xr(R, rn), width, unsigned, fb, dbl))
         elif rd != 31:                           # FCVTZ[SU] Rd(int), Rn(fp), #fbits

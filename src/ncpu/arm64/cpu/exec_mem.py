@@ -11,7 +11,7 @@ from . import decode_table as T
 from .alu import extend_reg, sextn
 from .decoder import bits
 from .exec_int import xr
-from .mmu import ST_REASON, load, store, writable
+from .mmu import A_ALIGN, ST_REASON, fault, load, store, writable
 from .state import EXCL_ADDR, EXCL_SIZE, EXCL_VAL
 from .vregs import lane, set_lane
 
@@ -149,6 +149,9 @@ def _exclusive(m, st, R, w):
         return _ldar(m, st, R, addr, n, l, rt)
     total = 2 * n if o1 else n
     if l == 1:
+        if addr & (total - 1):                         # qemu-user: SIGBUS
+            fault(st, addr, A_ALIGN)
+            return False
         a = load(m, st, addr, n)
         b = load(m, st, addr + n, n) if o1 else np.int64(0)
         if st[ST_REASON]:
@@ -166,6 +169,9 @@ def _exclusive(m, st, R, w):
     # memory still holds the values the load-exclusive saw (a cmpxchg).
     ok = R[EXCL_ADDR] == addr
     if ok:
+        if addr & (total - 1):
+            fault(st, addr, A_ALIGN)
+            return False
         if not writable(m, st, addr, total):
             return False
         ok = load(m, st, addr, n) == R[EXCL_VAL]
@@ -200,6 +206,9 @@ def _cas(m, st, R, w):
     rs = bits(w, 16, 5)
     rt = w & 31
     addr = R[bits(w, 5, 5)]
+    if addr & (n - 1):
+        fault(st, addr, A_ALIGN)
+        return False
     if not writable(m, st, addr, n):
         return False
     old = load(m, st, addr, n)
@@ -222,6 +231,9 @@ def _atomic(m, st, R, w):
     addr = R[bits(w, 5, 5)]
     if o3 and opc == 4:                                # LDAPR
         return _ldar(m, st, R, addr, n, 1, rt)
+    if addr & (n - 1):
+        fault(st, addr, A_ALIGN)
+        return False
     if not writable(m, st, addr, n):
         return False
     old = load(m, st, addr, n)

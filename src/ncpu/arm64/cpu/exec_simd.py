@@ -351,28 +351,28 @@ def exec_simd(op, w, imm, pc, R, V, st):
             V.d[rd, 1] = x if q else 0
         return pc + 4
     if op >= T.S3SAME and op != T.SELEM:
-        exec_scalar(op, w, V, R[FPCR])
+        exec_scalar(op, w, V, R[FPCR], R)
     elif op == T.VELEM or op == T.SELEM:
-        by_element(V, w, rd, rn, q, op == T.SELEM, R[FPCR])
+        by_element(V, w, rd, rn, q, op == T.SELEM, R[FPCR], R)
     elif op == T.V3SAME:
         if bits(w, 11, 5) >= 24:
-            vfp_three_same(V, w, rd, rn, rm, q, R[FPCR])
+            vfp_three_same(V, w, rd, rn, rm, q, R[FPCR], R)
         else:
             _three_same(V, w, rd, rn, rm, q)
     elif op == T.V2MISC:
         o = bits(w, 12, 5)
         if o >= 12 and o != 18 and o != 19:
-            vfp_two_misc(V, w, rd, rn, q, R[FPCR])
+            vfp_two_misc(V, w, rd, rn, q, R[FPCR], R)
         else:
             _two_misc(V, w, rd, rn, q)
     elif op == T.VACROSS:
         if bits(w, 12, 5) == 12 or bits(w, 12, 5) == 15:
-            vfp_across(V, w, rd, rn, R[FPCR])
+            vfp_across(V, w, rd, rn, R[FPCR], R)
         else:
             _across(V, w, rd, rn, q)
     elif op == T.VSHIFT:
         if bits(w, 11, 5) >= 28:
-            vfp_fixed(V, w, rd, rn, q, bits(w, 19, 4), bits(w, 16, 7))
+            vfp_fixed(V, w, rd, rn, q, bits(w, 19, 4), bits(w, 16, 7), R)
         else:
             _shift(V, w, rd, rn, q)
     elif op == T.V3DIFF:

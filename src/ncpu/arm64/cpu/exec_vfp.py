@@ -11,8 +11,11 @@ from numba import njit
 
 from . import decode_table as T
 from .alu import lsr, sextn
-from .fpu import (K_ABD, K_ADD, K_DIV, K_MAX, K_MAXNM, K_MIN, K_MINNM, K_MUL, K_MULX, K_SUB, fixed_to_fp,
-                  fp_binop, fp_compare, fp_fma, fp_round, fp_sqrt, fp_to_fixed, fval, fbits, is_nan, pick_nan)
+from .fpu import (IXC, K_ABD, K_ADD, K_DIV, K_MAX, K_MAXNM, K_MIN, K_MINNM, K_MUL, K_MULX, K_SUB,
+                  binop_bits_flags, cmp_bits_flags, cvtf_flags, fbits, fixed_flags, fixed_to_fp, fma_bits_flags, fp_binop,
+                  fp_compare, fp_fma, fp_round, fp_sqrt, fp_to_fixed, fval, i32_as_f32, i64_as_f64, is_nan,
+                  nan_flags, narrow_flags, pick_nan, sqrt_flags, to_int_flags)
+from .state import FPSR
 from .vregs import lane, set_lane
 
 SIGN32 = np.int64(0x80000000)
@@ -158,9 +161,70 @@ def _fp2_lane(u, a, o, x, dbl, fpcr):
     return fp_sqrt(x, dbl, fpcr)
 
 
+@njit(cache=True)
+def _fp3_flags(u, a, o, x, y, d, dbl):
+    """FPSR flags of _fp3_lane (same arguments)."""
+    sign = SIGN64 if dbl else SIGN32
+    if o == 24:
+        return binop_bits_flags(K_MINNM if a else K_MAXNM, x, y, dbl)
+    if o == 25:
+        return fma_bits_flags(x ^ sign if a else x, y, d, dbl)
+    if o == 26:
+        return binop_bits_flags(K_ABD if u == 1 else (K_SUB if a else K_ADD), x, y, dbl)
+    if o == 27:
+        return binop_bits_flags(K_MUL if u else K_MULX, x, y, dbl)
+    if o == 28 or o == 29:
+        return cmp_bits_flags(x, y, dbl, not (u == 0 and o == 28))
+    if o == 30:
+        return binop_bits_flags(K_MIN if a else K_MAX, x, y, dbl)
+    return binop_bits_flags(K_DIV, x, y, dbl)
+
+
+@njit(cache=True)
+def _pair_flags(u, a, o, x, y, dbl):
+    if o == 26:
+        return binop_bits_flags(K_ADD, x, y, dbl)
+    return nan_flags(x, y, 0, 2, dbl)
+
+
+@njit(cache=True)
+def _fp2_flags(u, a, o, x, dbl):
+    """FPSR flags of _fp2_lane (same arguments)."""
+    width = 64 if dbl else 32
+    v = fval(x, dbl)
+    if o >= 12 and o <= 14:                                # FCMEQ #0 is quiet, the others signal
+        return cmp_bits_flags(x, 0, dbl, not (o == 13 and u == 0))
+    if o == 15:
+        return 0
+    if o == 24 or o == 25:
+        if is_nan(x, dbl):
+            return nan_flags(x, 0, 0, 1, dbl)
+        if o == 25 and u == 1 and a == 0 and np.rint(v) != v:   # FRINTX
+            return IXC
+        return 0
+    if o >= 26 and o <= 28:
+        mode = (1 if a else 0) if o == 26 else ((3 if a else 2) if o == 27 else 4)
+        return to_int_flags(v, mode, width, u == 1)
+    if o == 29:
+        if width == 32:
+            xi = (x & 0xFFFFFFFF) if u == 1 else ((x & 0xFFFFFFFF) ^ 0x80000000) - 0x80000000
+        else:
+            xi = x
+        r = fixed_to_fp(x, width, u == 1, 0, dbl)
+        if dbl:
+            return cvtf_flags(xi, u == 1 and width == 64, i64_as_f64(r))
+        return cvtf_flags(xi, u == 1 and width == 64, i32_as_f32(r))
+    if is_nan(x, dbl):
+        return nan_flags(x, 0, 0, 1, dbl)
+    if dbl:
+        return sqrt_flags(v, np.sqrt(v) if v >= 0 or v == 0 else np.nan, True)
+    f = np.float32(v)
+    return sqrt_flags(f, np.sqrt(f) if f >= 0 or f == 0 else np.float32(np.nan), False)
+
+
 # ---- vector forms --------------------------------------------------------------------
 @njit(cache=True)
-def vfp_three_same(V, w, rd, rn, rm, q, fpcr):
+def vfp_three_same(V, w, rd, rn, rm, q, fpcr, R):
     u = bits(w, 29, 1)
     a = bits(w, 23, 1)
     dbl = bits(w, 22, 1) == 1
@@ -173,14 +237,18 @@ def vfp_three_same(V, w, rd, rn, rm, q, fpcr):
         if pairwise:
             src = rn if 2 * i < n else rm
             j = (2 * i) % n
-            res[i] = _pair_op(u, a, o, lane(V, src, sz, j), lane(V, src, sz, j + 1), dbl, fpcr)
+            x, y = lane(V, src, sz, j), lane(V, src, sz, j + 1)
+            res[i] = _pair_op(u, a, o, x, y, dbl, fpcr)
+            R[FPSR] |= _pair_flags(u, a, o, x, y, dbl)
         else:
-            res[i] = _fp3_lane(u, a, o, lane(V, rn, sz, i), lane(V, rm, sz, i), lane(V, rd, sz, i), dbl, fpcr)
+            x, y, d = lane(V, rn, sz, i), lane(V, rm, sz, i), lane(V, rd, sz, i)
+            res[i] = _fp3_lane(u, a, o, x, y, d, dbl, fpcr)
+            R[FPSR] |= _fp3_flags(u, a, o, x, y, d, dbl)
     _write(V, rd, sz, res, n, q)
 
 
 @njit(cache=True)
-def vfp_two_misc(V, w, rd, rn, q, fpcr):
+def vfp_two_misc(V, w, rd, rn, q, fpcr, R):
     u = bits(w, 29, 1)
     a = bits(w, 23, 1)
     dbl = bits(w, 22, 1) == 1
@@ -189,6 +257,7 @@ def vfp_two_misc(V, w, rd, rn, q, fpcr):
     if o == 22:                                            # FCVTN(2): double -> single
         for i in range(2):
             res[i] = _narrow(lane(V, rn, 3, i), fpcr)
+            R[FPSR] |= narrow_flags(lane(V, rn, 3, i))
         lo = V.d[rd, 0]
         for i in range(2):
             set_lane(V, rd, 2, (2 if q else 0) + i, res[i])
@@ -200,13 +269,16 @@ def vfp_two_misc(V, w, rd, rn, q, fpcr):
     if o == 23:                                            # FCVTL(2): single -> double
         for i in range(2):
             res[i] = _widen(lane(V, rn, 2, (2 if q else 0) + i), fpcr)
+            R[FPSR] |= nan_flags(lane(V, rn, 2, (2 if q else 0) + i), 0, 0, 1, False)
         V.d[rd, 0] = res[0]
         V.d[rd, 1] = res[1]
         return
     sz = 3 if dbl else 2
     n = (4 if q else 2) >> (sz - 2)
     for i in range(n):
-        res[i] = _fp2_lane(u, a, o, lane(V, rn, sz, i), dbl, fpcr)
+        x = lane(V, rn, sz, i)
+        res[i] = _fp2_lane(u, a, o, x, dbl, fpcr)
+        R[FPSR] |= _fp2_flags(u, a, o, x, dbl)
     _write(V, rd, sz, res, n, q)
 
 
@@ -231,17 +303,19 @@ def _widen(x, fpcr):
 
 
 @njit(cache=True)
-def vfp_across(V, w, rd, rn, fpcr):
+def vfp_across(V, w, rd, rn, fpcr, R):
     """FMAXNMV / FMINNMV / FMAXV / FMINV (4S only): a pairwise tree, as the ARM ARM does."""
     a = bits(w, 23, 1)
     o = 24 if bits(w, 12, 5) == 12 else 30
+    for i in range(4):
+        R[FPSR] |= nan_flags(lane(V, rn, 2, i), 0, 0, 1, False)
     x0 = _pair_op(1, a, o, lane(V, rn, 2, 0), lane(V, rn, 2, 1), False, fpcr)
     x1 = _pair_op(1, a, o, lane(V, rn, 2, 2), lane(V, rn, 2, 3), False, fpcr)
     _scalar(V, rd, 2, _pair_op(1, a, o, x0, x1, False, fpcr))
 
 
 @njit(cache=True)
-def vfp_fixed(V, w, rd, rn, q, immh, immhb):
+def vfp_fixed(V, w, rd, rn, q, immh, immhb, R):
     """[SU]CVTF / FCVTZ[SU] (vector, fixed-point)."""
     u = bits(w, 29, 1)
     o = bits(w, 11, 5)
@@ -252,6 +326,7 @@ def vfp_fixed(V, w, rd, rn, q, immh, immhb):
     res = np.empty(4, np.int64)
     for i in range(n):
         x = lane(V, rn, sz, i)
+        R[FPSR] |= fixed_flags(x, o == 28, dbl, 64 if dbl else 32, u == 1, fb)
         if o == 28:
             res[i] = fixed_to_fp(x, 64 if dbl else 32, u == 1, fb, dbl)
         else:
@@ -261,7 +336,7 @@ def vfp_fixed(V, w, rd, rn, q, immh, immhb):
 
 # ---- by element --------------------------------------------------------------------------
 @njit(cache=True)
-def by_element(V, w, rd, rn, q, scalar, fpcr):
+def by_element(V, w, rd, rn, q, scalar, fpcr, R):
     """FMUL/FMLA/FMLS/FMULX and MUL/MLA/MLS by element (vector and scalar FP)."""
     u = bits(w, 29, 1)
     size = bits(w, 22, 2)
@@ -281,8 +356,11 @@ def by_element(V, w, rd, rn, q, scalar, fpcr):
             x = lane(V, rn, sz, i)
             if o == 9:
                 res[i] = fp_binop(K_MULX if u else K_MUL, x, y, dbl, fpcr)
+                R[FPSR] |= binop_bits_flags(K_MULX if u else K_MUL, x, y, dbl)
             else:
-                res[i] = fp_fma(x ^ sign if o == 5 else x, y, lane(V, rd, sz, i), dbl, fpcr)
+                d = lane(V, rd, sz, i)
+                res[i] = fp_fma(x ^ sign if o == 5 else x, y, d, dbl, fpcr)
+                R[FPSR] |= fma_bits_flags(x ^ sign if o == 5 else x, y, d, dbl)
         if scalar:
             _scalar(V, rd, sz, res[0])
         else:
@@ -393,7 +471,7 @@ def sshift_ok(w):
 
 
 @njit(cache=True)
-def exec_scalar(op, w, V, fpcr):
+def exec_scalar(op, w, V, fpcr, R):
     rd = w & 31
     rn = (w >> 5) & 31
     rm = (w >> 16) & 31
@@ -404,7 +482,9 @@ def exec_scalar(op, w, V, fpcr):
         if o >= 24:
             dbl = (size & 1) == 1
             sz = 3 if dbl else 2
-            _scalar(V, rd, sz, _fp3_lane(u, size >> 1, o, lane(V, rn, sz, 0), lane(V, rm, sz, 0), 0, dbl, fpcr))
+            x, y = lane(V, rn, sz, 0), lane(V, rm, sz, 0)
+            R[FPSR] |= _fp3_flags(u, size >> 1, o, x, y, 0, dbl)
+            _scalar(V, rd, sz, _fp3_lane(u, size >> 1, o, x, y, 0, dbl, fpcr))
             return
         x = V.d[rn, 0]
         y = V.d[rm, 0]
@@ -433,7 +513,9 @@ def exec_scalar(op, w, V, fpcr):
         if o >= 12:
             dbl = (size & 1) == 1
             sz = 3 if dbl else 2
-            _scalar(V, rd, sz, _fp2_lane(u, size >> 1, o, lane(V, rn, sz, 0), dbl, fpcr))
+            x = lane(V, rn, sz, 0)
+            R[FPSR] |= _fp2_flags(u, size >> 1, o, x, dbl)
+            _scalar(V, rd, sz, _fp2_lane(u, size >> 1, o, x, dbl, fpcr))
             return
         x = V.d[rn, 0]
         if o == 8:
@@ -451,8 +533,10 @@ def exec_scalar(op, w, V, fpcr):
         o = bits(w, 12, 5)
         dbl = (size & 1) == 1
         sz = 3 if dbl else 2
-        _scalar(V, rd, sz, _pair_op(1, size >> 1, 26 if o == 13 else (24 if o == 12 else 30),
-                                    lane(V, rn, sz, 0), lane(V, rn, sz, 1), dbl, fpcr))
+        po = 26 if o == 13 else (24 if o == 12 else 30)
+        x, y = lane(V, rn, sz, 0), lane(V, rn, sz, 1)
+        R[FPSR] |= _pair_flags(1, size >> 1, po, x, y, dbl)
+        _scalar(V, rd, sz, _pair_op(1, size >> 1, po, x, y, dbl, fpcr))
         return
     if op == T.DUP_S:                                  # DUP (element, scalar) = MOV
         imm5 = bits(w, 16, 5)
@@ -468,6 +552,7 @@ def exec_scalar(op, w, V, fpcr):
         sz = 3 if dbl else 2
         fb = (128 if dbl else 64) - immhb
         x = lane(V, rn, sz, 0)
+        R[FPSR] |= fixed_flags(x, o == 28, dbl, 64 if dbl else 32, u == 1, fb)
         if o == 28:
             r = fixed_to_fp(x, 64 if dbl else 32, u == 1, fb, dbl)
         else:
@@ -482,7 +567,7 @@ def exec_scalar(op, w, V, fpcr):
     elif o == 10:                                      # SLI
         r = (x << sh_l) | (V.d[rd, 0] & ~(np.int64(-1) << sh_l))
     elif o == 8:                                       # SRI
-        keep = 0 if sh_r == 64 else ~lsr(np.int64(-1), sh_r)
+        keep = np.int64(-1) if sh_r == 64 else ~lsr(np.int64(-1), sh_r)   # #64 inserts nothing
         r = (0 if sh_r == 64 else lsr(x, sh_r)) | (V.d[rd, 0] & keep)
     else:
         if u:

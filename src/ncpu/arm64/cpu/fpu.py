@@ -191,6 +191,8 @@ def fp_binop(kind, ab, bb, dbl, fpcr):
             bb = ab
     nan, r = pick_nan(ab, bb, 0, 2, dbl, fpcr)
     if nan:
+        if kind == K_ABD:                           # FABD is FPAbs(FPSub(..)): even of a NaN
+            return r & (np.int64(0x7FFFFFFFFFFFFFFF) if dbl else np.int64(0x7FFFFFFF))
         return r
     a = fval(ab, dbl)
     b = fval(bb, dbl)
@@ -302,3 +304,223 @@ def fixed_to_fp(x, width, unsigned, fracbits, dbl):
     if dbl:
         return fbits(np.float64(x) / np.float64(2.0) ** fracbits, True)
     return f32_as_i32(np.float32(np.float32(x) / np.float32(2.0) ** fracbits))
+
+
+# ---- FPSR cumulative exception flags -----------------------------------------
+# Computed after the fact from operands and the (round-to-nearest) result:
+# exactness by error-free transformations (TwoSum, fma residuals; single
+# precision checked exactly in double).  IDC needs FPCR.FZ, not modelled.
+IOC, DZC, OFC, UFC, IXC, IDC = 1, 2, 4, 8, 16, 128
+FPSR_FLAGS = IOC | DZC | OFC | UFC | IXC | IDC
+
+
+@njit(cache=True)
+def result_flags(r, inexact, dbl):
+    """IXC, plus UFC when the inexact result is tiny (below the smallest normal)."""
+    if not inexact:
+        return 0
+    if abs(np.float64(r)) < (2.2250738585072014e-308 if dbl else 1.1754943508222875e-38):
+        return IXC | UFC
+    return IXC
+
+
+@njit(cache=True, error_model="numpy")
+def arith_flags(kind, a, b, r, dbl):
+    """Flags of r = a (K_ADD|K_SUB|K_MUL|K_DIV) b; a, b, r of one float type, a and b not NaN."""
+    if r != r:
+        return IOC
+    if kind == K_DIV and b == 0:
+        return 0 if np.isinf(a) else DZC
+    if np.isinf(r):
+        return 0 if np.isinf(a) or np.isinf(b) else OFC | IXC
+    if np.isinf(a) or np.isinf(b):                   # x/inf, finite result from an infinity: exact
+        return 0
+    if kind == K_ADD or kind == K_SUB:
+        c = b if kind == K_ADD else -b
+        bv = r - a                                   # TwoSum: error of a + c
+        av = r - bv
+        inexact = ((a - av) + (c - bv)) != 0
+    elif kind == K_DIV:
+        if dbl:
+            if r == 0 and a != 0:
+                inexact = True                               # a nonzero quotient lost entirely
+            elif (abs(np.float64(r)) < 1e-290 or abs(np.float64(a)) < 1e-250) and a != 0:   # scaled by 2**200
+                a2 = np.float64(a) * 1.6069380442589903e+60
+                q2 = a2 / np.float64(b)
+                inexact = fma(q2, np.float64(b), -a2) != 0 or np.float64(r) * 1.6069380442589903e+60 != q2
+            else:
+                inexact = fma(r, b, -a) != 0
+        else:
+            inexact = np.float64(r) * np.float64(b) != np.float64(a)
+    else:
+        if dbl:
+            if r == 0 and a != 0 and b != 0:
+                inexact = True                               # a nonzero product lost entirely
+            elif abs(np.float64(r)) < 1e-290 and a != 0 and b != 0:   # tiny product: scaled by 2**200
+                a2 = np.float64(a) * 1.6069380442589903e+60
+                p2 = a2 * np.float64(b)
+                inexact = fma(a2, np.float64(b), -p2) != 0 or np.float64(r) * 1.6069380442589903e+60 != p2
+            else:
+                inexact = fma(a, b, -r) != 0
+        else:
+            inexact = np.float64(a) * np.float64(b) != np.float64(r)
+    return result_flags(r, inexact, dbl)
+
+
+@njit(cache=True, error_model="numpy")
+def fma_flags(a, b, c, r, dbl):
+    """Flags of r = a*b + c (one rounding); no NaN operands."""
+    if r != r:
+        return IOC
+    if np.isinf(r):
+        return 0 if np.isinf(a) or np.isinf(b) or np.isinf(c) else OFC | IXC
+    if dbl:
+        aa, bb, cc, rr = np.float64(a), np.float64(b), np.float64(c), np.float64(r)
+        if aa != 0 and bb != 0 and abs(aa * bb) < 1e-290:
+            if abs(cc) > 1e-200:                     # a tiny nonzero product lost against c
+                return result_flags(r, True, dbl)
+            aa *= 1.6069380442589903e+60             # scale everything by 2**200
+            cc *= 1.6069380442589903e+60
+            if abs(aa * bb) < 1e-290:                # still lost: c + (nonzero tiny) is inexact
+                return result_flags(r, True, dbl)
+            r2 = fma(aa, bb, cc)
+            if rr * 1.6069380442589903e+60 != r2:
+                return result_flags(r, True, dbl)
+            rr = r2
+        p = aa * bb
+        pe = fma(aa, bb, -p)
+        s = p + cc
+        bv = s - p
+        e = (p - (s - bv)) + (cc - bv)
+        inexact = ((s - rr) + e) + pe != 0
+    else:
+        p = np.float64(a) * np.float64(b)           # exact
+        cc = np.float64(c)
+        s = p + cc
+        bv = s - p
+        e = (p - (s - bv)) + (cc - bv)
+        inexact = e != 0 or s != np.float64(r)
+    return result_flags(r, inexact, dbl)
+
+
+@njit(cache=True, error_model="numpy")
+def sqrt_flags(a, r, dbl):
+    if r != r:
+        return IOC
+    if a == 0 or np.isinf(a):
+        return 0
+    if dbl:
+        if a < 1e-250:                                # tiny: the residual would underflow; scale by 2**200
+            a2 = np.float64(a) * 1.6069380442589903e+60
+            r2 = np.sqrt(a2)
+            return IXC if fma(r2, r2, -a2) != 0 else 0
+        return IXC if fma(r, r, -a) != 0 else 0
+    return IXC if np.float64(r) * np.float64(r) != np.float64(a) else 0
+
+
+@njit(cache=True)
+def to_int_flags(x, mode, bits, unsigned):
+    """Flags of FCVT*[SU] of float64 x to a bits-wide integer."""
+    if x != x:
+        return IOC
+    y = np.float64(round_int(np.float64(x), mode))
+    if unsigned:
+        lo, hi = 0.0, (4294967296.0 if bits == 32 else 18446744073709551616.0)
+    else:
+        lo, hi = (-2147483648.0, 2147483648.0) if bits == 32 else (-9223372036854775808.0, 9223372036854775808.0)
+    if y < lo or y >= hi:
+        return IOC
+    return IXC if y != x else 0
+
+
+@njit(cache=True)
+def cvtf_flags(x, unsigned64, r):
+    """IXC if converting the integer x ([SU]CVTF; x already sign/zero-extended) to float r was inexact."""
+    rr = np.float64(r)
+    if unsigned64:
+        if rr >= 18446744073709551616.0:
+            return IXC
+        return 0 if np.uint64(rr) == np.uint64(x) else IXC
+    if rr >= 9223372036854775808.0:
+        return IXC
+    return 0 if np.int64(rr) == x else IXC
+
+
+@njit(cache=True)
+def nan_flags(ab, bb, cb, n, dbl):
+    """IOC if one of the first n operands (bit patterns) is a signalling NaN."""
+    if is_snan(ab, dbl) or (n > 1 and is_snan(bb, dbl)) or (n > 2 and is_snan(cb, dbl)):
+        return IOC
+    return 0
+
+
+@njit(cache=True, error_model="numpy")
+def binop_bits_flags(kind, xb, yb, dbl):
+    """Flags of fp_binop(kind, xb, yb) (bit patterns), recomputed in the operands' precision."""
+    if is_nan(xb, dbl) or is_nan(yb, dbl):
+        return nan_flags(xb, yb, 0, 2, dbl)
+    if kind == K_MAX or kind == K_MIN or kind == K_MAXNM or kind == K_MINNM:
+        return 0
+    k = K_SUB if kind == K_ABD else K_MUL if kind == K_MULX else kind
+    if dbl:
+        a, b = i64_as_f64(xb), i64_as_f64(yb)
+    else:
+        a, b = np.float64(i32_as_f32(xb)), np.float64(i32_as_f32(yb))
+    if kind == K_MULX and ((a == 0 and np.isinf(b)) or (b == 0 and np.isinf(a))):
+        return 0
+    if dbl:
+        r = a + b if k == K_ADD else a - b if k == K_SUB else a * b if k == K_MUL else a / b
+        return arith_flags(k, a, b, r, True)
+    fa, fb = np.float32(a), np.float32(b)
+    fr = fa + fb if k == K_ADD else fa - fb if k == K_SUB else fa * fb if k == K_MUL else fa / fb
+    return arith_flags(k, fa, fb, fr, False)
+
+
+@njit(cache=True)
+def fma_bits_flags(ab, bb, cb, dbl):
+    """Flags of fp_fma(ab, bb, cb) = cb + ab*bb."""
+    if is_nan(ab, dbl) or is_nan(bb, dbl) or is_nan(cb, dbl):
+        f = nan_flags(ab, bb, cb, 3, dbl)
+        if not is_nan(ab, dbl) and not is_nan(bb, dbl):
+            a, b = fval(ab, dbl), fval(bb, dbl)
+            if (a == 0 and np.isinf(b)) or (b == 0 and np.isinf(a)):
+                f |= IOC
+        return f
+    if dbl:
+        a, b, c = i64_as_f64(ab), i64_as_f64(bb), i64_as_f64(cb)
+        return fma_flags(a, b, c, fma64(a, b, c), True)
+    fa, fb, fc = i32_as_f32(ab), i32_as_f32(bb), i32_as_f32(cb)
+    return fma_flags(fa, fb, fc, fma32(fa, fb, fc), False)
+
+
+@njit(cache=True)
+def cmp_bits_flags(xb, yb, dbl, signalling):
+    """FCMEQ is quiet (IOC for signalling NaNs only); FCMGE/GT/FACGE/GT signal on any NaN."""
+    if signalling and (is_nan(xb, dbl) or is_nan(yb, dbl)):
+        return IOC
+    return nan_flags(xb, yb, 0, 2, dbl)
+
+
+@njit(cache=True, error_model="numpy")
+def narrow_flags(xb):
+    """Flags of rounding the double with bits xb to single (FCVT / FCVTN)."""
+    if is_nan(xb, True):
+        return nan_flags(xb, 0, 0, 1, True)
+    x = i64_as_f64(xb)
+    r = np.float32(x)
+    if np.isinf(r) and not np.isinf(x):
+        return OFC | IXC
+    return result_flags(r, np.float64(r) != x, False)
+
+
+@njit(cache=True)
+def fixed_flags(x, to_fp, dbl, width, unsigned, fb):
+    """Flags of [SU]CVTF (to_fp; x the integer bits) / FCVTZ[SU] (x the FP bits) with fb fraction bits."""
+    scale = np.float64(2.0) ** fb
+    if to_fp:
+        if width == 32:
+            xi = (x & 0xFFFFFFFF) if unsigned else ((x & 0xFFFFFFFF) ^ 0x80000000) - 0x80000000
+        else:
+            xi = x
+        return cvtf_flags(xi, unsigned and width == 64, fval(fixed_to_fp(x, width, unsigned, fb, dbl), dbl) * scale)
+    return to_int_flags(fval(x, dbl) * scale, 3, width, unsigned)

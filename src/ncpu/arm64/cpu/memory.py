@@ -145,6 +145,16 @@ class Memory:
         first, end = addr >> PAGE_SHIFT, ((addr + size - 1) >> PAGE_SHIFT) + 1
         return bool((self.pt[first:end] >= 0).all())
 
+    def is_free(self, addr: int, size: int) -> bool:
+        """True if no page of [addr, addr+size) is mapped and the range lies in
+        guest space above the zero page (cost: the range's pages only)."""
+        if size <= 0:
+            return True
+        if addr < PAGE_SIZE or addr + size > NPAGES << PAGE_SHIFT:
+            return False
+        first, end = addr >> PAGE_SHIFT, ((addr + size - 1) >> PAGE_SHIFT) + 1
+        return not bool((self.pt[first:end] >= 0).any())
+
     def find_free(self, size: int, hint: int | None = None) -> int:
         """Lowest free page-aligned range of `size` bytes at or above `hint`
         (default 0x1000_0000); searched upward, then from the bottom."""

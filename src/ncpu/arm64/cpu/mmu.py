@@ -14,7 +14,7 @@ from .memory import NPAGES, MemArrays
 # stop array slots and values (shared with run.py / cpu.py)
 ST_REASON, ST_ADDR, ST_ACCESS, ST_WORD = 0, 1, 2, 3
 R_NONE, R_SVC, R_BUDGET, R_FAULT, R_UNDEF, R_BRK, R_GROW = 0, 1, 2, 3, 4, 5, 6
-A_READ, A_WRITE, A_EXEC = 0, 1, 2
+A_READ, A_WRITE, A_EXEC, A_ALIGN = 0, 1, 2, 3     # A_ALIGN: misaligned exclusive/atomic
 
 
 @intrinsic

@@ -12,7 +12,7 @@ from numba import njit
 from . import decode_table as T
 from .decoder import UNDEF, decode, imm_of
 from .exec_fp import exec_fp
-from .exec_int import exec_branch, exec_int, exec_sys
+from .exec_int import _bitfield, exec_branch, exec_int, exec_sys
 from .exec_mem import exec_mem
 from .exec_simd import exec_simd
 from .memory import NPAGES
@@ -339,6 +339,54 @@ def _run(R, V, m, st, max_steps):
                 R[NZCV] = f
             if w & 31 != 31:
                 R[w & 31] = res if sf else res & 0xFFFFFFFF
+            pc += 4
+            steps += 1
+            continue
+        if op == T.MADD or op == T.MSUB:
+            rd = w & 31
+            if rd != 31:
+                rn = (w >> 5) & 31
+                rm = (w >> 16) & 31
+                ra = (w >> 10) & 31
+                p = (R[rn] if rn != 31 else 0) * (R[rm] if rm != 31 else 0)
+                acc = R[ra] if ra != 31 else 0
+                x = acc + p if op == T.MADD else acc - p
+                R[rd] = x if (w >> 31) & 1 else x & 0xFFFFFFFF
+            pc += 4
+            steps += 1
+            continue
+        if op >= T.ADC and op <= T.CCMP_I:
+            sf = (w >> 31) & 1
+            rn = (w >> 5) & 31
+            rm = (w >> 16) & 31
+            a = R[rn] if rn != 31 else 0
+            if op <= T.SBCS:
+                b = R[rm] if rm != 31 else 0
+                if op >= T.SBC:
+                    b = ~b
+                res, f = add_with_carry(a, b, (R[NZCV] >> 1) & 1, sf)
+                if op == T.ADCS or op == T.SBCS:
+                    R[NZCV] = f
+                if w & 31 != 31:
+                    R[w & 31] = res if sf else res & 0xFFFFFFFF
+            elif cond_holds(R[NZCV], (w >> 12) & 15):
+                b = np.int64(rm) if op >= T.CCMN_I else (R[rm] if rm != 31 else 0)
+                if op == T.CCMP_R or op == T.CCMP_I:
+                    res, f = add_with_carry(a, ~b, 1, sf)
+                else:
+                    res, f = add_with_carry(a, b, 0, sf)
+                R[NZCV] = f
+            else:
+                R[NZCV] = w & 15
+            pc += 4
+            steps += 1
+            continue
+        if op >= T.SBFM and op <= T.UBFM:
+            _bitfield(op, w, R, (w >> 31) & 1)
+            pc += 4
+            steps += 1
+            continue
+        if op == T.HINT or op == T.BARRIER:
             pc += 4
             steps += 1
             continue

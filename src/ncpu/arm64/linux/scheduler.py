@@ -105,8 +105,12 @@ def _run_slice(kernel, proc, quantum: int) -> None:
         elif reason == reasons.FAULT:
             pc = proc.state.pc
             access = getattr(stop, "access", "")
-            kernel.fault(proc, abi.SIGSEGV, abi.SEGV_MAPERR, stop.address,
-                         f"guest fault: SIGSEGV at pc={pc:#x} address={stop.address:#x} ({access})")
+            if access == "align":                  # misaligned exclusive/atomic, as qemu-user
+                kernel.fault(proc, abi.SIGBUS, abi.BUS_ADRALN, stop.address,
+                             f"guest fault: SIGBUS at pc={pc:#x} address={stop.address:#x} (unaligned atomic)")
+            else:
+                kernel.fault(proc, abi.SIGSEGV, abi.SEGV_MAPERR, stop.address,
+                             f"guest fault: SIGSEGV at pc={pc:#x} address={stop.address:#x} ({access})")
         elif reason == reasons.UNDEFINED:
             pc = proc.state.pc
             kernel.fault(proc, abi.SIGILL, abi.ILL_ILLOPC, pc,

@@ -17,8 +17,8 @@ STACK_SIZE = 8 << 20
 # Features glibc may use (ifunc selection, outline atomics) are chosen from
 # HWCAP.  FP and ASIMD only is the conservative baseline every AArch64 Linux
 # system has, so glibc picks its plain implementations.
-HWCAP_FP, HWCAP_ASIMD = 1 << 0, 1 << 1
-DEFAULT_HWCAP = HWCAP_FP | HWCAP_ASIMD
+HWCAP_FP, HWCAP_ASIMD, HWCAP_CRC32 = 1 << 0, 1 << 1, 1 << 7
+DEFAULT_HWCAP = HWCAP_FP | HWCAP_ASIMD | HWCAP_CRC32
 PLATFORM = b"aarch64"
 MINSIGSTKSZ = 5120
 

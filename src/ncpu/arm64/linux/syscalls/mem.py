@@ -23,10 +23,7 @@ def range_free(mem, addr: int, size: int) -> bool:
     """True when no page of [addr, addr+size) is mapped."""
     if addr + size > GUEST_TOP or addr <= 0:
         return False
-    try:
-        return mem.find_free(size, hint=addr) == addr
-    except MemoryError:
-        return False
+    return mem.is_free(addr, size)
 
 
 @syscall(214)
