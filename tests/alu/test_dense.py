@@ -26,6 +26,42 @@ def test_dense_32_bit_random_and_boundary():
         assert check.ok, check
 
 
+@pytest.mark.parametrize("layout", ["small", "large"])
+def test_dense_batch_forms_8_bit_exhaustive(source, layout):
+    # ADD/SUB/CMP, MUL and DIV/MOD have a small-batch form (fewest torch calls:
+    # what the engine runs per instruction) and a large-batch one; each form
+    # enumerated on its own, whatever the batch size.
+    dense = DenseALU(build_alu(8, source)).set_batch_layout(layout)
+    for check in exhaustive_checks(dense, ops=DenseALU.SMALL_BATCH_OPS, chunk=1 << 14):
+        assert check.inputs == 1 << 16 and check.ok, check
+
+
+@pytest.mark.parametrize("layout", ["small", "large"])
+def test_dense_batch_forms_32_bit_random(layout):
+    dense = DenseALU(build_alu(32, "trained")).set_batch_layout(layout)
+    for check in sampled_checks(dense, samples=4_000, seed=4, ops=DenseALU.SMALL_BATCH_OPS, chunk=1 << 11):
+        assert check.ok, check
+
+
+def test_dense_small_batches_one_at_a_time():
+    # Batch 1 (the engine's single-machine path) reuses preallocated buffers:
+    # consecutive calls must not leak state into each other.
+    dense = DenseALU(build_alu(32, "trained"))
+    gen = torch.Generator().manual_seed(9)
+    a = torch.randint(-(1 << 31), 1 << 31, (40,), generator=gen)
+    b = torch.randint(-(1 << 31), 1 << 31, (40,), generator=gen) >> torch.randint(0, 31, (40,), generator=gen)
+    from ncpu.alu.verify import reference_op
+    for op in ("MUL", "DIV", "MOD"):
+        for i in range(40):
+            got = dense.compute(op, a[i:i + 1], b[i:i + 1])
+            assert got.item() == reference_op(op, a[i:i + 1], b[i:i + 1], 32).item(), (op, a[i], b[i])
+
+
+def test_dense_rejects_unknown_batch_layout():
+    with pytest.raises(ValueError):
+        DenseALU(build_alu(8, "analytic")).set_batch_layout("medium")
+
+
 @pytest.mark.parametrize("width", [8, 16, 32])
 def test_dense_flag_neurons_over_every_popcount(source, width):
     for check in dense_flag_checks(DenseALU(build_alu(width, source))):

@@ -19,6 +19,16 @@ composite checks (8-bit exhaustive, 32-bit sampled) through it.
 Layer counts are unchanged: ADD/SUB/NEG 3, CMP 4, AND/OR/NOT 1, XOR 2,
 shifts 3, MUL 10, Z/N 1 (see `NeuralALU.sequential_layers`).
 
+Two equivalent forms, chosen by batch size (`set_batch_layout`): at small
+batches (the engine's one instruction at a time) torch's per-call overhead
+dominates, so MUL folds the partial-product placement into its first two
+adder stages' matrices and DIV/MOD runs each restoring step as 4 addmm + 4
+in-place thresholds on preallocated feature-major buffers (`_build_div`);
+at large batches multiply-adds dominate, so ADD/SUB/CMP evaluate layer 1
+group by group (no block-diagonal zeros) and MUL/DIV keep the gathered /
+elementwise forms. Same neurons, same weights, same layer counts; `verify`
+enumerates the 8-bit instance through each form.
+
 Integers enter as bits by shift-and-mask and leave by one float64 matmul
 against the signed powers of two (exact: |sum| < 2^53). Those two steps
 are the interface, not the circuit.
@@ -89,6 +99,14 @@ class _AdderMats:
         self.W1, self.b1, self.W2, self.b2, self.W3x, self.W3c, self.b3 = (
             t.contiguous() for t in (W1, b1, W2, b2, W3x, W3c, b3))
         self.w2_cin, self.w3_cin = w2_cin, w3_cin
+        # Grouped layout for large batches: X_g = bits ordered (group k,
+        # operand, bit j), so layer 1 is one [4B, 2g] @ [2g, 2g] matmul (the
+        # block-diagonal W1 without its zero blocks: the same entries) and
+        # layer 3 reads X_g through W3x with its rows permuted to match.
+        self.W1g_a = W1[:g, :2 * g].contiguous()  # group 0's block: every group's (tied weights)
+        self.W1g_b = W1[n:n + g, :2 * g].contiguous()
+        self.b1g = b1[:2 * g].contiguous()
+        self.group_bits = g
 
 
 class DenseALU:
@@ -102,12 +120,14 @@ class DenseALU:
         device = alu.bit_weights.device
         with torch.no_grad():
             self._build(alu, n)
+        self.set_batch_layout("auto")
         for name, value in list(vars(self).items()):
             if torch.is_tensor(value):
                 setattr(self, name, value.to(device).contiguous())
         for mats in (self.add_m, self.sub_m, self.add_var):
             for k, v in list(vars(mats).items()):
-                setattr(mats, k, v.to(device).contiguous())
+                if torch.is_tensor(v):
+                    setattr(mats, k, v.to(device).contiguous())
 
     # -- construction ---------------------------------------------------------
 
@@ -119,6 +139,7 @@ class DenseALU:
         signed[-1] = -signed[-1]
         self.powers = torch.tensor(signed, dtype=torch.float64)[:, None]  # [n, 1]
         self.powers_v = self.powers[:, 0].clone()
+        g = alu.adder.group_bits
         ad, lg, fl, sh, mul = alu.adder, alu.logic, alu.flags, alu.shifter, alu.multiplier
         self.add_m = _AdderMats(ad, False, 0.0)
         self.sub_m = _AdderMats(ad, True, 1.0)
@@ -196,6 +217,63 @@ class DenseALU:
         self.mul_pair_b = torch.tensor([b for _, b, _ in PAIRS]) + 4
         self.mul_d = d
         self.mul_place = mul.placement.clone()  # [7n] into the products + one zero column
+        self._build_div(n)
+        self._build_mul(n, d)
+
+    def _build_mul(self, n: int, d: int) -> None:
+        """MUL's adder tree with the partial-product placement folded into its
+        first two stages. The 10 looked-up products P [B, 20d] feed, through
+        0/1 selection matrices (each product bit lands in at most one row
+        position, so every entry is a single cell weight), stage 1: rows
+        (0+1), (2+3), (4+5) side by side [B, 3n]; stage 2: (s01 + s23),
+        (s45 + row 6) [B, 2n]; stage 3 is the plain adder on that [B, 2n]."""
+        M, dt = self.add_m, self.zero.dtype
+        place = self.mul_place.view(7, n)
+        width = len(PAIRS) * 2 * d
+
+        def sel(row):  # [20d, n]: product bit -> position of `row`
+            S = torch.zeros(width + 1, n, dtype=dt)
+            S[place[row], torch.arange(n)] = 1.0
+            return S[:width]
+
+        def blockdiag(W, k):
+            return torch.block_diag(*([W] * k))
+
+        self.mul_s1_W1 = torch.cat([sel(2 * k) @ M.W1[:n] + sel(2 * k + 1) @ M.W1[n:] for k in range(3)], 1)
+        self.mul_s1_b1 = M.b1.repeat(3)
+        self.mul_s1_W2, self.mul_s1_b2 = blockdiag(M.W2, 3), M.b2.repeat(3)
+        self.mul_s1_W3 = torch.cat([sel(2 * k) @ M.W3x[:n] + sel(2 * k + 1) @ M.W3x[n:] for k in range(3)], 1)
+        self.mul_s1_W3c, self.mul_s1_b3 = blockdiag(M.W3c, 3), M.b3.repeat(3)
+        z1, z3 = torch.zeros(n, 2 * n, dtype=dt), torch.zeros(n, n, dtype=dt)
+        self.mul_s2_W1S = torch.cat([torch.cat([M.W1, torch.zeros(2 * n, 2 * n, dtype=dt)], 1),
+                                     torch.cat([z1, M.W1[:n]], 1)])  # [3n, 4n]
+        self.mul_s2_W1P = torch.cat([torch.zeros(width, 2 * n, dtype=dt), sel(6) @ M.W1[n:]], 1)
+        self.mul_s2_b1 = M.b1.repeat(2)
+        self.mul_s2_W2, self.mul_s2_b2 = blockdiag(M.W2, 2), M.b2.repeat(2)
+        self.mul_s2_W3S = torch.cat([torch.cat([M.W3x, torch.zeros(2 * n, n, dtype=dt)], 1),
+                                     torch.cat([z3, M.W3x[:n]], 1)])  # [3n, 2n]
+        self.mul_s2_W3P = torch.cat([torch.zeros(width, n, dtype=dt), sel(6) @ M.W3x[n:]], 1)
+        self.mul_s2_W3c, self.mul_s2_b3 = blockdiag(M.W3c, 2), M.b3.repeat(2)
+        # Digit pair p's table index: (a_k << d) | b_l, from ab [B, 2] in 3 ops.
+        shifts = torch.stack([self.mul_pair_a, self.mul_pair_b - 4]) * d  # [2, 10]
+        self.mul_index_shifts = shifts.to(torch.int64)
+        self.mul_index_scale = torch.tensor([[1 << d], [1]], dtype=torch.int64)
+
+    # -- batch-size dependent forms -------------------------------------------
+
+    SMALL_BATCH_OPS = ("ADD", "SUB", "CMP", "MUL", "DIV", "MOD")
+
+    def set_batch_layout(self, layout: str = "auto") -> DenseALU:
+        """Which of the two equivalent forms of ADD/SUB/CMP, MUL and DIV/MOD
+        runs: 'auto' (by batch size: the fewest torch calls for small batches,
+        the fewest multiply-adds for large ones), 'small' or 'large' (every
+        batch, so `verify` can enumerate each form)."""
+        limits = {"auto": (256, 64, 64), "small": (1 << 62, 1 << 62, 1 << 62), "large": (-1, -1, -1)}
+        if layout not in limits:
+            raise ValueError(f"batch layout must be one of {', '.join(limits)}, not {layout!r}")
+        self.group_batch, self.mul_narrow_batch, self.div_narrow_batch = limits[layout]
+        self.layout = layout
+        return self
 
     # -- the interface: bits in, integers out --------------------------------
 
@@ -206,6 +284,11 @@ class DenseALU:
     def bits2(self, ab: Tensor) -> Tensor:
         """Operand pairs int64 [B, 2] -> [a | b] bits [B, 2n]."""
         return self.bits(ab).view(ab.shape[0], 2 * self.width)
+
+    def bits2_split(self, ab: Tensor) -> Tensor:
+        """Operand pairs int64 [B, 2] -> bits [2, B, n] (a's, then b's): the
+        input layout of `add_bits_grouped` (no more work than `bits2`)."""
+        return self.bits(ab.t().contiguous())
 
     def decode(self, bits: Tensor) -> Tensor:
         return torch.mv(bits.to(torch.float64), self.powers_v).to(torch.int64)
@@ -218,6 +301,19 @@ class DenseALU:
         c = H(torch.addmm(M.b1, X, M.W1), z)
         C = H(torch.addmm(M.b2, c, M.W2), z)
         return H(torch.addmm(torch.addmm(M.b3, X, M.W3x), C, M.W3c), z), C
+
+    def add_bits_grouped(self, Xs: Tensor, M: _AdderMats) -> tuple[Tensor, Tensor]:
+        """`add_bits` on split operands Xs = [a bits, b bits] [2, B, n]: the
+        same neurons, layer 1 evaluated group by group ([4B, g] @ [g, 2g] per
+        operand: the block-diagonal W1 without its zero blocks, 4x fewer
+        multiply-adds), layer 3 as a's rows plus b's rows of W3x."""
+        H, z, B, n = _heaviside, self.zero, Xs.shape[1], self.width
+        xa, xb = Xs[0], Xs[1]
+        pre = torch.addmm(torch.addmm(M.b1g, xa.view(-1, M.group_bits), M.W1g_a), xb.view(-1, M.group_bits), M.W1g_b)
+        c = H(pre, z).view(B, -1)
+        C = H(torch.addmm(M.b2, c, M.W2), z)
+        pre = torch.addmm(torch.addmm(torch.addmm(M.b3, xa, M.W3x[:n]), xb, M.W3x[n:]), C, M.W3c)
+        return H(pre, z), C
 
     def add_cin_bits(self, x: Tensor, cin: Tensor) -> Tensor:
         """x + cin (b = 0), cin a per-row 0/1 column [B, 1]."""
@@ -255,7 +351,27 @@ class DenseALU:
 
     def mul_bits(self, ab: Tensor) -> Tensor:
         """a * b mod 2^n, ab int64 [B, 2]: table lookup of the 10 digit pairs,
-        then the adder tree, rows 7 -> 4 -> 2 -> 1."""
+        then the adder tree, rows 7 -> 4 -> 2 -> 1 (placement folded in: see
+        `_build_mul`)."""
+        H, z, B = _heaviside, self.zero, ab.shape[0]
+        if B > self.mul_narrow_batch:
+            return self._mul_wide(ab)
+        digits = (ab.unsqueeze(-1) >> self.mul_index_shifts) & self.mul_digit_mask  # [B, 2, 10]
+        index = (digits * self.mul_index_scale).sum(1)  # [B, 10]
+        P = self.mul_table.index_select(0, index.view(-1)).view(B, -1)  # [B, 20d]
+        c = H(torch.addmm(self.mul_s1_b1, P, self.mul_s1_W1), z)
+        C = H(torch.addmm(self.mul_s1_b2, c, self.mul_s1_W2), z)
+        S = H(torch.addmm(torch.addmm(self.mul_s1_b3, P, self.mul_s1_W3), C, self.mul_s1_W3c), z)
+        c = H(torch.addmm(torch.addmm(self.mul_s2_b1, S, self.mul_s2_W1S), P, self.mul_s2_W1P), z)
+        C = H(torch.addmm(self.mul_s2_b2, c, self.mul_s2_W2), z)
+        pre = torch.addmm(torch.addmm(self.mul_s2_b3, S, self.mul_s2_W3S), P, self.mul_s2_W3P)
+        S = H(torch.addmm(pre, C, self.mul_s2_W3c), z)
+        return self.add_bits(S, self.add_m)[0]
+
+    def _mul_wide(self, ab: Tensor) -> Tensor:
+        """MUL at large batches (fewer FLOPs than the folded matrices): the
+        products gathered into their 7 rows, then the adder on [3B, 2n],
+        [2B, 2n], [B, 2n]."""
         B, n, d = ab.shape[0], self.width, self.mul_d
         digits = (ab.unsqueeze(-1) >> self.mul_digit_shifts) & self.mul_digit_mask
         digits = digits.view(B, 8)
@@ -269,20 +385,95 @@ class DenseALU:
         s, _ = self.add_bits(s.view(B, 2 * n), self.add_m)
         return s
 
-    def divmod_bits(self, a: Tensor, b: Tensor) -> tuple[Tensor, Tensor]:
-        """Bits [B, n] -> (quotient, remainder): the restoring divider's circuit."""
-        B, n = a.shape
+    def _build_div(self, n: int) -> None:
+        """The restoring step's four threshold layers as feature-major matrices
+        over one state buffer Z (rows, batch in columns), laid out so that every
+        layer reads one contiguous block of rows:
+
+            Z = [ c (2n) | a_i (1) | m1 (n) | m0 (n) | C (n) | trial (n) ]
+
+        c, C, trial: the subtractor's layers 1-3 on R = (rem << 1) | a_i minus
+        |b|; m1, m0: the multiplexer's two neurons (exclusive outputs, so the
+        remainder is m1 + m0; the matrices read the pair with duplicated rows
+        instead of summing it). The shift of the remainder is wiring, folded in
+        (rows of rem bit j feed the columns of R bit j+1; rem's top bit, always
+        0 since rem < |b| <= 2^(n-1), is dropped as before). |b|'s share of
+        layers 1 and 3 is a per-row bias computed once per division. Every
+        entry is a cell weight copied (or the same weight twice for m1 / m0):
+        the same neurons as the cell form's loop, in another summation order."""
+        M, dt = self.sub_m, self.zero.dtype
+        w1, b1 = self.cells["mux1"]
+        w0, b0 = self.cells["mux0"]
+        rc, ra, rm, rC, rt = 0, 2 * n, 2 * n + 1, 4 * n + 1, 5 * n + 1
+        self.div_rows = (rc, ra, rm, rC, rt, 6 * n + 1)
+        self._div_cache = {}
+
+        def from_r(W):  # W: rows indexed by R's bits [n, k] -> rows (a_i, m1, m0) [1 + 2n, k]
+            out = torch.zeros(1 + 2 * n, W.shape[1], dtype=dt)
+            out[0] = W[0]
+            out[1:n] = W[1:n]          # m1 bit j -> R bit j+1
+            out[1 + n:2 * n] = W[1:n]  # m0 bit j -> R bit j+1
+            return out
+
+        self.div_W1 = from_r(M.W1[:n]).t().contiguous()                       # [2n, 1+2n]
+        self.div_W2 = M.W2.t().contiguous()                                    # [n, 2n]
+        self.div_W3 = torch.cat([from_r(M.W3x[:n]), M.W3c]).t().contiguous()  # [n, 1+3n]
+        Wm = torch.zeros(1 + 4 * n, 2 * n, dtype=dt)  # rows (a_i, m1, m0, C, trial) -> (m1', m0')
+        idx = torch.arange(n)
+        Wm[1 + 2 * n + n - 1, :n] = w1[0]   # q = carry out = C[n-1] into every mux1 neuron
+        Wm[1 + 3 * n + idx, idx] = w1[1]    # trial bit j
+        Wm[1 + 2 * n + n - 1, n:] = w0[0]   # q into every mux0 neuron
+        Wm[:1 + 2 * n, n:] = from_r(torch.diag(w0[1].expand(n)))  # R bit j (shifted rem)
+        self.div_Wm = Wm.t().contiguous()                                       # [2n, 1+4n]
+        self.div_b2 = M.b2[:, None].contiguous()
+        self.div_bm = torch.cat([b1.expand(n), b0.expand(n)])[:, None].contiguous()
+
+    def _restoring_narrow(self, abs_a: Tensor, kb1: Tensor, kb3: Tensor) -> tuple[Tensor, Tensor]:
+        """The n restoring steps, feature-major (see `_build_div`): 4 threshold
+        layers = 4 addmm + 4 in-place thresholds per step on buffers cached
+        per batch size (not thread-safe), no allocation in the loop. Fewest calls, so fastest at small batches (call overhead bound)."""
+        B = abs_a.shape[0]
+        kb1, kb3 = kb1.t().contiguous(), kb3.t().contiguous()  # [2n, B], [n, B]
+        a_rows, steps, q_rows, rem_pair, rem0 = self._div_buffers(B, abs_a.dtype, abs_a.device)
+        a_rows.copy_(abs_a.t().flip(0))  # step s reads a_(n-1-s): wiring, R = rem << 1 | a_i
+        rem0.zero_()  # the remainder starts at 0
+        H, z = _heaviside, self.zero
+        W1, W2, W3, Wm, b2, bm = self.div_W1, self.div_W2, self.div_W3, self.div_Wm, self.div_b2, self.div_bm
+        for x1, c, x2, C, x3, trial, xm, m_next in steps:
+            H(torch.addmm(kb1, W1, x1, out=c), z)
+            H(torch.addmm(b2, W2, x2, out=C), z)
+            H(torch.addmm(kb3, W3, x3, out=trial), z)
+            H(torch.addmm(bm, Wm, xm, out=m_next), z)
+        quotient = q_rows.flip(0).t()  # q_i, the carry out of step n-1-i (no borrow: R >= |b|)
+        rem = torch.add(*rem_pair).t()  # the mux's exclusive outputs, summed
+        return quotient, rem
+
+    def _div_buffers(self, B: int, dtype, device):
+        """Preallocated state of `_restoring_narrow` for batch B: one state
+        buffer per step (so a_i and q_i need no per-step copies), with every
+        view the loop uses made once (slicing costs as much as a small matmul)."""
+        key = (B, dtype, device)
+        if key not in self._div_cache:
+            n = self.width
+            rc, ra, rm, rC, rt, rows = self.div_rows
+            Z = torch.zeros(n + 1, rows, B, dtype=dtype, device=device)
+            steps = [(Z[s, ra:rC], Z[s, rc:ra], Z[s, rc:ra], Z[s, rC:rt], Z[s, ra:rt], Z[s, rt:rows],
+                      Z[s, ra:rows], Z[s + 1, rm:rC]) for s in range(n)]
+            if len(self._div_cache) > 8:
+                self._div_cache.clear()
+            self._div_cache[key] = (Z[:n, ra], steps, Z[:n, rt - 1], (Z[n, rm:rm + n], Z[n, rm + n:rC]),
+                                    Z[0, rm:rC])
+        return self._div_cache[key]
+
+    def _restoring_wide(self, abs_a: Tensor, kb1: Tensor, kb3: Tensor) -> tuple[Tensor, Tensor]:
+        """The same n steps, batch-major, the multiplexer elementwise: fewer
+        FLOPs than the narrow form's matmuls, so faster at large batches."""
+        B, n = abs_a.shape
         H, z, M = _heaviside, self.zero, self.sub_m
-        signs = torch.cat([a[:, -1:], b[:, -1:]], 0)
-        magnitude = self.cond_negate_bits(torch.cat([a, b], 0), signs)
-        abs_a, abs_b = magnitude[:B], magnitude[B:]
-        # |b| is fixed for the whole loop: its share of layers 1 and 3 once.
-        kb1 = torch.addmm(M.b1, abs_b, M.W1[n:])
-        kb3 = torch.addmm(M.b3, abs_b, M.W3x[n:])
         W1a, W3a = M.W1[:n], M.W3x[:n]
         w1, b1 = self.cells["mux1"]
         w0, b0 = self.cells["mux0"]
-        rem = torch.zeros_like(a)
+        rem = torch.zeros_like(abs_a)
         carries = []
         columns = abs_a.split(1, dim=1)
         for i in range(n - 1, -1, -1):
@@ -295,7 +486,20 @@ class DenseALU:
             rem = (H(torch.addcmul(torch.addcmul(b1, q, w1[0]), trial, w1[1]), z)
                    + H(torch.addcmul(torch.addcmul(b0, q, w0[0]), rem, w0[1]), z))
             carries.append(q)
-        quotient = torch.cat(carries[::-1], 1)
+        return torch.cat(carries[::-1], 1), rem
+
+    def divmod_bits(self, a: Tensor, b: Tensor) -> tuple[Tensor, Tensor]:
+        """Bits [B, n] -> (quotient, remainder): the restoring divider's circuit."""
+        B, n = a.shape
+        H, z, M = _heaviside, self.zero, self.sub_m
+        signs = torch.cat([a[:, -1:], b[:, -1:]], 0)
+        magnitude = self.cond_negate_bits(torch.cat([a, b], 0), signs)
+        abs_a, abs_b = magnitude[:B], magnitude[B:]
+        # |b| is fixed for the whole loop: its share of layers 1 and 3 once.
+        kb1 = torch.addmm(M.b1, abs_b, M.W1[n:])
+        kb3 = torch.addmm(M.b3, abs_b, M.W3x[n:])
+        loop = self._restoring_narrow if B <= self.div_narrow_batch else self._restoring_wide
+        quotient, rem = loop(abs_a, kb1, kb3)
         sa, sb = signs[:B], signs[B:]
         sq = self.xor_bits(sa, sb)
         fixed = self.cond_negate_bits(torch.cat([quotient, rem], 0), torch.cat([sq, sa], 0))
@@ -350,6 +554,8 @@ class DenseALU:
             return q if op == "DIV" else r
         if op not in OPS:
             raise ValueError(f"unknown ALU op {op!r}; expected one of {', '.join(OPS)}")
+        if op in ("ADD", "SUB") and ab.shape[0] > self.group_batch:
+            return self.add_bits_grouped(self.bits2_split(ab), self.add_m if op == "ADD" else self.sub_m)[0]
         return self._binary_bits(op, self.bits2(ab))
 
     @staticmethod
@@ -370,10 +576,17 @@ class DenseALU:
     def compare_flags(self, ab: Tensor) -> Tensor:
         """Flags of a - b, operands int64 [B, 2], as 0/1 floats [B, 4]: N Z C V."""
         H, z, M, n = _heaviside, self.zero, self.sub_m, self.width
-        X = self.bits2(ab)
-        c = H(torch.addmm(M.b1, X, M.W1), z)
-        C = H(torch.addmm(M.b2, c, M.W2), z)
-        S = H(torch.addmm(torch.addmm(self.cmp_b3, X, self.cmp_W3x), C, self.cmp_W3c), z)
+        if ab.shape[0] > self.group_batch:  # layer 1 group by group (see `add_bits_grouped`)
+            Xs = self.bits2_split(ab)
+            xa, xb, g = Xs[0], Xs[1], M.group_bits
+            pre = torch.addmm(torch.addmm(M.b1g, xa.view(-1, g), M.W1g_a), xb.view(-1, g), M.W1g_b)
+            C = H(torch.addmm(M.b2, H(pre, z).view(ab.shape[0], -1), M.W2), z)
+            pre = torch.addmm(torch.addmm(self.cmp_b3, xa, self.cmp_W3x[:n]), xb, self.cmp_W3x[n:])
+        else:
+            X = self.bits2(ab)
+            C = H(torch.addmm(M.b2, H(torch.addmm(M.b1, X, M.W1), z), M.W2), z)
+            pre = torch.addmm(self.cmp_b3, X, self.cmp_W3x)
+        S = H(torch.addmm(pre, C, self.cmp_W3c), z)
         nzv = H(torch.addmm(torch.addmm(self.cmp_b4, S, self.cmp_W4s), C, self.cmp_W4c), z)
         return torch.cat([nzv[:, :2], C[:, n - 1:], nzv[:, 2:]], 1)
 

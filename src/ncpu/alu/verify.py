@@ -249,7 +249,9 @@ def all_pairs(n: int, start: int = 0, stop: int | None = None) -> tuple[Tensor, 
 
 
 def _label(alu) -> str:
-    return " (dense)" if isinstance(alu, DenseALU) else " (cells)"
+    if isinstance(alu, DenseALU):
+        return " (dense)" if alu.layout == "auto" else f" (dense, {alu.layout}-batch form)"
+    return " (cells)"
 
 
 def dense_flag_checks(dense: DenseALU) -> Iterator[Check]:
@@ -343,10 +345,17 @@ def verify(source: str = "trained", samples: int = 1_000_000, exhaustive16: bool
         yield from dense_flag_checks(DenseALU(alu))
     alu8 = build_alu(8, source, device)
     yield from exhaustive_checks(DenseALU(alu8), progress=progress)
+    # The dense ops with a second form for small batches (what the engine runs
+    # one instruction at a time), enumerated through that form too.
+    small = DenseALU(alu8).set_batch_layout("small")
+    yield from exhaustive_checks(small, ops=DenseALU.SMALL_BATCH_OPS, chunk=1 << 14, progress=progress)
     yield from exhaustive_checks(alu8, progress=progress)
     if exhaustive16:
         yield from exhaustive_checks(DenseALU(build_alu(16, source, device)), chunk=1 << 20, progress=progress)
-    yield from sampled_checks(DenseALU(build_alu(32, source, device)), samples, progress=progress)
+    alu32 = build_alu(32, source, device)
+    yield from sampled_checks(DenseALU(alu32), samples, progress=progress)
+    yield from sampled_checks(DenseALU(alu32).set_batch_layout("small"), max(samples // 10, 1000),
+                              ops=DenseALU.SMALL_BATCH_OPS, chunk=1 << 12, progress=progress)
 
 
 def as_dict(check: Check) -> dict:
