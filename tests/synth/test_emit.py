@@ -54,3 +54,31 @@ def test_max_length_and_opcodes_constrain_acceptance():
     assert check_asm("INC R0\nHALT", spec, engine="reference")
     assert not check_asm("ADD R0, R0, 1\nHALT", spec, engine="reference")
     assert not check_asm("NOP\nINC R0\nHALT", spec, engine="reference")
+
+
+def test_only_registers_read_before_written_are_declared():
+    spec = spec_of(lambda a, b: a + b, [(1, 2), (5, 9)])
+    source = to_python("ADD R0, R0, R1\nMOV R2, 5\nHALT", spec)
+    assert "= 0\n" not in source.split("def f")[1]  # nothing to initialise
+    assert check_python(source, spec)
+    # An output never written keeps the machine's initial 0.
+    two = spec_of(lambda a: (a, 0), [(1,), (4,)], n_out=2)
+    assert "r1 = 0" in to_python("ADD R0, R0, 0\nHALT", two)
+    # A loop: R2 is read on the first pass before any write, R1 is not.
+    loop = """
+        MOV R1, 0
+    top:
+        CMP R0, 0
+        JZ done
+        ADD R1, R1, R2
+        ADD R2, R2, 1
+        DEC R0
+        JMP top
+    done:
+        MOV R0, R1
+        HALT
+    """
+    tri = spec_of(lambda n: n * (n - 1) // 2, [(0,), (3,), (6,)])
+    source = to_python(loop, tri)
+    assert "\n    r2 = 0\n" in source and "\n    r1 = 0\n" not in source
+    assert check_asm(loop, tri, engine="reference") and check_python(source, tri)

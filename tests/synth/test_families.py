@@ -48,3 +48,18 @@ def test_sketch_array_max():
     examples = [{"in": [b, len(v)], "out": [max(v)], "memory_in": {"base": b, "values": v}}
                 for b, v in [(100, [1, 9, 3]), (200, [-5, -9]), (300, [4, 4, 8, -1, 2])]]
     _solve(parse_spec({"inputs": ["R0", "R1"], "outputs": ["R0"], "examples": examples}), "sketch")
+
+
+def test_sketch_branch_with_two_outputs():
+    pairs = [(3, 5), (100, -7), (8, 8), (-5, -9), (0, 1), (7, -700)]
+    _solve(spec_of(lambda a, b: (min(a, b), max(a, b)), pairs, n_out=2), "sketch")
+
+
+def test_sketch_counted_loop_fibonacci():
+    def fib(n):
+        a, b = 0, 1
+        for _ in range(n):
+            a, b = b, a + b
+        return a
+
+    _solve(spec_of(fib, [(i,) for i in (0, 1, 2, 3, 5, 8, 11, 12)]), "sketch")

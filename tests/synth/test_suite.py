@@ -30,3 +30,17 @@ def test_reference_functions_agree_with_examples():
                 got = e.outputs
             assert got == want, problem.name
             assert all(base + len(v) <= DEFAULT_MEM_SIZE for base, v in e.memory_in + e.memory_out)
+
+
+def test_frozen_suite_is_reproducible():
+    """suite.json is exactly what generate.py makes from problems.py."""
+    from ncpu.synth.benchmarks.problems import DEFS
+    from ncpu.synth.benchmarks.suite import make_spec_json
+
+    frozen = {p.name: p.spec for p in load_suite()}
+    from ncpu.synth import parse_spec
+
+    for d in DEFS:
+        assert parse_spec(make_spec_json(d, seed=0)) == frozen[d.name], d.name
+        if d.sharp:
+            assert len(frozen[d.name].examples) >= d.examples

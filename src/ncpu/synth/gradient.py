@@ -1,22 +1,38 @@
-"""The differentiable executor: a program of L slots as continuous parameters.
+"""The differentiable executor: a straight-line program of L slots as
+continuous parameters, trained by gradient descent through the machine's
+own operation semantics.
 
-Each slot holds logits over opcodes, over its destination register, over its
-first source register and over its second source (a register or a constant).
-The machine state is soft: every register is 32 bit-probabilities per
-example. One slot reads its operands by attention (a mixture of registers),
-applies every allowed operation, mixes the results by the opcode
-distribution and writes the mixture by the destination distribution.
+Parametrisation (K restarts x L slots, all one batch of tensors):
 
-The operations keep the machine's exact semantics on the forward pass: each
-op runs on the rounded operands through `vecops` (the same definitions the
-engines are tested against), and gradients flow through a soft bit-level
-circuit of the same op (straight-through): AND/OR/XOR/NOT as products, ADD,
-SUB and NEG as a soft ripple-carry adder. MUL, DIV, MOD and shifts by a
-register pass no gradient to their operands, only to their own choice.
+* per slot, logits over the opcodes (Gumbel-softmax, straight-through);
+* per slot, two attention vectors choosing its operands among the values
+  that exist at that point: the inputs, a constant vocabulary, and the
+  results of the earlier slots (SSA form: slot t defines value t, so there
+  is no destination register to learn and nothing is overwritten);
+* per output register, an attention vector over all values.
 
-K random restarts run as one batch. Choices are Gumbel-softmax samples whose
-temperature anneals from soft to nearly one-hot; every few steps each
-restart's argmax program is decoded and checked exactly.
+The constant vocabulary is mined from the examples: the default pool, the
+constant offsets / XOR masks between an input and an output, exact ratios
+(x * k), every 2^k, 2^k - 1 and ~2^k, and the outputs themselves when they
+take few values.
+
+Forward pass: every sample is a discrete program (hard straight-through
+choices), executed exactly on int64 tensors with the nCPU semantics (the
+same definitions as `vecops`), so a restart whose outputs match every
+example *is* a solution: it is decoded and yielded at once. The values also
+carry bit-probability tensors on which gradients flow: the result of slot t
+is the opcode mixture sum_o w_o * bits(op_o(a, b)), each op's exact bits
+plus (straight-through) the gradient of a soft bit-level circuit of the
+same op: AND/OR/XOR/NOT as products, ADD/SUB/NEG as a soft carry-lookahead
+adder (5 parallel-prefix steps, not 32 ripple steps), shifts by the chosen
+amount as a differentiable gather of the operand's bits. MUL/DIV/MOD pass
+gradient to their own selection, not to their operands.
+
+Loss: the linearised Hamming distance sum(out * (1 - 2 t)) over output
+bits, so the gradient on a choice is exactly how many output bits each
+alternative would fix or break (a first-order local search over programs).
+Exploration comes from Gumbel noise whose scale is annealed from 1 to 0.1;
+restarts that have not improved for a while are re-initialised.
 """
 
 from __future__ import annotations
@@ -27,184 +43,302 @@ from collections.abc import Iterator
 import numpy as np
 import torch
 
+from ncpu.synth import terms as T
 from ncpu.synth import vecops
 from ncpu.synth.enumerative import allowed_ops, constants_for
-from ncpu.synth.program import Step, lower, prune, run_steps
 from ncpu.synth.spec import Spec
-from ncpu.synth.verify import initial_batch
 
 _SHIFTS = torch.arange(32, dtype=torch.int64)
+_BIT = torch.arange(32)
+MASK = 0xFFFFFFFF
+MAX_CONSTANTS = 48
+LR = 0.1  # Adam on the logits
+NOISE = 0.5  # initial Gumbel noise scale, annealed to a tenth of it
+PRIOR = 1.5  # logit bonus of inputs and earlier results over constants
+PATIENCE = 40  # iterations without improvement before a restart is re-drawn
 
 
-def to_bits(values: np.ndarray) -> torch.Tensor:
-    v = torch.as_tensor(np.asarray(values, np.int64) & 0xFFFFFFFF)
-    return ((v[..., None] >> _SHIFTS) & 1).float()
+# --- exact nCPU semantics on int64 tensors (mirrors vecops / semantics) ----
+
+def _wrap(x: torch.Tensor) -> torch.Tensor:
+    return ((x + 0x80000000) & MASK) - 0x80000000
 
 
-def from_bits(bits: torch.Tensor) -> np.ndarray:
-    v = ((bits.detach() > 0.5).long() << _SHIFTS).sum(-1).numpy()
-    return vecops.wrap(v)
+def _div(a, b):
+    safe = torch.where(b == 0, torch.ones_like(b), b)
+    q = torch.div(a.abs(), safe.abs(), rounding_mode="floor")
+    q = torch.where((a < 0) == (safe < 0), q, -q)
+    return torch.where(b == 0, torch.zeros_like(a), _wrap(q))
 
 
-def _soft_add(a: torch.Tensor, b: torch.Tensor, carry: float = 0.0) -> torch.Tensor:
-    """Ripple-carry adder on bit probabilities (independent-bit relaxation)."""
-    c = torch.full_like(a[..., 0], carry)
-    out = []
-    for i in range(32):
-        x, y = a[..., i], b[..., i]
-        out.append(x + y + c - 2 * (x * y + y * c + x * c) + 4 * x * y * c)
-        c = x * y + y * c + x * c - 2 * x * y * c
-    return torch.stack(out, -1)
+def _shift_amount(b):
+    return b & MASK
 
 
-def _surrogate(op: str, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor | None:
-    if op == "AND":
-        return a * b
-    if op == "OR":
-        return a + b - a * b
-    if op == "XOR":
-        return a + b - 2 * a * b
-    if op == "NOT":
-        return 1 - a
-    if op == "ADD":
-        return _soft_add(a, b)
-    if op == "SUB":
-        return _soft_add(a, 1 - b, 1.0)
-    if op == "NEG":
-        return _soft_add(torch.zeros_like(a), 1 - a, 1.0)
-    return None
+EXACT = {
+    "ADD": lambda a, b: _wrap(a + b),
+    "SUB": lambda a, b: _wrap(a - b),
+    "MUL": lambda a, b: _wrap(a * b),
+    "DIV": _div,
+    "MOD": lambda a, b: torch.where(b == 0, a, _wrap(a - _div(a, b) * b)),
+    "AND": lambda a, b: a & b,
+    "OR": lambda a, b: a | b,
+    "XOR": lambda a, b: a ^ b,
+    "SHL": lambda a, b: torch.where(_shift_amount(b) >= 32, torch.zeros_like(a),
+                                    _wrap(a << _shift_amount(b).clamp(max=31))),
+    "SHR": lambda a, b: torch.where(_shift_amount(b) >= 32, torch.zeros_like(a),
+                                    _wrap((a & MASK) >> _shift_amount(b).clamp(max=31))),
+    "SAR": lambda a, b: a >> _shift_amount(b).clamp(max=63),
+    "NOT": lambda a, b: ~a,
+    "NEG": lambda a, b: _wrap(-a),
+}
 
 
-def _apply(op: str, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-    """Exact op on rounded operands, with the surrogate's gradient."""
-    av, bv = from_bits(a), from_bits(b)
-    exact = to_bits(vecops.UNARY[op](av) if op in vecops.UNARY else vecops.BINARY[op](av, bv))
-    sur = _surrogate(op, a, b)
-    return exact if sur is None else exact + (sur - sur.detach())
+def to_bits(values: torch.Tensor) -> torch.Tensor:
+    return ((values[..., None] & MASK) >> _SHIFTS & 1).float()
 
 
-def _all_ops(ops: list[str], a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-    """Every op on the same soft operands; the three adders share one
-    ripple-carry pass (it is the slow part: 32 sequential bit steps)."""
+# --- soft circuits (gradients only) -----------------------------------------
+
+def _soft_add(x: torch.Tensor, y: torch.Tensor, carry_in: torch.Tensor) -> torch.Tensor:
+    """Sum bits of independent bit probabilities, carry-lookahead style:
+    generate/propagate combined by 5 parallel-prefix steps."""
+    g = x * y
+    p = x + y - 2 * g  # XOR: propagate
+    # Position -1 generates the carry-in.
+    G = torch.cat([carry_in[..., None].expand(*x.shape[:-1], 1), g], -1)
+    P = torch.cat([torch.zeros_like(G[..., :1]), p], -1)
+    d = 1
+    while d < 33:
+        G_lo = torch.nn.functional.pad(G[..., :-d], (d, 0))
+        P_lo = torch.nn.functional.pad(P[..., :-d], (d, 0))
+        G = G + P * G_lo - G * P * G_lo
+        P = P * P_lo
+        d *= 2
+    c = G[..., :32]  # carry into bit i = prefix generate of bits -1..i-1
+    return p + c - 2 * p * c
+
+
+def _soft_shift(a: torch.Tensor, amount: torch.Tensor, op: str) -> torch.Tensor:
+    """Bits of a shifted by the (exact, per example) amount; differentiable in a."""
+    s = (amount & MASK).clamp(max=40)[..., None]
+    if op == "SHL":
+        idx = _BIT - s
+        ok = idx >= 0
+    elif op == "SHR":
+        idx = _BIT + s
+        ok = idx < 32
+    else:  # SAR
+        idx = (_BIT + s).clamp(max=31)
+        ok = torch.ones_like(idx, dtype=torch.bool)
+    gathered = torch.gather(a, -1, idx.clamp(0, 31).expand(*a.shape[:-1], 32))
+    return torch.where(ok, gathered, torch.zeros_like(gathered))
+
+
+def _surrogates(ops: list[str], a, b, a_int, b_int) -> dict[str, torch.Tensor]:
+    out = {}
     adders = [op for op in ops if op in ("ADD", "SUB", "NEG")]
-    sums = {}
     if adders:
-        lhs = {"ADD": a, "SUB": a, "NEG": torch.zeros_like(a)}
-        rhs = {"ADD": b, "SUB": 1 - b, "NEG": 1 - a}
-        carry = torch.tensor([0.0 if op == "ADD" else 1.0 for op in adders]).view(-1, *([1] * a.dim()))
-        x = torch.stack([lhs[op] for op in adders])
-        y = torch.stack([rhs[op] for op in adders])
-        c = carry.expand(*x.shape[:-1], 1)[..., 0]
-        out = []
-        for i in range(32):
-            xi, yi = x[..., i], y[..., i]
-            out.append(xi + yi + c - 2 * (xi * yi + yi * c + xi * c) + 4 * xi * yi * c)
-            c = xi * yi + yi * c + xi * c - 2 * xi * yi * c
-        sums = dict(zip(adders, torch.stack(out, -1)))
-    av, bv = from_bits(a), from_bits(b)
-    results = []
+        x = torch.stack([torch.zeros_like(a) if op == "NEG" else a for op in adders])
+        y = torch.stack([b if op == "ADD" else 1 - (a if op == "NEG" else b) for op in adders])
+        cin = torch.tensor([0.0 if op == "ADD" else 1.0 for op in adders]).view(-1, *([1] * (a.dim() - 1)))
+        sums = _soft_add(x, y, cin.expand(*x.shape[:-1]))
+        out.update(zip(adders, sums))
     for op in ops:
-        exact = to_bits(vecops.UNARY[op](av) if op in vecops.UNARY else vecops.BINARY[op](av, bv))
-        sur = sums.get(op)
-        if sur is None and op not in ("ADD", "SUB", "NEG"):
-            sur = _surrogate(op, a, b)
-        results.append(exact if sur is None else exact + (sur - sur.detach()))
-    return torch.stack(results, 1)
+        if op == "AND":
+            out[op] = a * b
+        elif op == "OR":
+            out[op] = a + b - a * b
+        elif op == "XOR":
+            out[op] = a + b - 2 * a * b
+        elif op == "NOT":
+            out[op] = 1 - a
+        elif op in ("SHL", "SHR", "SAR"):
+            out[op] = _soft_shift(a, b_int, op)
+    return out
+
+
+# --- the vocabulary ----------------------------------------------------------
+
+def vocabulary(spec: Spec) -> list[int]:
+    """Constants for the operand attention: the shared pool plus what the
+    examples suggest: exact ratios output / input (x * k), and the bit
+    masks the outputs agree on (bits always 0 or always 1 across all
+    examples, and their complements), which is where AND/OR/XOR masks
+    come from. Kept small: every constant widens every attention."""
+    from ncpu.machine.semantics import wrap
+
+    found = list(constants_for(spec))
+    if spec.constants:
+        return found
+    for j in range(len(spec.outputs)):
+        outs = [e.outputs[j] for e in spec.examples]
+        if len(set(outs)) <= 2:
+            found += outs
+        ones, anyone = MASK, 0
+        for o in outs:
+            ones &= o & MASK
+            anyone |= o & MASK
+        found += [wrap(ones), wrap(~ones & MASK), wrap(anyone), wrap(~anyone & MASK)]
+        for i in range(len(spec.inputs)):
+            ins = [e.inputs[i] for e in spec.examples]
+            if all(x == 0 or o % x == 0 for o, x in zip(outs, ins)):
+                ratios = {o // x for o, x in zip(outs, ins) if x != 0}
+                if len(ratios) == 1:
+                    found.append(wrap(ratios.pop()))
+    return list(dict.fromkeys(found))[:MAX_CONSTANTS]
+
+
+# --- the search --------------------------------------------------------------
+
+def _sample(logits: torch.Tensor, noise: float, tau: float) -> torch.Tensor:
+    """Straight-through Gumbel-softmax: one-hot forward, soft gradient."""
+    g = -torch.log(-torch.log(torch.rand_like(logits).clamp(1e-9, 1 - 1e-9)))
+    soft = torch.softmax((logits + noise * g) / tau, -1)
+    hard = torch.nn.functional.one_hot(soft.argmax(-1), soft.shape[-1]).to(soft.dtype)
+    return hard + soft - soft.detach()
 
 
 class SoftProgram(torch.nn.Module):
-    """K restarts x L slots of logits."""
+    """K restarts of an L-slot SSA program over V0 leaves."""
 
-    def __init__(self, k: int, length: int, n_ops: int, n_regs: int, n_consts: int, generator: torch.Generator):
+    def __init__(self, k: int, length: int, n_ops: int, n_leaves: int, n_outputs: int, n_inputs: int = 0):
         super().__init__()
+        self.n_inputs = n_inputs
+        total = n_leaves + length
+        self.k, self.length, self.n_leaves = k, length, n_leaves
+        self.op = torch.nn.Parameter(torch.zeros(k, length, n_ops))
+        self.a = torch.nn.Parameter(torch.zeros(k, length, total))
+        self.b = torch.nn.Parameter(torch.zeros(k, length, total))
+        # Outputs read slot results only: were leaves allowed, an output would
+        # settle early on the input nearest the target and starve the slots.
+        self.out = torch.nn.Parameter(torch.zeros(k, n_outputs, length))
+        # Slot t may read only leaves and slots < t.
+        visible = torch.arange(total)[None, :] < (n_leaves + torch.arange(length))[:, None]
+        self.register_buffer("mask", torch.where(visible, 0.0, -1e9))
+        self.reset(torch.ones(k, dtype=torch.bool))
 
-        def logits(*shape):
-            return torch.nn.Parameter(0.1 * torch.randn(*shape, generator=generator))
-
-        self.op = logits(k, length, n_ops)
-        self.rd = logits(k, length, n_regs)
-        self.ra = logits(k, length, n_regs)
-        self.rb = logits(k, length, n_regs + n_consts)
-
-    def sample(self, tau: float, hard: bool):
-        return [torch.nn.functional.gumbel_softmax(p, tau=tau, hard=hard) for p in (self.op, self.rd, self.ra, self.rb)]
-
-
-def execute(choices, ops: list[str], start: torch.Tensor, consts: torch.Tensor) -> torch.Tensor:
-    """Soft run. start [R, E, 32] bits; consts [C, E, 32]; returns [K, R, E, 32]."""
-    op_w, rd_w, ra_w, rb_w = choices
-    k, length = op_w.shape[:2]
-    regs = start.expand(k, *start.shape)
-    for t in range(length):
-        a = torch.einsum("kr,kreb->keb", ra_w[:, t], regs)
-        sources = torch.cat([regs, consts.expand(k, *consts.shape)], 1)
-        b = torch.einsum("kr,kreb->keb", rb_w[:, t], sources)
-        results = _all_ops(ops, a, b)  # [K, O, E, 32]
-        value = torch.einsum("ko,koeb->keb", op_w[:, t], results)
-        write = rd_w[:, t][:, :, None, None]
-        regs = (1 - write) * regs + write * value[:, None]
-    return regs
+    @torch.no_grad()
+    def reset(self, which: torch.Tensor) -> None:
+        n = int(which.sum())
+        if not n:
+            return
+        self.op[which] = 0.5 * torch.randn(n, *self.op.shape[1:])
+        # A prior towards inputs and earlier results over the (many) constants.
+        prior = torch.zeros(self.a.shape[-1])
+        prior[: self.n_inputs] = PRIOR
+        prior[self.n_leaves:] = PRIOR
+        self.a[which] = 0.5 * torch.randn(n, *self.a.shape[1:]) + prior
+        self.b[which] = 0.5 * torch.randn(n, *self.b.shape[1:]) + prior / 2
+        out = 0.5 * torch.randn(n, *self.out.shape[1:])
+        for j in range(out.shape[1]):  # a prior: the last slots are the outputs, in order
+            out[:, j, max(0, out.shape[2] - out.shape[1] + j)] += 2.0
+        self.out[which] = out
 
 
-def search(spec: Spec, deadline: float, seed: int = 0, restarts: int = 32, iterations: int = 250,
-           lengths: tuple[int, ...] = (1, 2, 3, 4)) -> Iterator[list[str]]:
+def run(model: SoftProgram, ops: list[str], leaf_int: torch.Tensor, noise: float, tau: float):
+    """One sampled program per restart: (out_int [K, n_out, E], out_bits,
+    choices as index tensors)."""
+    K = model.k
+    ints = [leaf_int.expand(K, *leaf_int.shape)]  # [K, V0, E]
+    bits = [to_bits(ints[0])]  # [K, V0, E, 32]
+    picks = []
+    for t in range(model.length):
+        vals_int = torch.cat(ints, 1)
+        vals_bits = torch.cat(bits, 1)
+        width = vals_int.shape[1]
+        w_op = _sample(model.op[:, t], noise, tau)
+        w_a = _sample(model.a[:, t, :width] + model.mask[t, :width], noise, tau)
+        w_b = _sample(model.b[:, t, :width] + model.mask[t, :width], noise, tau)
+        ia, ib, io = w_a.argmax(-1), w_b.argmax(-1), w_op.argmax(-1)
+        a_int = vals_int[torch.arange(K), ia]  # [K, E]
+        b_int = vals_int[torch.arange(K), ib]
+        a_bits = torch.einsum("kv,kveb->keb", w_a, vals_bits)
+        b_bits = torch.einsum("kv,kveb->keb", w_b, vals_bits)
+        r_int = torch.stack([EXACT[op](a_int, b_int) for op in ops], 1)  # [K, O, E]
+        r_bits = to_bits(r_int)
+        sur = _surrogates(ops, a_bits, b_bits, a_int, b_int)
+        r_bits = torch.stack([r_bits[:, o] + (sur[op] - sur[op].detach()) if op in sur else r_bits[:, o]
+                              for o, op in enumerate(ops)], 1)
+        ints.append(r_int[torch.arange(K), io][:, None])
+        bits.append(torch.einsum("ko,koeb->keb", w_op, r_bits)[:, None])
+        picks.append((io, ia, ib))
+    vals_int = torch.cat(ints[1:], 1)  # the slot results
+    vals_bits = torch.cat(bits[1:], 1)
+    w_out = _sample(model.out, noise, tau)  # [K, n_out, V]
+    out_bits = torch.einsum("knv,kveb->kneb", w_out, vals_bits)
+    io = w_out.argmax(-1)  # [K, n_out]
+    out_int = torch.gather(vals_int, 1, io[..., None].expand(*io.shape, vals_int.shape[-1]))
+    return out_int, out_bits, picks, io
+
+
+def search(spec: Spec, deadline: float, seed: int = 0, restarts: int = 128, iterations: int = 150,
+           lengths: tuple[int, ...] = (2, 3, 4, 3, 4, 5), debug: bool = False) -> Iterator[list[str]]:
     if spec.uses_memory or not spec.outputs:
         return
     binary, unary = allowed_ops(spec)
     ops = binary + unary
-    registers = list(dict.fromkeys(spec.inputs + spec.outputs))
-    registers += [r for r in range(8) if r not in registers][: max(0, 4 - len(registers))]
-    constants = constants_for(spec)
-    regs0 = initial_batch(spec).registers.T.astype(np.int64)  # [8, E]
-    start = to_bits(regs0[registers])  # [R, E, 32]
-    E = regs0.shape[1]
-    consts = to_bits(np.repeat(np.array(constants, np.int64)[:, None], E, 1))
-    out_index = [registers.index(r) for r in spec.outputs]
-    target = to_bits(np.array([e.outputs for e in spec.examples], np.int64).T)  # [outs, E, 32]
-    wanted = np.array([e.outputs for e in spec.examples], np.int64).T
-    generator = torch.Generator().manual_seed(seed)
+    constants = vocabulary(spec)
+    leaves = [T.inp(r) for r in spec.inputs] + [T.const(c) for c in constants]
+    E = len(spec.examples)
+    leaf_int = torch.tensor([list(e.inputs) for e in spec.examples] or [[]], dtype=torch.int64).T.reshape(-1, E)
+    leaf_int = torch.cat([leaf_int, torch.tensor(constants, dtype=torch.int64)[:, None].expand(-1, E)], 0)
+    target_int = torch.tensor([list(e.outputs) for e in spec.examples], dtype=torch.int64).T  # [n_out, E]
+    target_bits = to_bits(target_int)
     torch.manual_seed(seed)
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # one worker per family: do not fight the others for cores
     tried: set = set()
-    round_index = 0
-    while time.monotonic() < deadline:
-        length = lengths[min(round_index, len(lengths) - 1)] if round_index < len(lengths) else lengths[round_index % len(lengths)]
-        round_index += 1
-        model = SoftProgram(restarts, length, len(ops), len(registers), len(constants), generator)
-        optimiser = torch.optim.Adam(model.parameters(), lr=0.2)
-        for it in range(iterations):
-            if time.monotonic() > deadline:
-                return
-            tau = 2.0 * (0.05 / 2.0) ** (it / iterations)  # anneal 2 -> 0.05
-            choices = model.sample(tau, hard=it > iterations // 2)
-            final = execute(choices, ops, start, consts)[:, out_index].clamp(1e-4, 1 - 1e-4)
-            loss = torch.nn.functional.binary_cross_entropy(final, target.expand_as(final), reduction="none")
-            optimiser.zero_grad()
-            loss.mean(dim=(1, 2, 3)).sum().backward()
-            optimiser.step()
-            if it % 10 == 9 or it == iterations - 1:
-                yield from _decode(model, ops, registers, constants, regs0, wanted, spec, tried)
+    try:
+        round_index = 0
+        while time.monotonic() < deadline:
+            length = lengths[round_index % len(lengths)]
+            round_index += 1
+            model = SoftProgram(restarts, length, len(ops), len(leaves), len(spec.outputs), len(spec.inputs))
+            optimiser = torch.optim.Adam(model.parameters(), lr=LR)
+            best = torch.full((restarts,), float("inf"))
+            stale = torch.zeros(restarts, dtype=torch.long)
+            for it in range(iterations):
+                if time.monotonic() > deadline:
+                    return
+                frac = it / iterations
+                noise = NOISE * (0.1 ** frac)
+                tau = 1.0 * (0.2 ** frac)
+                out_int, out_bits, picks, out_pick = run(model, ops, leaf_int, noise, tau)
+                solved = (out_int == target_int).all(-1).all(-1)
+                for k in torch.nonzero(solved).flatten().tolist():
+                    lines = _decode(k, picks, out_pick, ops, leaves, spec, tried)
+                    if lines is not None:
+                        yield lines
+                if debug and it % 50 == 0:
+                    print(length, it, float(best.min()), int(solved.sum()), flush=True)
+                loss = (out_bits * (1 - 2 * target_bits) + target_bits).sum((1, 2, 3)) / (E * 32 * len(spec.outputs))
+                optimiser.zero_grad()
+                loss.sum().backward()
+                optimiser.step()
+                with torch.no_grad():
+                    better = loss.detach() < best - 1e-6
+                    best = torch.where(better, loss.detach(), best)
+                    stale = torch.where(better, torch.zeros_like(stale), stale + 1)
+                    dead = stale > PATIENCE
+                    if dead.any():
+                        model.reset(dead)
+                        best[dead] = float("inf")
+                        stale[dead] = 0
+    finally:
+        torch.set_num_threads(threads)
 
 
-def _decode(model, ops, registers, constants, regs0, wanted, spec, tried):
-    """Argmax program of every restart; yield those exact on the examples."""
-    with torch.no_grad():
-        picks = [p.argmax(-1).numpy() for p in (model.op, model.rd, model.ra, model.rb)]
-    for k in range(picks[0].shape[0]):
-        steps = []
-        for t in range(picks[0].shape[1]):
-            op, rd, ra, rb = (int(p[k, t]) for p in picks)
-            name = ops[op]
-            if name in vecops.UNARY:
-                steps.append(Step(name, registers[rd], registers[ra]))
-            elif rb < len(registers):
-                steps.append(Step(name, registers[rd], registers[ra], registers[rb]))
-            else:
-                steps.append(Step(name, registers[rd], registers[ra], None, constants[rb - len(registers)]))
-        key = tuple(steps)
-        if key in tried:
-            continue
-        tried.add(key)
-        if np.array_equal(run_steps(steps, regs0)[list(spec.outputs)], wanted):
-            lines = lower(prune(steps, spec.outputs))
-            if lines is not None:
-                yield lines + ["HALT"]
+def _decode(k, picks, out_pick, ops, leaves, spec, tried) -> list[str] | None:
+    """Restart k's sampled program as terms, compiled to register code."""
+    values = list(leaves)
+    for io, ia, ib in picks:
+        op, a, b = ops[int(io[k])], values[int(ia[k])], values[int(ib[k])]
+        values.append(T.unary(op, a) if op in vecops.UNARY else T.binary(op, a, b))
+    registers = {r: values[len(leaves) + int(out_pick[k, j])] for j, r in enumerate(spec.outputs)}
+    key = tuple(sorted(registers.items()))
+    if key in tried:
+        return None
+    tried.add(key)
+    lines = T.compile_terms(registers, [], spec.inputs)
+    return None if lines is None else lines + ["HALT"]

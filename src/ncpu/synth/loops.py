@@ -39,9 +39,10 @@ from ncpu.isa import assemble
 OPS = ["COPY", "ADD", "SUB", "MUL", "DIV", "MOD", "AND", "OR", "XOR", "SHL", "SHR", "SAR", "NEG", "NOT"]
 # Exit tests: (name, the Jcc that leaves the loop, reads (p, q) as leaf slots).
 CONDITIONS = ["Z", "LE", "AE", "GE", "A", "G", "NZ", "L", "B"]
+COUNT = len(CONDITIONS)  # not a flag test: a counted loop, `for _ in range(p)`
 _JUMP = {"Z": "JZ", "LE": "JLE", "AE": "JAE", "GE": "JGE", "A": "JA", "G": "JG", "NZ": "JNZ", "L": "JL", "B": "JB"}
 MAX_ITERATIONS = 64  # per example: enough for 32-bit bit loops and small counters
-RECURRENCE_CONSTANTS = (0, 1, 2, -1, 10)
+RECURRENCE_CONSTANTS = (0, 1, 2, -1, 10, 32)
 
 
 @njit(cache=True, inline="always")
@@ -125,8 +126,15 @@ def _search_f(fs, g, cond, p_slot, q_slot, u0_slot, v0_slot, leaves, wanted):
                 env[s] = leaves[e, s]
             env[0] = leaves[e, u0_slot]
             env[1] = leaves[e, v0_slot]
+            counter = env[p_slot]
             steps = 0
-            while not _exits(cond, env[p_slot], env[q_slot]):
+            while True:
+                if cond == COUNT:
+                    if counter <= 0:
+                        break
+                    counter -= 1
+                elif _exits(cond, env[p_slot], env[q_slot]):
+                    break
                 steps += 1
                 if steps > MAX_ITERATIONS:
                     break
@@ -222,8 +230,9 @@ def _emit_op(op: int, rd: str, a: str, b: str, a_const: bool, b_const: bool, scr
 def _emit_expr(row, rd: str, operand, scratch: str, inner_reg: str) -> list[str]:
     """outer(a, inner(b, c)) into rd; the inner value goes through inner_reg."""
     o1, a, o2, b, c = (int(x) for x in row)
-    if o2 == 0:  # one operation: outer(a, b)
-        (ta, ca), (tb, cb) = operand(a), operand(b)
+    if o2 == 0:  # one operation: outer(a, b); COPY and unary ops never read b
+        (ta, ca) = operand(a)
+        (tb, cb) = operand(b) if o1 != 0 and OPS[o1] not in vecops.UNARY else ("0", True)
         return _emit_op(o1, rd, ta, tb, ca, cb, scratch)
     (tb, cb), (tc, cc) = operand(b), operand(c)
     lines = _emit_op(o2, inner_reg, tb, tc, cb, cc, scratch)
@@ -235,7 +244,7 @@ def _emit_expr(row, rd: str, operand, scratch: str, inner_reg: str) -> list[str]
 
 def _recurrence_asm(spec, f, g, cond, p, q, u0, v0, out_v, constants) -> list[str] | None:
     free = [f"R{r}" for r in range(8) if r not in spec.inputs]
-    if len(free) < 5:
+    if len(free) < (6 if cond == COUNT else 5):
         return None
     ru, rv, rt, rs, rw = free[:5]
     home = {0: ru, 1: rv} | {2 + i: f"R{r}" for i, r in enumerate(spec.inputs)}
@@ -249,6 +258,14 @@ def _recurrence_asm(spec, f, g, cond, p, q, u0, v0, out_v, constants) -> list[st
         text, is_const = operand(slot)
         return f"MOV {reg}, {text}"
 
+    if cond == COUNT:  # for _ in range(p): the counter gets its own register
+        rc = free[5]
+        lines = [load(ru, u0), load(rv, v0), load(rc, p), "loop:", f"CMP {rc}, 0", "JLE done"]
+        lines += _emit_expr(f, rt, operand, rs, rw)
+        lines += _emit_expr(g, rv, operand, rs, rw)
+        lines += [f"MOV {ru}, {rt}", f"DEC {rc}", "JMP loop", "done:",
+                  f"MOV R{spec.outputs[0]}, {rv if out_v else ru}", "HALT"]
+        return lines
     lines = [load(ru, u0), load(rv, v0), "loop:"]
     pa, pc_ = operand(p)
     qa, qc = operand(q)
@@ -285,15 +302,26 @@ def search_recurrence(spec: Spec, deadline: float) -> Iterator[list[str]]:
     exits = [(0, 1, zero), (1, 1, zero), (0, 0, zero)]
     exits += [(c, s, x) for x in inputs for c in (2, 3, 4, 5) for s in (0, 1)]
     exits += [(c, 0, 1) for c in (0, 4, 5, 1)]
+    exits += [(c, s, one) for c in (1, 0) for s in (0, 1)]  # u or v reaching 1 (halving loops)
+    counted = [(COUNT, x, x) for x in inputs]  # for _ in range(x)
     primary = [(c, x) for c in (zero, one) for x in inputs] + [(a, b) for a in inputs for b in inputs if a != b]
     inits = primary + [i for i in itertools.product([zero, one] + inputs, inputs + [zero, one]) if i not in primary]
+    # Starts from any constant (e.g. v0 = 32 for counting down bit positions).
+    everything = list(range(2, slots))
+    wide = [i for i in itertools.product(everything, everything) if i not in inits and i[0] != i[1]]
     # g must update the control value; try the ones that read v first.
     order = sorted(range(len(single)), key=lambda i: (1 not in single[i][[1, 3, 4]], single[i][0] == 0))
     single_g = single[order]
     # Rounds of growing cost: the common exits and starts with one-op f and
     # g, then a two-op f, then every exit and start, then a two-op g.
     common = (exits[:3], primary)
-    rounds = [("1", "1", *common), ("2", "1", *common), ("1", "1", exits, inits), ("1", "2", *common)]
+    # Cheapest first: one-op bodies with the common exits, counted loops,
+    # every exit, the common exits from any start; then two-op f; every
+    # start; two-op g; every exit from any start.
+    rounds = [("1", "1", *common), ("1", "1", counted, inits), ("1", "1", exits[3:], primary),
+              ("1", "1", exits[:3], wide),
+              ("2", "1", *common), ("1", "1", exits, inits), ("1", "2", *common), ("2", "1", counted, inits),
+              ("1", "1", exits, wide)]
     made = {"1": single}
     for f_kind, g_kind, round_exits, round_inits in rounds:
         if "2" in (f_kind, g_kind) and "2" not in made:
@@ -392,9 +420,10 @@ def _taken(cond: int, p: np.ndarray, q: np.ndarray) -> np.ndarray:
 
 
 def search_branch(spec: Spec, deadline: float) -> Iterator[list[str]]:
-    """if (p cc q) out = Y else out = X, with X and Y one ALU op over the
-    inputs and small constants: comparisons, min/max, abs, sign, clamps."""
-    if spec.uses_memory or len(spec.outputs) != 1 or not spec.inputs or not spec.allows("CMP"):
+    """if (p cc q) outs = Y else outs = X, each output's X and Y one ALU op
+    over the inputs and small constants: comparisons, min/max, abs, sign,
+    clamps, and several outputs under one test (min and max at once)."""
+    if spec.uses_memory or not 1 <= len(spec.outputs) <= 3 or not spec.inputs or not spec.allows("CMP"):
         return
     constants = list(dict.fromkeys(list(spec.constants) + [0, 1, -1, 2, 31]))
     k = len(spec.inputs)
@@ -409,10 +438,16 @@ def search_branch(spec: Spec, deadline: float) -> Iterator[list[str]]:
     rows = rows[(rows[:, 1] >= 2) & ((rows[:, 3] >= 2) | np.isin(rows[:, 0], [0, 12, 13]))]
     inner = _apply_columns(rows[:, 2], leaves[:, rows[:, 3]], leaves[:, rows[:, 4]])
     values = _apply_columns(rows[:, 0], leaves[:, rows[:, 1]], inner)  # [E, n]
-    target = np.array([e.outputs[0] for e in spec.examples], np.int64)
-    hit = values == target[:, None]
-    out = f"R{spec.outputs[0]}"
-    scratch = next(f"R{r}" for r in range(7, -1, -1) if r not in spec.inputs and r != spec.outputs[0])
+    hits = [values == np.array([e.outputs[o] for e in spec.examples], np.int64)[:, None]
+            for o in range(len(spec.outputs))]
+    free = [r for r in range(7, -1, -1) if r not in spec.inputs]
+    scratch = f"R{free[0]}"
+    if len(spec.outputs) == 1:
+        homes = [f"R{spec.outputs[0]}"]
+    elif len(free) > len(spec.outputs):  # arms write temporaries, moved out at the end
+        homes = [f"R{r}" for r in free[1:1 + len(spec.outputs)]]
+    else:
+        return
 
     def operand(slot):
         return (f"R{spec.inputs[slot - 2]}", False) if slot < 2 + k else (str(constants[slot - 2 - k]), True)
@@ -429,18 +464,28 @@ def search_branch(spec: Spec, deadline: float) -> Iterator[list[str]]:
                 taken = _taken(cond, leaves[:, p], leaves[:, q])
                 if taken.all() or not taken.any():
                     continue
-                then_ok = hit[taken].all(0)
-                else_ok = hit[~taken].all(0)
-                if not (then_ok.any() and else_ok.any()):
-                    continue
-                score = int(np.argmax(then_ok)) + int(np.argmax(else_ok)) + (q >= 2 + k)
-                if best is None or score < best[0]:
-                    best = (score, p, q, cond, rows[np.argmax(then_ok)], rows[np.argmax(else_ok)])
+                arms, score = [], int(q >= 2 + k)
+                for hit in hits:
+                    then_ok = hit[taken].all(0)
+                    else_ok = hit[~taken].all(0)
+                    if not (then_ok.any() and else_ok.any()):
+                        break
+                    score += int(np.argmax(then_ok)) + int(np.argmax(else_ok))
+                    arms.append((rows[np.argmax(then_ok)], rows[np.argmax(else_ok)]))
+                else:
+                    if best is None or score < best[0]:
+                        best = (score, p, q, cond, arms)
     if best is None:
         return
-    _, p, q, cond, y, x = best
+    _, p, q, cond, arms = best
     qa, _ = operand(q)
     lines = [f"CMP R{spec.inputs[p - 2]}, {qa}", f"{_JUMP[CONDITIONS[cond]]} then"]
-    lines += _emit_expr(x, out, operand, scratch, scratch) + ["JMP end", "then:"]
-    lines += _emit_expr(y, out, operand, scratch, scratch) + ["end:", "HALT"]
-    yield lines
+    for (y, x), home in zip(arms, homes):
+        lines += _emit_expr(x, home, operand, scratch, scratch)
+    lines += ["JMP end", "then:"]
+    for (y, x), home in zip(arms, homes):
+        lines += _emit_expr(y, home, operand, scratch, scratch)
+    lines += ["end:"]
+    if len(spec.outputs) > 1:
+        lines += [f"MOV R{r}, {home}" for r, home in zip(spec.outputs, homes)]
+    yield lines + ["HALT"]

@@ -31,6 +31,9 @@ FAMILIES = {
 }
 
 
+READY = -1  # job id of a worker's "imports done" message
+
+
 @dataclass
 class SynthResult:
     solved: bool
@@ -55,6 +58,7 @@ def accept(lines: list[str], spec: Spec, engine: str = "compute") -> tuple[str, 
 
 def _worker(family: str, jobs, results, current) -> None:
     module = importlib.import_module(FAMILIES[family])
+    results.put((READY, family, None))  # imported (torch, numba): ready for real budgets
     while True:
         job = jobs.get()
         if job is None:
@@ -85,6 +89,16 @@ class Portfolio:
         for p in self.processes:
             p.start()
         self.errors: list[str] = []
+        # Wait for every worker to finish its imports, so that the first
+        # problem's budget is not spent starting torch.
+        waiting, until = set(self.families), time.monotonic() + 120
+        while waiting and time.monotonic() < until:
+            try:
+                got_id, family, _ = self.results.get(timeout=1)
+            except queue.Empty:
+                continue
+            if got_id == READY:
+                waiting.discard(family)
         # Compile/load the checking engine now, not inside the first race.
         accept(["HALT"], parse_spec({"inputs": [], "outputs": ["R0"], "examples": [{"in": [], "out": [0]}]}), engine)
 

@@ -83,7 +83,7 @@ def to_python(asm: str, spec: Spec, name: str = "f") -> str:
     flags = bool(names & (set(_CONDITIONS) - {"JMP"}))
     size = DEFAULT_MEM_SIZE
     params = [f"r{r}" for r in spec.inputs] + (["mem=None"] if spec.uses_memory else [])
-    body = [f"r{r} = 0" for r in range(8) if r not in spec.inputs]
+    body = [f"r{r} = 0" for r in sorted(uninitialised(program, spec)) if r not in spec.inputs]
     if spec.uses_memory:
         body.append(f"mem = [0] * {size} if mem is None else mem")
     if flags:
@@ -117,6 +117,81 @@ def to_python(asm: str, spec: Spec, name: str = "f") -> str:
     source = f"def {name}({', '.join(params)}):\n" + "".join(f"    {line}\n" for line in body)
     needed = _needed(source)
     return "".join(_HELPERS[h] + "\n" for h in needed) + source
+
+
+def _reads_writes(ins) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Registers one instruction reads and writes (flags and sp aside)."""
+    name, rd, a, b = ins.op.mnemonic, ins.rd, ins.rs1, ins.rs2
+    if name in _CONTROL or name in ("HALT", "NOP"):
+        return (), ()
+    if name == "MOVI":
+        return (), (rd,)
+    if name in ("MOV", "NOT", "NEG", "LOAD") or name in _IMM:
+        return (a,), (rd,)
+    if name in _BINARY:
+        return (a, b), (rd,)
+    if name in ("MOVT", "INC", "DEC"):
+        return (rd,), (rd,)
+    if name == "POP":
+        return (), (rd,)
+    if name == "STORE":
+        return (a, b), ()
+    if name == "PUSH":
+        return (a,), ()
+    if name == "CMP":
+        return (a, b), ()
+    if name == "CMPI":
+        return (a,), ()
+    return tuple(range(8)), ()  # unknown: assume it reads everything
+
+
+def uninitialised(program, spec: Spec) -> set[int]:
+    """Registers that some path may read (or return) before writing them:
+    only those need the machine's initial `= 0`. A forward "definitely
+    assigned" analysis over the control-flow graph (RET and CALL are
+    treated as reaching every instruction, conservatively)."""
+    everything = frozenset(range(8))
+    n = len(program)
+    succ: list[list[int]] = []
+    for i, ins in enumerate(program):
+        op = ins.op.mnemonic
+        if op == "HALT":
+            succ.append([])
+        elif op == "JMP":
+            succ.append([ins.imm])
+        elif op in _CONDITIONS:
+            succ.append([ins.imm, i + 1])
+        elif op in ("CALL", "RET"):
+            succ.append(list(range(n)))
+        else:
+            succ.append([i + 1])
+    assigned: list[frozenset | None] = [None] * n  # None = not reached yet
+    assigned[0] = frozenset(spec.inputs) if n else None
+    work = [0] if n else []
+    while work:
+        i = work.pop()
+        reads, writes = _reads_writes(program[i])
+        out = assigned[i] | frozenset(writes)
+        for j in succ[i]:
+            if not 0 <= j < n:
+                continue
+            new = out if assigned[j] is None else assigned[j] & out
+            if new != assigned[j]:
+                assigned[j] = new
+                work.append(j)
+    need: set[int] = set()
+    for i, ins in enumerate(program):
+        if assigned[i] is None:
+            continue
+        reads, writes = _reads_writes(ins)
+        need.update(r for r in reads if r not in assigned[i])
+        if ins.op.mnemonic == "HALT" or not 0 <= i + 1 <= n:
+            need.update(r for r in spec.outputs if r not in assigned[i])
+    # Falling off the end (no HALT reached) still returns the outputs.
+    if n and program[-1].op.mnemonic != "HALT" and assigned[-1] is not None:
+        reads, writes = _reads_writes(program[-1])
+        need.update(r for r in spec.outputs if r not in assigned[-1] | frozenset(writes))
+    return need & everything
 
 
 def _needed(source: str) -> list[str]:

@@ -25,6 +25,16 @@ class Def:
     gen: str = "small"  # input distribution: small, any, byte, positive, tiny, nat
     outputs: int = 1
     memory: str = ""  # "", "fold", "map", "inplace", "fixed4", "store"
+    examples: int = 10  # frozen examples in suite.json
+    sharp: bool = False  # mix edge values (0, +-1, INT_MIN/MAX, 2^k...) into them
+
+
+def strengthen(*names: str, examples: int = 32) -> None:
+    """Problems whose 10 random examples admitted a wrong program: freeze
+    more examples, with edge values mixed in (see suite.EDGES)."""
+    for i, d in enumerate(DEFS):
+        if d.name in names:
+            DEFS[i] = Def(**{**d.__dict__, "examples": examples, "sharp": True})
 
 
 def _rotl(x, k):
@@ -234,3 +244,18 @@ def _fib(n):
     for _ in range(n):
         a, b = b, a + b
     return a
+
+
+# Problems whose 10 random examples admitted a wrong program (found by
+# running the enumerative and sketch families on them and checking the
+# result on unseen inputs with edge values), and every 0/1-valued
+# comparison (one bit of evidence per example): 32 or more examples, edge values
+# mixed in. `python -m ncpu.synth.benchmarks.generate` refreezes suite.json.
+strengthen(
+    "add_const_m3", "avg_floor_no_overflow", "clear_bit_0", "clear_bit_31", "cube", "div_const_4", "gray_code",
+    "mod", "mul_const_3", "mul_const_5", "parity", "round_down_pow2", "set_bit_31", "shr_logical_31",
+    "shr_logical_4", "sign", "sign_mask", "toggle_bit_0", "toggle_bit_31", "turn_on_trailing_zeros", "xnor",
+    *[d.name for d in DEFS if d.family == "comparison"],
+    # The gradient family's answers exposed these (x & 24 / (x & 24) for bit 3).
+    *[d.name for d in DEFS if d.name.startswith(("test_bit_", "mod_const_"))],
+)

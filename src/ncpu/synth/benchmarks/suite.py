@@ -23,7 +23,28 @@ EXAMPLES = 10
 INT_MIN, INT_MAX = -(1 << 31), (1 << 31) - 1
 
 
-def _value(rng: random.Random, kind: str) -> int:
+# Edge values per input distribution: where wrong programs that fit random
+# examples usually part ways with the right one (sign changes, overflow,
+# powers of two and their neighbours, all-ones and alternating patterns).
+_POW2 = [1 << k for k in range(31)]
+EDGES = {
+    "any": [0, 1, -1, 2, -2, 3, INT_MIN, INT_MAX, INT_MIN + 1, INT_MAX - 1, 0x55555555, -0x55555556,
+            0x7F, 0x80, 0xFF, 0x100, 0xFFFF, 0x10000, -256, -0x10000]
+           + _POW2[4::3] + [-(p) for p in _POW2[5::4]] + [p - 1 for p in _POW2[6::5]],
+    "small": [0, 1, -1, 2, -2, 1000, -1000, 999, -999, 512, -512, 7, -8],
+    "positive": [1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 1023, 1024, 1025, (1 << 19) - 1, 1 << 19,
+                 (1 << 19) + 1, 999_999, 1_000_000],
+    "positive_small": [1, 2, 3, 4, 7, 8, 27, 30],
+    "nat": [0, 1, 2, 3, 59, 60],
+    "tiny": [0, 1, 2, 3, 11, 12],
+    "pow2mix": [0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 17, (1 << 20) - 1, 1 << 20, 1 << 30, (1 << 30) + 1],
+}
+EDGES["anyzero"] = EDGES["pairs"] = EDGES["any"]
+
+
+def _value(rng: random.Random, kind: str, sharp: bool = False) -> int:
+    if sharp and kind in EDGES and rng.random() < 0.5:
+        return rng.choice(EDGES[kind])
     if kind == "any":
         pick = rng.random()
         if pick < 0.15:
@@ -32,7 +53,7 @@ def _value(rng: random.Random, kind: str) -> int:
             return rng.randint(-1000, 1000)
         return wrap(rng.getrandbits(32))
     if kind == "anyzero":
-        return 0 if rng.random() < 0.3 else _value(rng, "any")
+        return 0 if rng.random() < 0.3 else _value(rng, "any", sharp)
     if kind == "small":
         return rng.randint(-1000, 1000)
     if kind == "positive":
@@ -48,11 +69,11 @@ def _value(rng: random.Random, kind: str) -> int:
     raise ValueError(kind)
 
 
-def _inputs(rng: random.Random, d: Def) -> list[int]:
+def _inputs(rng: random.Random, d: Def, sharp: bool = False) -> list[int]:
     kind = d.gen
     if kind == "pairs":
-        a = _value(rng, "any")
-        return [a, a if rng.random() < 0.4 else _value(rng, "any")]
+        a = _value(rng, "any", sharp)
+        return [a, a if rng.random() < 0.4 else _value(rng, "any", sharp)]
     if kind == "gcdpairs":
         return [rng.randint(1, 300), rng.randint(0, 300)]
     if kind == "powpairs":
@@ -61,7 +82,10 @@ def _inputs(rng: random.Random, d: Def) -> list[int]:
         return [rng.randint(-1000, 1000), rng.randint(0, 50)]
     if kind == "dblpairs":
         return [rng.randint(1, 10), rng.randint(1, 10_000)]
-    return [_value(rng, kind) for _ in range(d.arity)]
+    xs = [_value(rng, kind, sharp) for _ in range(d.arity)]
+    if sharp and d.arity >= 2 and rng.random() < 0.3:  # equal and adjacent operands
+        xs[1] = wrap(xs[0] + rng.choice([0, 1, -1]))
+    return xs
 
 
 def _array(rng: random.Random, d: Def) -> list[int]:
@@ -70,7 +94,9 @@ def _array(rng: random.Random, d: Def) -> list[int]:
     return [rng.randint(-bound, bound) for _ in range(n)]
 
 
-def make_example(rng: random.Random, d: Def) -> dict:
+def make_example(rng: random.Random, d: Def, sharp: bool = False, edge: int | None = None) -> dict:
+    """One example in spec JSON form; `edge` = j forces the inputs to the
+    j-th edge value (first input) and a shifted one (the others)."""
     """One example in spec JSON form."""
     if d.memory in ("fold", "map", "inplace", "fixed4"):
         xs = _array(rng, d)
@@ -87,19 +113,35 @@ def make_example(rng: random.Random, d: Def) -> dict:
         return {"in": [base, dst, len(xs)], "out": [], "memory_in": {"base": base, "values": xs},
                 "memory_out": {"base": dst, "values": out}}
     if d.memory == "store":
-        a, b = _value(rng, d.gen), _value(rng, d.gen)
+        a, b = _value(rng, d.gen, sharp), _value(rng, d.gen, sharp)
         address = rng.randint(100, 900)
         return {"in": [a, b, address], "out": [], "memory_out": {"base": address, "values": [d.ref(a, b)]}}
-    xs = _inputs(rng, d)
+    xs = _inputs(rng, d, sharp)
+    if edge is not None:
+        edges = EDGES[d.gen]
+        # Two passes over the edges with several inputs: partners that are
+        # equal, adjacent or other edges, then random partners.
+        second, edge = divmod(edge, len(edges))
+        xs = [edges[(edge + 5 * i) % len(edges)] if i == 0 or (not second and rng.random() < 0.5) else x
+              for i, x in enumerate(xs)]
+        if len(xs) >= 2 and not second and edge % 3 < 2:  # an equal pair, or an adjacent one
+            xs[1] = xs[0] if edge % 3 == 0 else wrap(xs[0] + (1 if edge % 2 else -1))
     out = d.ref(*xs)
     return {"in": xs, "out": list(out) if isinstance(out, tuple) else [out]}
 
 
-def make_spec_json(d: Def, seed: int, count: int = EXAMPLES) -> dict:
-    rng = random.Random(f"{d.name}:{seed}")
+def make_spec_json(d: Def, seed: int, count: int | None = None, sharp: bool | None = None) -> dict:
+    """`count` examples (default: the problem's own), drawn with edge values
+    mixed in when `sharp` (default: the problem's own setting)."""
+    count = d.examples if count is None else count
+    sharp = d.sharp if sharp is None else sharp
+    rng = random.Random(f"{d.name}:{seed}" + (":sharp" if sharp else ""))
+    # Sharp sets start with every edge value once, then random (sharp) draws.
+    forced = len(EDGES[d.gen]) * min(d.arity, 2) if sharp and d.gen in EDGES and not d.memory else 0
+    count = max(count, forced + 8) if forced else count
     examples, seen = [], set()
-    for _ in range(count * 20):
-        example = make_example(rng, d)
+    for attempt in range(count * 20):
+        example = make_example(rng, d, sharp, attempt if attempt < forced else None)
         key = json.dumps([example["in"], example.get("memory_in")])
         if key not in seen:
             seen.add(key)
@@ -126,8 +168,13 @@ class Problem:
         return self.definition.family
 
     def fresh_spec(self, count: int = 50, seed: int = 1) -> Spec:
-        """Unseen inputs from the same distribution (for generalisation)."""
-        return parse_spec(make_spec_json(self.definition, seed=1000 + seed, count=count))
+        """Unseen inputs for generalisation: `count` from the problem's
+        distribution plus `count` with edge values mixed in."""
+        plain = make_spec_json(self.definition, seed=1000 + seed, count=count, sharp=False)
+        edges = make_spec_json(self.definition, seed=2000 + seed, count=count, sharp=True)
+        keys = {json.dumps([e["in"], e.get("memory_in")]) for e in plain["examples"]}
+        plain["examples"] += [e for e in edges["examples"] if json.dumps([e["in"], e.get("memory_in")]) not in keys]
+        return parse_spec(plain)
 
 
 def load_suite() -> list[Problem]:
