@@ -7,7 +7,11 @@ from pathlib import Path
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("train", help="train neural components from their truth tables")
+    parser = subparsers.add_parser(
+        "train", help="train neural components from their truth tables",
+        description="Train every cell of the neural ALU by gradient descent on its complete truth table "
+                    "until it is exact on every row, then save the weights. Without --out this replaces "
+                    "the weights the package ships (the same seed reproduces them).")
     parser.add_argument("component", choices=["alu"], help="what to train")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--out", type=Path, default=None,

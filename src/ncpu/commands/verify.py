@@ -8,7 +8,12 @@ import json
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("verify", help="verify the neural ALU (enumeration, sampling, margins)")
+    parser = subparsers.add_parser(
+        "verify", help="verify the neural ALU (enumeration, sampling, margins)",
+        description="Check the neural ALU: every cell over its whole input space, every operation at "
+                    "8 bits over all 2^16 pairs, the 32-bit instance on random and boundary pairs, and the "
+                    "smallest margin of any pre-activation from its threshold. Exit 0 only when all pass. "
+                    "See docs/verification.md.")
     parser.add_argument("--json", action="store_true", help="print every check as JSON")
     parser.add_argument("--exhaustive16", action="store_true",
                         help="also run the 16-bit instance over all 2^32 pairs per op (hours on a CPU)")
