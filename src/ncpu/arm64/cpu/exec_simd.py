@@ -12,7 +12,7 @@ from . import decode_table as T
 from .alu import lsr, sextn, ult
 from .decoder import bits
 from .exec_int import xr
-from .vregs import lane, set_lane
+from .vregs import lane, set_lane, write_lanes
 from .exec_vfp import by_element, exec_scalar, vfp_across, vfp_fixed, vfp_three_same, vfp_two_misc
 from .state import FPCR
 
@@ -26,15 +26,6 @@ def _s(x, sz):
 @njit(cache=True)
 def _emask(sz):
     return np.int64(-1) if sz == 3 else (np.int64(1) << (8 << sz)) - 1
-
-
-@njit(cache=True)
-def _write(V, rd, sz, res, n, q):
-    """Write n lanes from res; zero the upper half when q == 0."""
-    for i in range(n):
-        set_lane(V, rd, sz, i, res[i])
-    if not q:
-        V.d[rd, 1] = 0
 
 
 @njit(cache=True)
@@ -82,7 +73,7 @@ def _three_same(V, w, rd, rn, rm, q):
                 else:
                     a_gt = _s(a, sz) > _s(b, sz)
                 res[i] = a if a_gt == (o == 20) else b
-        _write(V, rd, sz, res, n, q)
+        write_lanes(V, rd, sz, res, n, q)
         return
     for i in range(n):
         a, b = lane(V, rn, sz, i), lane(V, rm, sz, i)
@@ -117,7 +108,7 @@ def _three_same(V, w, rd, rn, rm, q):
         else:                                            # MUL
             r = a * b
         res[i] = r
-    _write(V, rd, sz, res, n, q)
+    write_lanes(V, rd, sz, res, n, q)
 
 
 @njit(cache=True)
@@ -137,14 +128,14 @@ def _two_misc(V, w, rd, rn, q):
         for i in range(n):
             base = (i // per) * per
             res[i] = lane(V, rn, sz, base + per - 1 - (i - base))
-        _write(V, rd, sz, res, n, q)
+        write_lanes(V, rd, sz, res, n, q)
         return
     if o == 19:                                          # SHLL / SHLL2
         cnt = 8 >> sz
         off = cnt if q else 0
         for i in range(cnt):
             res[i] = lane(V, rn, sz, off + i) << (8 << sz)
-        _write(V, rd, sz + 1, res, cnt, 1)
+        write_lanes(V, rd, sz + 1, res, cnt, 1)
         return
     if o == 18:                                          # XTN / XTN2
         for i in range(8 >> sz):
@@ -182,7 +173,7 @@ def _two_misc(V, w, rd, rn, q):
         else:                                            # ABS / NEG
             r = -sa if (u == 1 or sa < 0) else sa
         res[i] = r
-    _write(V, rd, sz, res, n, q)
+    write_lanes(V, rd, sz, res, n, q)
 
 
 @njit(cache=True)
@@ -240,7 +231,7 @@ def _shift(V, w, rd, rn, q):
         for i in range(cnt):
             x = lane(V, rn, sz, off + i)
             res[i] = (x if u else _s(x, sz)) << sh
-        _write(V, rd, sz + 1, res, cnt, 1)
+        write_lanes(V, rd, sz + 1, res, cnt, 1)
         return
     n = (16 if q else 8) >> sz
     for i in range(n):
@@ -256,7 +247,7 @@ def _shift(V, w, rd, rn, q):
             if o == 2:
                 r += lane(V, rd, sz, i)
         res[i] = r
-    _write(V, rd, sz, res, n, q)
+    write_lanes(V, rd, sz, res, n, q)
 
 
 @njit(cache=True)
@@ -282,7 +273,7 @@ def _three_diff(V, w, rd, rn, rm, q):
             res[i] = a - b
         else:
             res[i] = a + b
-    _write(V, rd, sz + 1, res, cnt, 1)
+    write_lanes(V, rd, sz + 1, res, cnt, 1)
 
 
 @njit(cache=True)
@@ -304,7 +295,7 @@ def _perm(V, w, rd, rn, rm, q):
         else:
             j = i // 2 + part * half
             res[i] = lane(V, rn if i % 2 == 0 else rm, sz, j)
-    _write(V, rd, sz, res, n, q)
+    write_lanes(V, rd, sz, res, n, q)
 
 
 @njit(cache=True)
@@ -323,7 +314,7 @@ def exec_simd(op, w, imm, pc, R, V, st):
             n = (16 if q else 8) >> sz
             for i in range(n):
                 res[i] = x
-            _write(V, rd, sz, res, n, q)
+            write_lanes(V, rd, sz, res, n, q)
         elif op == T.INS_GEN:
             set_lane(V, rd, sz, idx, xr(R, rn))
         elif op == T.INS_ELEM:
@@ -384,7 +375,7 @@ def exec_simd(op, w, imm, pc, R, V, st):
         for i in range(nb):
             j = i + k
             res[i] = lane(V, rn, 0, j) if j < nb else lane(V, rm, 0, j - nb)
-        _write(V, rd, 0, res, nb, q)
+        write_lanes(V, rd, 0, res, nb, q)
     elif op == T.TBL:
         nb = 16 if q else 8
         nt = bits(w, 13, 2) + 1
@@ -396,7 +387,7 @@ def exec_simd(op, w, imm, pc, R, V, st):
                 res[i] = lane(V, (rn + j // 16) & 31, 0, j % 16)
             else:
                 res[i] = lane(V, rd, 0, i) if tbx else 0
-        _write(V, rd, 0, res, nb, q)
+        write_lanes(V, rd, 0, res, nb, q)
     elif op == T.VPERM:
         _perm(V, w, rd, rn, rm, q)
     else:                                                # ADDP (scalar)

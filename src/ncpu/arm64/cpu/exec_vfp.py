@@ -16,24 +16,16 @@ from .fpu import (IXC, K_ABD, K_ADD, K_DIV, K_MAX, K_MAXNM, K_MIN, K_MINNM, K_MU
                   fp_compare, fp_fma, fp_round, fp_sqrt, fp_to_fixed, fval, i32_as_f32, i64_as_f64, is_nan,
                   nan_flags, narrow_flags, pick_nan, sqrt_flags, to_int_flags)
 from .state import FPSR
-from .vregs import lane, set_lane
-
-SIGN32 = np.int64(0x80000000)
-
+from .vregs import lane, set_lane, write_lanes
 
 @njit(cache=True)
 def bits(w, lsb, n):
+    # a local copy: the decoder imports this module, so we cannot import its `bits`
     return (w >> lsb) & ((1 << n) - 1)
 
+
+SIGN32 = np.int64(0x80000000)
 SIGN64 = np.int64(1) << 63
-
-
-@njit(cache=True)
-def _write(V, rd, sz, res, n, q):
-    for i in range(n):
-        set_lane(V, rd, sz, i, res[i])
-    if not q:
-        V.d[rd, 1] = 0
 
 
 @njit(cache=True)
@@ -244,7 +236,7 @@ def vfp_three_same(V, w, rd, rn, rm, q, fpcr, R):
             x, y, d = lane(V, rn, sz, i), lane(V, rm, sz, i), lane(V, rd, sz, i)
             res[i] = _fp3_lane(u, a, o, x, y, d, dbl, fpcr)
             R[FPSR] |= _fp3_flags(u, a, o, x, y, d, dbl)
-    _write(V, rd, sz, res, n, q)
+    write_lanes(V, rd, sz, res, n, q)
 
 
 @njit(cache=True)
@@ -279,7 +271,7 @@ def vfp_two_misc(V, w, rd, rn, q, fpcr, R):
         x = lane(V, rn, sz, i)
         res[i] = _fp2_lane(u, a, o, x, dbl, fpcr)
         R[FPSR] |= _fp2_flags(u, a, o, x, dbl)
-    _write(V, rd, sz, res, n, q)
+    write_lanes(V, rd, sz, res, n, q)
 
 
 @njit(cache=True)
@@ -331,7 +323,7 @@ def vfp_fixed(V, w, rd, rn, q, immh, immhb, R):
             res[i] = fixed_to_fp(x, 64 if dbl else 32, u == 1, fb, dbl)
         else:
             res[i] = fp_to_fixed(x, dbl, 3, 64 if dbl else 32, u == 1, fb)
-    _write(V, rd, sz, res, n, q)
+    write_lanes(V, rd, sz, res, n, q)
 
 
 # ---- by element --------------------------------------------------------------------------
@@ -364,7 +356,7 @@ def by_element(V, w, rd, rn, q, scalar, fpcr, R):
         if scalar:
             _scalar(V, rd, sz, res[0])
         else:
-            _write(V, rd, sz, res, n, q)
+            write_lanes(V, rd, sz, res, n, q)
         return
     sz = size
     if sz == 1:
@@ -383,7 +375,7 @@ def by_element(V, w, rd, rn, q, scalar, fpcr, R):
             res[i] = lane(V, rd, sz, i) + p
         else:
             res[i] = lane(V, rd, sz, i) - p
-    _write(V, rd, sz, res, n, q)
+    write_lanes(V, rd, sz, res, n, q)
 
 
 @njit(cache=True)

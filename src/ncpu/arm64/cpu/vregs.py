@@ -53,3 +53,12 @@ def set_scalar(V, r, sz, x):
     V.d[r, 0] = 0
     V.d[r, 1] = 0
     set_lane(V, r, sz, 0, x)
+
+
+@njit(cache=True)
+def write_lanes(V, rd, sz, res, n, q):
+    """Write n lanes from res; zero the upper half when q == 0 (64-bit forms)."""
+    for i in range(n):
+        set_lane(V, rd, sz, i, res[i])
+    if not q:
+        V.d[rd, 1] = 0
