@@ -18,6 +18,7 @@ from .fpu import (IXC, K_ABD, K_ADD, K_DIV, K_MAX, K_MAXNM, K_MIN, K_MINNM, K_MU
 from .state import FPSR
 from .vregs import lane, set_lane, write_lanes
 
+
 @njit(cache=True)
 def bits(w, lsb, n):
     # a local copy: the decoder imports this module, so we cannot import its `bits`
