@@ -576,6 +576,10 @@ def _fmt_simd(name, f, w, addr):
             idx, rm = (f["h"] << 2) | (f["l"] << 1) | f["m"], f["rm"]
         else:
             idx, rm = (f["h"] << 1) | f["l"], (f["m"] << 4) | f["rm"]
+        if o in (10, 2, 6):                            # widening: [su]mull/[su]mlal/[su]mlsl(2)
+            mn = ("s", "u")[u] + {10: "mull", 2: "mlal", 6: "mlsl"}[o] + ("2" if q else "")
+            wide = {1: "4s", 2: "2d"}[size]
+            return mn, f"v{rd}.{wide}, v{rn}.{a}, v{rm}.{'bhsd'[size]}[{idx}]"
         mn = {8: "mul", 0: "mla", 4: "mls"}[o]
         return mn, f"v{rd}.{a}, v{rn}.{a}, v{rm}.{'bhsd'[size]}[{idx}]"
     if name == "DUP_S":

@@ -330,7 +330,7 @@ def vfp_fixed(V, w, rd, rn, q, immh, immhb, R):
 # ---- by element --------------------------------------------------------------------------
 @njit(cache=True)
 def by_element(V, w, rd, rn, q, scalar, fpcr, R):
-    """FMUL/FMLA/FMLS/FMULX and MUL/MLA/MLS by element (vector and scalar FP)."""
+    """FMUL/FMLA/FMLS/FMULX, MUL/MLA/MLS and the widening [SU]MULL/[SU]MLAL/[SU]MLSL by element."""
     u = bits(w, 29, 1)
     size = bits(w, 22, 2)
     o = bits(w, 12, 4)
@@ -367,6 +367,23 @@ def by_element(V, w, rd, rn, q, scalar, fpcr, R):
         idx = (h << 1) | l
         rm = (m << 4) | rm4
     y = lane(V, rm, sz, idx)
+    if o == 10 or o == 2 or o == 6:                    # [SU]MULL, [SU]MLAL, [SU]MLSL: widening
+        width = 8 << sz
+        if not u:
+            y = sextn(y, width)
+        n = 8 >> sz                                    # the result fills all 128 bits
+        first = n if q else 0                          # the "2" forms read the upper half
+        for i in range(n):
+            x = lane(V, rn, sz, first + i)
+            p = (x if u else sextn(x, width)) * y
+            if o == 10:
+                res[i] = p
+            elif o == 2:
+                res[i] = lane(V, rd, sz + 1, i) + p
+            else:
+                res[i] = lane(V, rd, sz + 1, i) - p
+        write_lanes(V, rd, sz + 1, res, n, 1)
+        return
     n = (16 if q else 8) >> sz
     for i in range(n):
         p = lane(V, rn, sz, i) * y
@@ -394,7 +411,7 @@ def elem_ok(w, scalar):
         return False
     if size == 0 or size == 3:
         return False
-    return (o == 8 and u == 0) or ((o == 0 or o == 4) and u == 1)
+    return (o == 8 and u == 0) or ((o == 0 or o == 4) and u == 1) or o == 10 or o == 2 or o == 6
 
 
 # ---- scalar AdvSIMD forms ------------------------------------------------------------------
