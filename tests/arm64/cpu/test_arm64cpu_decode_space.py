@@ -35,8 +35,8 @@ from ncpu.arm64.cpu import StopReason
 from ncpu.arm64.cpu import decode_table as T
 from ncpu.arm64.cpu.decoder import decode
 
-pytest.importorskip("unicorn")
-capstone = pytest.importorskip("capstone")
+import capstone
+import unicorn  # noqa: F401  (test dependencies: fail, never skip, when missing)
 
 EXCLUDED_PREFIXES = (
     # SVE / SME / MTE / PAC

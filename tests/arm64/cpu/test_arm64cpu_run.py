@@ -24,11 +24,10 @@ def machine(words, data_size=0x4000):
 
 
 def assemble(src: str) -> list[int]:
-    """Assemble with binutils (skips the test when the cross assembler is missing)."""
+    """Assemble with binutils (gcc-aarch64-linux-gnu, installed by scripts/setup.sh --test)."""
     gas = shutil.which("aarch64-linux-gnu-as")
     objcopy = shutil.which("aarch64-linux-gnu-objcopy")
-    if not gas or not objcopy:
-        pytest.skip("aarch64 binutils not installed")
+    assert gas and objcopy, "aarch64 binutils missing: run scripts/setup.sh --test"
     import tempfile
     with tempfile.TemporaryDirectory() as d:
         open(f"{d}/a.s", "w").write(src)
