@@ -16,8 +16,8 @@ from .alu import M32, cond_holds
 from .decoder import bits
 from .exec_int import xr
 from .fpu import (DN_BIT, IOC, IXC, K_ADD, K_DIV, K_MUL, K_SUB, arith_flags, cvtf_flags, default_nan, fixed_flags, fixed_to_fp,
-                  fma32, fma64, fma_flags, fp_to_fixed, is_nan, nan_flags, pick_nan, result_flags, round_int,
-                  sqrt_flags, to_int, to_int_flags)
+                  fma32, fma64, fma_bits_flags, fma_flags, fma_nan, fp_to_fixed, is_nan, nan_flags, pick_nan, result_flags,
+                  round_int, sqrt_flags, to_int, to_int_flags)
 from .state import FPCR, FPSR, NZCV
 
 
@@ -200,13 +200,9 @@ def exec_fp(op, w, imm, pc, R, V, st):
             nb_ ^= sign
         if op == T.FNMADD or op == T.FNMSUB:
             ab ^= sign
-        nan, rb = pick_nan(ab, nb_, mb, 3, dbl, fpcr)
+        nan, rb = fma_nan(nb_, mb, ab, dbl, fpcr)
         if nan:
-            R[FPSR] |= nan_flags(ab, nb_, mb, 3, dbl)
-            # inf * 0 + qNaN is invalid: default NaN (ARM FPMulAdd)
-            if not is_nan(nb_, dbl) and not is_nan(mb, dbl) and _inf_zero(nb_, mb, dbl):
-                rb = default_nan(dbl)
-                R[FPSR] |= IOC
+            R[FPSR] |= fma_bits_flags(nb_, mb, ab, dbl)
             _put_bits(V, rd, dbl, rb)
             return pc + 4
         if dbl:
@@ -308,15 +304,6 @@ def _is_s(b, dbl):
     if dbl:
         return (b & 0x0008000000000000) == 0
     return (b & 0x00400000) == 0
-
-
-@njit(cache=True)
-def _inf_zero(a, b, dbl):
-    mag = np.int64(0x7FFFFFFFFFFFFFFF) if dbl else np.int64(0x7FFFFFFF)
-    inf = np.int64(0x7FF0000000000000) if dbl else np.int64(0x7F800000)
-    ai, bi = (a & mag) == inf, (b & mag) == inf
-    az, bz = (a & mag) == 0, (b & mag) == 0
-    return (ai and bz) or (az and bi)
 
 
 @njit(cache=True)

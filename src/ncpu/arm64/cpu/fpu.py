@@ -220,14 +220,30 @@ def fp_binop(kind, ab, bb, dbl, fpcr):
 
 
 @njit(cache=True)
-def fp_fma(ab, bb, cb, dbl, fpcr):
-    """c + a*b with one rounding; ARM NaN rules (c first, inf*0 + qNaN is invalid)."""
+def inf_times_zero(ab, bb, dbl):
+    """a*b is inf*0 or 0*inf (bit patterns; false when either is a NaN)."""
+    mag = np.int64(0x7FFFFFFFFFFFFFFF) if dbl else np.int64(0x7FFFFFFF)
+    inf = np.int64(0x7FF0000000000000) if dbl else np.int64(0x7F800000)
+    am, bm = ab & mag, bb & mag
+    return (am == inf and bm == 0) or (am == 0 and bm == inf)
+
+
+@njit(cache=True)
+def fma_nan(ab, bb, cb, dbl, fpcr):
+    """ARM FPMulAdd NaN result of c + a*b: (True, bits) if some operand is a NaN.
+    NaNs are picked in the order c, a, b; a quiet-NaN addend with inf*0 is an
+    invalid operation (default NaN), but a signalling one is still propagated."""
     nan, r = pick_nan(cb, ab, bb, 3, dbl, fpcr)
+    if nan and is_nan(cb, dbl) and not is_snan(cb, dbl) and inf_times_zero(ab, bb, dbl):
+        r = default_nan(dbl)
+    return nan, r
+
+
+@njit(cache=True)
+def fp_fma(ab, bb, cb, dbl, fpcr):
+    """c + a*b with one rounding; ARM NaN rules (fma_nan)."""
+    nan, r = fma_nan(ab, bb, cb, dbl, fpcr)
     if nan:
-        if not is_nan(ab, dbl) and not is_nan(bb, dbl):
-            a, b = fval(ab, dbl), fval(bb, dbl)
-            if (a == 0 and np.isinf(b)) or (b == 0 and np.isinf(a)):
-                return default_nan(dbl)
         return r
     if dbl:
         return fbits(fma64(i64_as_f64(ab), i64_as_f64(bb), i64_as_f64(cb)), True)
@@ -481,10 +497,8 @@ def fma_bits_flags(ab, bb, cb, dbl):
     """Flags of fp_fma(ab, bb, cb) = cb + ab*bb."""
     if is_nan(ab, dbl) or is_nan(bb, dbl) or is_nan(cb, dbl):
         f = nan_flags(ab, bb, cb, 3, dbl)
-        if not is_nan(ab, dbl) and not is_nan(bb, dbl):
-            a, b = fval(ab, dbl), fval(bb, dbl)
-            if (a == 0 and np.isinf(b)) or (b == 0 and np.isinf(a)):
-                f |= IOC
+        if inf_times_zero(ab, bb, dbl):         # inf*0 + NaN is invalid too
+            f |= IOC
         return f
     if dbl:
         a, b, c = i64_as_f64(ab), i64_as_f64(bb), i64_as_f64(cb)

@@ -1,0 +1,91 @@
+"""Fused multiply-add NaN rules against unicorn: FMADD/FMSUB/FNMADD/FNMSUB
+and FMLA/FMLS (vector and by element), single and double precision, every
+combination of signalling/quiet NaN, infinity, zero and a number in each
+operand position, with FPCR.DN off and on.
+
+ARM (FPMulAdd/FPProcessNaNs3) picks the first signalling NaN in the order
+addend, factor 1, factor 2, then the first quiet NaN; a quiet-NaN addend with
+inf * 0 gives the default NaN, a signalling one does not.  Negations (FMSUB,
+FNMADD, FNMSUB, FMLS) apply to the inputs, NaNs included, before that.
+Each NaN below has its own payload and sign, so a wrong pick shows.
+"""
+import itertools
+
+import arm64cpu_harness as H
+from ncpu.arm64.cpu.disasm import disassemble
+
+VALUES = {
+    False: [0x7F800001, 0xFF800002, 0x7FC00003, 0xFFC00004, 0x7F800000, 0x00000000, 0x3FC00000],
+    True: [0x7FF0000000000001, 0xFFF0000000000002, 0x7FF8000000000003, 0xFFF8000000000004,
+           0x7FF0000000000000, 0, 0x3FF8000000000000],
+}
+DN = 1 << 25
+RD, RN, RM, RA = 3, 1, 2, 4      # distinct registers for every operand
+
+
+def triples(dbl):
+    """(addend, factor 1, factor 2) bit patterns, all combinations."""
+    return list(itertools.product(VALUES[dbl], repeat=3))
+
+
+def pack(lanes, dbl):
+    """Lane bit patterns -> (lo, hi) of a 128-bit register."""
+    w = 64 if dbl else 32
+    v = sum(x << (w * i) for i, x in enumerate(lanes))
+    return v & H.U64, v >> 64
+
+
+def compare(cases):
+    """Run (word, {reg: (lo, hi)}, fpcr) cases on both emulators; return divergences."""
+    uc, us = H.Unicorn(), H.Ours()
+    bad = []
+    for w, regs, fpcr in cases:
+        vs = [regs.get(i, (0, 0)) for i in range(32)]
+        got = []
+        for m in (uc, us):
+            m.set_state([0] * 31, H.MID, 0, vs, fpcr)
+            _, vals, fpsr = m.step(w)
+            got.append((list(vals), fpsr & 0x9F))
+        if got[0] != got[1]:
+            (uv, uf), (ov, of) = got
+            text = disassemble(w.to_bytes(4, "little"), H.CODE)[0][1]
+            diffs = [f"{H.REG_NAMES[i]}: uc={a:#x} ours={b:#x}" for i, (a, b) in enumerate(zip(uv, ov)) if a != b]
+            if uf != of:
+                diffs.append(f"fpsr: uc={uf:#x} ours={of:#x}")
+            inputs = ", ".join(f"v{r}={lo | hi << 64:#x}" for r, (lo, hi) in sorted(regs.items()))
+            bad.append(f"{w:#010x} {text} fpcr={fpcr:#x} [{inputs}]: " + "; ".join(diffs))
+    return bad
+
+
+def test_scalar_fmadd_family_nans():
+    cases = []
+    for dbl, fpcr in itertools.product((False, True), (0, DN)):
+        for o1, o0 in itertools.product((0, 1), repeat=2):      # FMADD FMSUB FNMADD FNMSUB
+            w = 0x1F000000 | dbl << 22 | o1 << 21 | RM << 16 | o0 << 15 | RA << 10 | RN << 5 | RD
+            for a, x, y in triples(dbl):
+                cases.append((w, {RA: (a, 0), RN: (x, 0), RM: (y, 0)}, fpcr))
+    bad = compare(cases)
+    assert not bad, f"{len(bad)}/{len(cases)} divergences:\n" + "\n".join(bad[:25])
+
+
+def test_vector_fmla_fmls_nans():
+    cases = []
+    for dbl, fpcr in itertools.product((False, True), (0, DN)):
+        n = 2 if dbl else 4
+        ts = triples(dbl)
+        for sub in (0, 1):
+            # FMLA/FMLS Vd.<T>, Vn.<T>, Vm.<T> (Q=1): Vd is the addend
+            vec = 0x4E20CC00 | sub << 23 | dbl << 22 | RM << 16 | RN << 5 | RD
+            for k in range(0, len(ts), n):
+                a, x, y = zip(*ts[k:k + n])
+                cases.append((vec, {RD: pack(a, dbl), RN: pack(x, dbl), RM: pack(y, dbl)}, fpcr))
+            # FMLA/FMLS Vd.<T>, Vn.<T>, Vm.<T>[1]: factor 2 is one element for all lanes
+            elem = 0x4F801000 | sub << 14 | dbl << 22 | RM << 16 | RN << 5 | RD
+            elem |= (1 << 11) if dbl else (1 << 21)                # index 1 (H, or L)
+            pairs = list(itertools.product(VALUES[dbl], repeat=2))
+            for y in VALUES[dbl]:
+                for k in range(0, len(pairs), n):
+                    a, x = zip(*pairs[k:k + n])
+                    cases.append((elem, {RD: pack(a, dbl), RN: pack(x, dbl), RM: pack((0, y), dbl)}, fpcr))
+    bad = compare(cases)
+    assert not bad, f"{len(bad)}/{len(cases)} divergences:\n" + "\n".join(bad[:25])
