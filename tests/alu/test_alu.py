@@ -87,11 +87,25 @@ def test_soft_gradients_reach_circuit_parameters():
     alu = build_alu(8, "trained")
     alu.requires_grad_(True)
     a, b = alu.to_bits(torch.tensor([3])), alu.to_bits(torch.tensor([5]))
-    out = alu.op_bits("MUL", a, b, temperature=1.0)
-    assert alu.to_int(out).item() == 15  # forward values stay exact
-    ((out * 2.0 ** torch.arange(8)).sum() - 14).pow(2).backward()
+    product = alu.op_value_zn("MUL", a, b, temperature=1.0)[:, 0]
+    assert product.item() == 15  # forward values stay exact
+    (product - 14).pow(2).sum().backward()
     assert alu.multiplier.product_logits.grad.abs().sum() > 0
+    total = alu.op_bits("ADD", a, b, temperature=1.0)
+    ((total * 2.0 ** torch.arange(8)).sum() - 7).pow(2).backward()
     assert alu.adder.carry_a.grad is not None
+
+
+def test_soft_divider_passes_gradients_to_its_operands():
+    """The divider has no trained parameters; with a temperature its
+    comparisons pass sigmoid gradients back to the operand bits."""
+    alu = build_alu(8, "trained")
+    a = alu.to_bits(torch.tensor([100])).requires_grad_(True)
+    b = alu.to_bits(torch.tensor([7]))
+    quotient = alu.op_value_zn("DIV", a, b, temperature=1.0)[:, 0]
+    assert quotient.item() == 14
+    quotient.sum().backward()
+    assert a.grad is not None and a.grad.abs().sum() > 0
 
 
 def test_soft_adder_gradient_reaches_inputs():

@@ -4,8 +4,8 @@
     logic.py       threshold cells (AND OR NOT XOR, the multiplexer)
     flags.py       Z and N neurons
     shifter.py     shifts as attention routing (SHL SHR SAR)
-    multiplier.py  digit-pair product table + adder tree (MUL)
-    divider.py     restoring division (DIV MOD)
+    multiplier.py  digit-pair product table + wrap neurons (MUL)
+    divider.py     radix-2^k restoring division, a digit per layer (DIV MOD)
     alu.py         NeuralALU: all of the above, on bits and on int64
     dense.py       DenseALU: the same weights laid out as dense layers (what the engine runs)
     weights.py     analytic construction / shipped trained weights

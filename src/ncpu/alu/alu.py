@@ -13,13 +13,16 @@ import torch
 from torch import Tensor, nn
 
 from ncpu.alu.adder import CarrySelectAdder
-from ncpu.alu.divider import RestoringDivider
+from ncpu.alu.divider import RadixDivider
 from ncpu.alu.flags import FlagNeurons
 from ncpu.alu.logic import LogicCells
 from ncpu.alu.multiplier import DigitProductMultiplier
 from ncpu.alu.shifter import ShiftRouter
 
 BINARY_OPS = ("ADD", "SUB", "MUL", "DIV", "MOD", "AND", "OR", "XOR", "SHL", "SHR", "SAR")
+# Ops whose circuits end in a linear read-out of the signed value (with its Z
+# and N pre-activations) instead of result bits: see multiplier.py, divider.py.
+VALUE_OPS = ("MUL", "DIV", "MOD")
 UNARY_OPS = ("NOT", "NEG")
 OPS = BINARY_OPS + UNARY_OPS
 
@@ -33,8 +36,8 @@ class NeuralALU(nn.Module):
         self.logic = LogicCells()
         self.flags = FlagNeurons(width)
         self.shifter = ShiftRouter(width)
-        self.multiplier = DigitProductMultiplier(width, self.adder)
-        self.divider = RestoringDivider(self.adder, self.logic, self.flags)
+        self.multiplier = DigitProductMultiplier(width)
+        self.divider = RadixDivider(width)
         weights = [1 << i for i in range(width)]
         weights[-1] = -weights[-1]  # two's complement: the top bit weighs -2^(n-1)
         self.register_buffer("bit_shifts", torch.arange(width), persistent=False)
@@ -65,11 +68,8 @@ class NeuralALU(nn.Module):
             return self.adder(a, b, 1.0, invert_b=True, temperature=t)[0]
         if op == "NEG":
             return self.adder(torch.zeros_like(a), a, 1.0, invert_b=True, temperature=t)[0]
-        if op == "MUL":
-            return self.multiplier(a, b, temperature=t)
-        if op in ("DIV", "MOD"):
-            quotient, remainder = self.divider(a, b, temperature=t)
-            return quotient if op == "DIV" else remainder
+        if op in VALUE_OPS:  # their circuits end in values: bits through the interface
+            return self.to_bits(self.op_value_zn(op, a, b, t)[:, 0].detach().to(torch.int64))
         if op == "AND":
             return self.logic.AND(a, b, t)
         if op == "OR":
@@ -86,6 +86,21 @@ class NeuralALU(nn.Module):
             return self.shifter(a, b, "right", arithmetic=True, temperature=t)
         raise ValueError(f"unknown ALU op {op!r}; expected one of {', '.join(OPS)}")
 
+    def op_value_zn(self, op: str, a: Tensor, b: Tensor, temperature=None) -> Tensor:
+        """MUL, DIV, MOD on bits [B, n] -> [value, Z pre, N pre] float64 [B, 3]:
+        the circuits' own read-out (differentiable with a temperature)."""
+        if op == "MUL":
+            return self.multiplier(a, b, temperature=temperature)
+        if op not in ("DIV", "MOD"):
+            raise ValueError(f"{op} has no value read-out; expected one of {', '.join(VALUE_OPS)}")
+        x = torch.stack([self.signed_value(a), self.signed_value(b)], 1)
+        out = self.divider(x, temperature=temperature)
+        return out[:, :3] if op == "DIV" else out[:, 3:]
+
+    def signed_value(self, bits: Tensor) -> Tensor:
+        """Bits [B, n] -> their signed value, float64 [B] (a linear unit: exact)."""
+        return bits.to(torch.float64) @ self.bit_weights.to(torch.float64)
+
     def compare_bits(self, a: Tensor, b: Tensor, temperature=None) -> tuple[Tensor, Tensor, Tensor, Tensor]:
         """N, Z, C, V of a - b (ARM SUBS) as 0/1 floats [B]."""
         n = self.width
@@ -98,6 +113,8 @@ class NeuralALU(nn.Module):
 
     def compute(self, op: str, a: Tensor, b: Tensor | None = None) -> Tensor:
         bits_b = None if b is None else self.to_bits(b)
+        if op in VALUE_OPS:
+            return self.op_value_zn(op, self.to_bits(a), bits_b)[:, 0].to(torch.int64)
         return self.to_int(self.op_bits(op, self.to_bits(a), bits_b))
 
     def compare(self, a: Tensor, b: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
@@ -114,7 +131,7 @@ class NeuralALU(nn.Module):
             "ADD": add, "SUB": add, "NEG": add, "INC": add, "DEC": add,
             "CMP": add + 1,  # Z needs the sum bits; V the XOR cell's second layer
             "MUL": DigitProductMultiplier.sequential_layers,
-            "DIV": self.divider.sequential_layers(), "MOD": self.divider.sequential_layers(),
+            "DIV": self.divider.sequential_layers, "MOD": self.divider.sequential_layers,
             "AND": 1, "OR": 1, "NOT": 1, "XOR": 2,
             "SHL": ShiftRouter.sequential_layers, "SHR": ShiftRouter.sequential_layers,
             "SAR": ShiftRouter.sequential_layers,

@@ -28,7 +28,7 @@ import torch
 from torch import Tensor
 
 from ncpu.alu import truth_tables as tt
-from ncpu.alu.alu import OPS, NeuralALU
+from ncpu.alu.alu import OPS, VALUE_OPS, NeuralALU
 from ncpu.alu.dense import DenseALU
 from ncpu.alu.logic import CELLS
 from ncpu.alu.weights import build_alu
@@ -102,6 +102,12 @@ def reference_op(op: str, a: Tensor, b: Tensor, n: int):
 
 
 def neural_op(alu: NeuralALU | DenseALU, op: str, a: Tensor, b: Tensor) -> Tensor:
+    if op in VALUE_OPS:  # the value and its own Z and N read-out: [B, 3]
+        if isinstance(alu, DenseALU):
+            out = alu.value_zn(op, torch.stack([a, b], 1))
+        else:
+            out = alu.op_value_zn(op, alu.to_bits(a), alu.to_bits(b))
+        return torch.stack([out[:, 0].to(torch.int64), out[:, 1] > 0, out[:, 2] > 0], 1)
     if op == "CMP":
         return torch.stack(alu.compare(a, b), 1)
     if op == "ZN":
@@ -218,6 +224,36 @@ def cell_checks(alu: NeuralALU) -> Iterator[Check]:
                     time.perf_counter() - t0)
 
 
+def constructed_margin_checks(alu: NeuralALU) -> Iterator[Check]:
+    """The constructed threshold units of MUL (wrap neurons) and of the
+    divider (comparison neurons, in the radix the cell form uses and in the
+    two the dense layout uses), over every operand pair of an 8-bit
+    instance: outputs (value, Z, N) against the reference, and the margin,
+    1/2 by construction (integer pre-activations offset by 1/2)."""
+    n = alu.width
+    a, b = all_pairs(n)
+    with torch.inference_mode():
+        t0 = time.perf_counter()
+        margins: list = []
+        out = alu.multiplier(alu.to_bits(a), alu.to_bits(b), margins=margins)
+        yield Check("multiplier.wrap", n, "cell", a.shape[0], _value_failures(out, reference_op("MUL", a, b, n)),
+                    min(margins), time.perf_counter() - t0)
+        dense = DenseALU(alu)
+        for divider in (alu.divider, dense.div_large):
+            t0 = time.perf_counter()
+            margins = []
+            out = divider(torch.stack([a, b], 1).to(torch.float64), margins=margins)
+            failures = (_value_failures(out[:, :3], reference_op("DIV", a, b, n))
+                        + _value_failures(out[:, 3:], reference_op("MOD", a, b, n)))
+            yield Check(f"divider.compare (radix 2^{divider.digit_bits})", n, "cell", a.shape[0], failures,
+                        min(margins), time.perf_counter() - t0)
+
+
+def _value_failures(out: Tensor, want: Tensor) -> int:
+    got = torch.stack([out[:, 0].to(torch.int64), out[:, 1] > 0, out[:, 2] > 0], 1)
+    return int((got != torch.stack([want, want == 0, want < 0], 1)).any(1).sum())
+
+
 def _carries(a: Tensor, b: Tensor, cin: float) -> Tensor:
     g = a.shape[1]
     prefix = torch.cumsum((a + b) * 2.0 ** torch.arange(g), 1) + cin
@@ -232,6 +268,8 @@ def _compare(alu: NeuralALU, op: str, a: Tensor, b: Tensor, chunk: int) -> tuple
         x, y = a[start:start + chunk], b[start:start + chunk]
         got = neural_op(alu, op, x, y)
         want = reference_op(op, x, y, alu.width)
+        if op in VALUE_OPS:
+            want = torch.stack([want, want == 0, want < 0], 1)
         wrong = (got != want).reshape(x.shape[0], -1).any(1)
         count = int(wrong.sum())
         if count and not example:
@@ -344,6 +382,7 @@ def verify(source: str = "trained", samples: int = 1_000_000, exhaustive16: bool
         yield from cell_checks(alu)
         yield from dense_flag_checks(DenseALU(alu))
     alu8 = build_alu(8, source, device)
+    yield from constructed_margin_checks(alu8)
     yield from exhaustive_checks(DenseALU(alu8), progress=progress)
     # The dense ops with a second form for small batches (what the engine runs
     # one instruction at a time), enumerated through that form too.

@@ -53,10 +53,10 @@ def run_verify(args) -> int:
         print(json.dumps({"ok": ok, "weights": args.weights, "seconds": round(elapsed, 2),
                           "checks": [as_dict(c) for c in checks]}, indent=1))
         return 0 if ok else 1
-    print(f"{'check':<24} {'width':>5} {'kind':<10} {'inputs':>14} {'fail':>5} {'margin':>9} {'s':>7}")
+    print(f"{'check':<32} {'width':>5} {'kind':<10} {'inputs':>14} {'fail':>5} {'margin':>9} {'s':>7}")
     for c in checks:
         margin = "" if c.margin is None else f"{c.margin:.4g}"
-        print(f"{c.name:<24} {c.width:>5} {c.kind:<10} {c.inputs:>14,} {c.failures:>5} {margin:>9} {c.seconds:>7.2f}")
+        print(f"{c.name:<32} {c.width:>5} {c.kind:<10} {c.inputs:>14,} {c.failures:>5} {margin:>9} {c.seconds:>7.2f}")
     cells = [c for c in checks if c.kind == "cell"]
     worst = min(cells, key=lambda c: c.margin)
     total = sum(c.inputs for c in checks)
