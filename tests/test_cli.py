@@ -88,3 +88,22 @@ def test_help_lists_the_commands():
     assert result.returncode == 0
     for command in ("run", "asm", "disasm", "bench", "arm64"):
         assert command in result.stdout
+
+
+def test_verify_json_restricted_to_some_ops(capsys):
+    assert main(["verify", "--json", "--ops", "div,MOD", "--samples", "1000"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["ok"] is True
+    composite = [c for c in result["checks"] if c["kind"] != "cell" and c["name"] != "reference vs semantics"]
+    assert {c["name"].split()[0] for c in composite} == {"DIV", "MOD"}
+    assert all(c["ok"] and c["failures"] == 0 for c in result["checks"])
+    exhaustive = [c for c in composite if c["kind"] == "exhaustive"]
+    assert exhaustive and all(c["inputs"] == 1 << 16 for c in exhaustive)
+    cells = {c["name"] for c in result["checks"] if c["kind"] == "cell"}
+    assert {"adder.carry", "multiplier.wrap", "divider.compare (radix 2^2)"} <= cells
+
+
+def test_verify_rejects_unknown_ops_in_one_line():
+    done = ncpu("verify", "--ops", "ADD,FOO")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip().count("\n") == 0 and "FOO" in done.stderr

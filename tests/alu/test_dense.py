@@ -28,7 +28,7 @@ def test_dense_32_bit_random_and_boundary():
 
 @pytest.mark.parametrize("layout", ["small", "large"])
 def test_dense_batch_forms_8_bit_exhaustive(source, layout):
-    # ADD/SUB/CMP, MUL and DIV/MOD have a small-batch form (fewest torch calls:
+    # ADD/SUB/CMP and DIV/MOD have a small-batch form (fewest torch calls:
     # what the engine runs per instruction) and a large-batch one; each form
     # enumerated on its own, whatever the batch size.
     dense = DenseALU(build_alu(8, source)).set_batch_layout(layout)

@@ -41,7 +41,8 @@ def op_latency_rows(large_batch: int = 4096, weights: str = "trained", device: s
     rows = []
     with torch.inference_mode():
         for op in ops:
-            row = {"op": op, "layers": layers[op], "original_us": ORIGINAL_US.get(op)}
+            row = {"op": op, "layers": layers[op], "original_us": ORIGINAL_US.get(op),
+                   "large_batch_layers": alu.large_batch_layers.get(op, layers[op])}
             for batch in (1, large_batch):
                 a = torch.randint(-(1 << 31), 1 << 31, (batch,), generator=gen).to(device or "cpu")
                 b = torch.randint(-(1 << 31), 1 << 31, (batch,), generator=gen).to(device or "cpu")
@@ -66,4 +67,8 @@ def format_rows(rows: list[dict], large_batch: int = 4096) -> str:
     for r in rows:
         original = "" if r["original_us"] is None else str(r["original_us"])
         lines.append(f"{r['op']:<5} {r['layers']:>6} {r['batch1_us']:>13.1f} {r[key]:>16.1f} {original:>14}")
+    wider = sorted({(r["large_batch_layers"], r["op"]) for r in rows if r["large_batch_layers"] != r["layers"]})
+    if wider:
+        ops = "/".join(op for _, op in wider)
+        lines.append(f"layers: at batch 1; at B={large_batch} {ops} run a narrower radix in {wider[0][0]} layers")
     return "\n".join(lines)

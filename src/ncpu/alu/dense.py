@@ -126,6 +126,7 @@ class DenseALU:
         self.set_batch_layout("auto")
         self.div_small = SmallBatchDivider(alu.divider)
         self.div_large = RadixDivider(n, min(self.LARGE_BATCH_DIGIT_BITS, n)).to(device)
+        self.large_batch_layers = {"DIV": self.div_large.sequential_layers, "MOD": self.div_large.sequential_layers}
         for name, value in list(vars(self).items()):
             if torch.is_tensor(value):
                 setattr(self, name, value.to(device).contiguous())

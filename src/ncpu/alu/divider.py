@@ -83,7 +83,7 @@ class RadixDivider(nn.Module):
 
     def __init__(self, width: int = 32, digit_bits: int | None = None):
         super().__init__()
-        k = digit_bits or math.ceil(width / 4)
+        k = math.ceil(width / 4) if digit_bits is None else digit_bits
         if not 1 <= k <= width or width + k > 52:
             raise ValueError(f"digit_bits must be in 1..{width} with width + digit_bits <= 52")
         n = width

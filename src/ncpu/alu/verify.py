@@ -374,8 +374,14 @@ def reference_self_check() -> Check:
 
 
 def verify(source: str = "trained", samples: int = 1_000_000, exhaustive16: bool = False,
-           device: torch.device | str | None = None, progress=None) -> Iterator[Check]:
-    """Every check, in order; consumers decide how to report them."""
+           device: torch.device | str | None = None, progress=None, ops=COMPOSITE) -> Iterator[Check]:
+    """Every check, in order; consumers decide how to report them. `ops`
+    restricts the composite checks (the cells are always all checked)."""
+    unknown = sorted(set(ops) - set(COMPOSITE))
+    if unknown:
+        raise ValueError(f"unknown op(s) {', '.join(unknown)}; expected some of {', '.join(COMPOSITE)}")
+    ops = tuple(op for op in COMPOSITE if op in ops)
+    small_ops = tuple(op for op in DenseALU.SMALL_BATCH_OPS if op in ops)
     yield reference_self_check()
     for width in (8, 16, 32):
         alu = build_alu(width, source)
@@ -383,18 +389,19 @@ def verify(source: str = "trained", samples: int = 1_000_000, exhaustive16: bool
         yield from dense_flag_checks(DenseALU(alu))
     alu8 = build_alu(8, source, device)
     yield from constructed_margin_checks(alu8)
-    yield from exhaustive_checks(DenseALU(alu8), progress=progress)
+    yield from exhaustive_checks(DenseALU(alu8), ops=ops, progress=progress)
     # The dense ops with a second form for small batches (what the engine runs
     # one instruction at a time), enumerated through that form too.
     small = DenseALU(alu8).set_batch_layout("small")
-    yield from exhaustive_checks(small, ops=DenseALU.SMALL_BATCH_OPS, chunk=1 << 14, progress=progress)
-    yield from exhaustive_checks(alu8, progress=progress)
+    yield from exhaustive_checks(small, ops=small_ops, chunk=1 << 14, progress=progress)
+    yield from exhaustive_checks(alu8, ops=ops, progress=progress)
     if exhaustive16:
-        yield from exhaustive_checks(DenseALU(build_alu(16, source, device)), chunk=1 << 20, progress=progress)
+        yield from exhaustive_checks(DenseALU(build_alu(16, source, device)), ops=ops, chunk=1 << 20,
+                                     progress=progress)
     alu32 = build_alu(32, source, device)
-    yield from sampled_checks(DenseALU(alu32), samples, progress=progress)
+    yield from sampled_checks(DenseALU(alu32), samples, ops=ops, progress=progress)
     yield from sampled_checks(DenseALU(alu32).set_batch_layout("small"), max(samples // 10, 1000),
-                              ops=DenseALU.SMALL_BATCH_OPS, chunk=1 << 12, progress=progress)
+                              ops=small_ops, chunk=1 << 12, progress=progress)
 
 
 def as_dict(check: Check) -> dict:

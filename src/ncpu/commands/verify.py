@@ -22,6 +22,10 @@ def register(subparsers) -> None:
     parser.add_argument("--samples", type=int, default=1_000_000,
                         help="random 32-bit pairs per op (default 1,000,000)")
     parser.add_argument("--device", default="cpu", help="torch device for the composite checks")
+    parser.add_argument("--ops", default=None, metavar="LIST",
+                        help="comma-separated operations for the composite checks (default: all of "
+                             "ADD,SUB,MUL,DIV,MOD,AND,OR,XOR,SHL,SHR,SAR,NOT,NEG,CMP,ZN); every cell is "
+                             "always checked. E.g. --exhaustive16 --ops DIV,MOD --device cuda")
     parser.set_defaults(func=run_verify)
 
 
@@ -34,8 +38,15 @@ def run_verify(args) -> int:
     from ncpu.alu.weights import WeightsUnavailable
     from ncpu.cli import CommandError
 
+    from ncpu.alu.verify import COMPOSITE
+
     if args.samples < 0:
         raise CommandError("--samples must be >= 0")
+    ops = COMPOSITE if args.ops is None else tuple(op.strip().upper() for op in args.ops.split(",") if op.strip())
+    unknown = sorted(set(ops) - set(COMPOSITE))
+    if unknown or not ops:
+        raise CommandError(f"--ops: unknown operation(s) {', '.join(unknown) or '(none given)'}; "
+                           f"choose from {','.join(COMPOSITE)}")
     checks = []
     start = time.perf_counter()
     with tqdm(desc="verify", unit="pair", unit_scale=True, disable=args.json) as bar:
@@ -43,7 +54,7 @@ def run_verify(args) -> int:
             bar.set_postfix_str(op)
             bar.update(count)
         try:
-            for check in verify(args.weights, args.samples, args.exhaustive16, args.device, progress):
+            for check in verify(args.weights, args.samples, args.exhaustive16, args.device, progress, ops):
                 checks.append(check)
         except WeightsUnavailable as error:
             raise CommandError(str(error)) from None
