@@ -1,4 +1,5 @@
-"""The portfolio: every search family at once, first verified program wins.
+"""The portfolio: every search family at once; the first verified program
+opens a short grace period, and the shortest verified program wins.
 
 Each family runs in its own long-lived worker process (spawned, so torch
 and numba start clean), fed jobs through a queue; with four families on two
@@ -16,11 +17,12 @@ import queue
 import time
 from dataclasses import asdict, dataclass
 
+from ncpu.isa import AssemblerError
 from ncpu.synth import cache
 from ncpu.synth.budget import Budget
 from ncpu.synth.pyemit import check_python, to_python
 from ncpu.synth.spec import Spec, parse_spec
-from ncpu.synth.verify import check_asm
+from ncpu.synth.verify import check_asm, count_instructions
 
 # Family name -> module whose `search(spec, deadline, seed)` yields candidates.
 FAMILIES = {
@@ -32,6 +34,12 @@ FAMILIES = {
 
 
 READY = -1  # job id of a worker's "imports done" message
+
+# After the first verified program, how long to wait for a shorter one from
+# another family: on a tiny spec the sketch family's branch can win by
+# milliseconds with several instructions where enumeration finds one or two
+# a moment later. Short, so it adds little to a solved problem's wall time.
+GRACE_SECONDS = 0.25
 
 
 @dataclass
@@ -45,6 +53,36 @@ class SynthResult:
 
     def to_json(self) -> dict:
         return asdict(self)
+
+
+class Shortest:
+    """The shortest verified result so far (fewest instructions; ties: the
+    first), and how long the race goes on: the first result cuts the
+    deadline to GRACE_SECONDS later, never past the caller's."""
+
+    def __init__(self, deadline: float):
+        self.deadline = deadline
+        self.result: SynthResult | None = None
+        self.length = 0
+
+    def offer(self, result: SynthResult, now: float) -> None:
+        length = count_instructions(result.asm)
+        if self.result is None:
+            self.deadline = min(self.deadline, now + GRACE_SECONDS)
+        elif length >= self.length:
+            return
+        self.result, self.length = result, length
+
+    def worth_checking(self, lines: list[str]) -> bool:
+        """Could this candidate beat the best so far? Counting is cheap next
+        to the exact check, and a family that keeps streaming programs of
+        the same length must not use up the grace period being checked."""
+        if self.result is None:
+            return True
+        try:
+            return count_instructions("\n".join(lines)) < self.length
+        except AssemblerError:
+            return False
 
 
 def accept(lines: list[str], spec: Spec, engine: str = "compute") -> tuple[str, str] | None:
@@ -118,10 +156,11 @@ class Portfolio:
         for family in self.families:
             self.jobs[family].put((job_id, spec.to_json(), deadline, seed))
         running = set(self.families)
-        result = SynthResult(False)
-        while running and time.monotonic() < deadline:
+        best = Shortest(deadline)
+        while running and time.monotonic() < best.deadline:
             try:
-                got_id, family, lines = self.results.get(timeout=min(0.2, max(0.01, deadline - time.monotonic())))
+                got_id, family, lines = self.results.get(
+                    timeout=min(0.2, max(0.01, best.deadline - time.monotonic())))
             except queue.Empty:
                 if progress:
                     progress(time.monotonic() - started)
@@ -132,14 +171,15 @@ class Portfolio:
                 running.discard(family)
             elif isinstance(lines, str):
                 self.errors.append(f"{family}: {lines}")
-            elif (found := accept(lines, spec, self.engine)) is not None:
-                result = SynthResult(True, found[0], found[1], family, time.monotonic() - started)
-                break
+            elif best.worth_checking(lines) and (found := accept(lines, spec, self.engine)) is not None:
+                now = time.monotonic()
+                best.offer(SynthResult(True, found[0], found[1], family, now - started), now)
         with self.current.get_lock():
             self.current.value += 1  # cancels every worker still on this job
-        if not result.solved:
-            result.seconds = time.monotonic() - started
-        elif use_cache:
+        # `seconds` of a solved result: when that program was verified (the
+        # call returns up to GRACE_SECONDS later).
+        result = best.result or SynthResult(False, seconds=time.monotonic() - started)
+        if result.solved and use_cache:
             cache.store(key, {"asm": result.asm, "python": result.python, "solver": result.solver,
                               "seconds": result.seconds})
         return result

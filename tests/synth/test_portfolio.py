@@ -1,0 +1,51 @@
+"""The race's choice: after the first verified program, a short grace
+period, then the shortest verified program (fewest instructions; ties: the
+first). Tested on `Shortest` directly: deterministic, no worker processes."""
+
+from ncpu.synth.portfolio import GRACE_SECONDS, Shortest, SynthResult
+
+# sign_mask (x < 0 ? -1 : 0) from two examples, the way the sketch family's
+# branch writes it (5 instructions) and the way enumeration does (1).
+BRANCHY = "CMP R0, 0\nJGE then\nMOV R0, -1\nJMP end\nthen:\nMOV R0, 0\nend:\nHALT"
+SHORT = "SARI R0, R0, 31\nHALT"
+
+
+def result(asm: str, solver: str, seconds: float) -> SynthResult:
+    return SynthResult(True, asm, "", solver, seconds)
+
+
+def test_shorter_program_within_the_grace_period_wins():
+    best = Shortest(deadline=60.0)
+    first = result(BRANCHY, "sketch", 0.01)
+    best.offer(first, now=0.01)
+    assert best.result is first
+    assert best.deadline == 0.01 + GRACE_SECONDS  # the first verified program opens the grace period
+    second = result(SHORT, "enumerative", 0.05)
+    best.offer(second, now=0.05)
+    assert best.result is second
+    assert best.deadline == 0.01 + GRACE_SECONDS  # later results do not extend it
+
+
+def test_ties_and_longer_programs_keep_the_earlier_result():
+    best = Shortest(deadline=60.0)
+    first = result(SHORT, "enumerative", 0.01)
+    best.offer(first, now=0.01)
+    best.offer(result("SAR R0, R0, 31\nHALT", "stochastic", 0.02), now=0.02)
+    best.offer(result(BRANCHY, "sketch", 0.03), now=0.03)
+    assert best.result is first
+
+
+def test_grace_period_stays_within_the_callers_deadline():
+    best = Shortest(deadline=10.1)
+    best.offer(result(BRANCHY, "sketch", 9.95), now=10.0)
+    assert best.deadline == 10.1
+    assert Shortest(deadline=10.1).result is None  # nothing verified: no grace period, no result
+
+
+def test_only_shorter_candidates_are_worth_checking():
+    best = Shortest(deadline=60.0)
+    assert best.worth_checking(BRANCHY.splitlines())  # nothing verified yet: every candidate is
+    best.offer(result(BRANCHY, "sketch", 0.01), now=0.01)
+    assert best.worth_checking(SHORT.splitlines())
+    assert not best.worth_checking(BRANCHY.splitlines())
+    assert not best.worth_checking(["NOT AN INSTRUCTION", "HALT"])
