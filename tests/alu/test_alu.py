@@ -30,6 +30,13 @@ def test_8_bit_instance_exhaustive(source, op):
     assert check.inputs == 1 << 16 and check.ok, check
 
 
+def test_unary_ops_enumerate_each_input_once():
+    # --exhaustive16 runs NOT, NEG and ZN over their 2^n inputs (they ignore b).
+    checks = list(exhaustive_checks(build_alu(8, "trained"), ops=("NOT", "ZN", "XOR"), chunk=100,
+                                    unary_values_only=True))
+    assert [c.inputs for c in checks] == [256, 256, 1 << 16] and all(c.ok for c in checks)
+
+
 def test_32_bit_random_and_boundary(source):
     ops = [op for op in COMPOSITE if op not in ("DIV", "MOD")]
     for check in sampled_checks(build_alu(32, source), samples=20_000, seed=1, ops=ops):
