@@ -48,17 +48,20 @@ class Outcome:
         return self.stdout, self.stderr, self.status
 
 
-def compile_c(name: str, opt: str = "-O2") -> Path:
-    """Build tests/arm64/linux/c/NAME.c once per source version into .cache/arm64-c/."""
+def compile_c(name: str, opt: str = "-O2", flags: tuple[str, ...] = ()) -> Path:
+    """Build tests/arm64/linux/c/NAME.c once per source version into .cache/arm64-c/.
+
+    `flags` are extra gcc options (e.g. ("-pthread",)); they are part of the cache key.
+    """
     require(GCC)
     src = C_DIR / f"{name}.c"
-    digest = hashlib.sha256(src.read_bytes() + opt.encode()).hexdigest()[:12]
+    digest = hashlib.sha256(src.read_bytes() + opt.encode() + " ".join(flags).encode()).hexdigest()[:12]
     out_dir = CACHE / "arm64-c"
     out_dir.mkdir(parents=True, exist_ok=True)
     out = out_dir / f"{name}{opt}-{digest}"
     if not out.exists():
         tmp = out.with_suffix(f".tmp{os.getpid()}")
-        subprocess.run([GCC, "-static", opt, "-w", "-o", str(tmp), str(src), "-lm"], check=True)
+        subprocess.run([GCC, "-static", opt, *flags, "-w", "-o", str(tmp), str(src), "-lm"], check=True)
         os.replace(tmp, out)
     return out
 

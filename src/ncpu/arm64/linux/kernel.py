@@ -1,6 +1,8 @@
 """The kernel side of the machine: processes, exec, exit, signals, system call dispatch.
 
-All guest processes live in one Kernel; `scheduler.run` drives them.  Nothing
+All guest processes live in one Kernel; `scheduler.run` drives their
+threads.  `procs` holds processes (by the tid of their first thread, which is
+the pid), `tasks` every live thread (by tid).  Nothing
 here prints: diagnostics go through `Kernel.message` (the CLI passes a
 callback that writes them to stderr).
 """
@@ -11,12 +13,13 @@ import errno
 import os
 import stat as stat_mod
 
-from . import abi, elf, signals, stack
+from . import abi, elf, signals, stack, threads
 from .clock import Clock
 from .errors import ElfError, ExecError, SyscallError, WouldBlock
 from .files import FdTable, HostFile
 from .fs import FileSystem
-from .process import Process, SigAction
+from .futex import FutexTable
+from .process import Process, SigAction, new_process
 from .syscalls import NO_RESULT, TABLE
 
 FIRST_PID = 1000            # the first guest process (its parent, 999, is outside the machine)
@@ -32,7 +35,9 @@ class Kernel:
         self.api = cpu_api                      # module with Memory, CpuState, Cpu
         self.on_message = on_message
         self.stdio = stdio
-        self.procs: dict[int, Process] = {}
+        self.procs: dict[int, Process] = {}     # pid -> first thread of the process
+        self.tasks: dict[int, Process] = {}     # tid -> live thread
+        self.futex = FutexTable()
         self.next_pid = FIRST_PID
         self.uid, self.gid = os.getuid(), os.getgid()
         self.rlimits = {abi.RLIMIT_STACK: (stack.STACK_SIZE, abi.RLIM_INFINITY),
@@ -59,8 +64,8 @@ class Kernel:
                 continue                       # a closed host descriptor stays closed in the guest
             fds.install(HostFile(host, acc, f"/dev/fd{fd}", owned=False), at=fd)
         guest = self.fs.guest_of_host(host_path) or os.path.abspath(host_path)
-        proc = Process(pid=self._new_pid(), ppid=FIRST_PID - 1, mem=None, state=None, cpu=None,
-                       fds=fds, exe_host=host_path, exe_guest=guest)
+        proc = new_process(self.new_pid(), FIRST_PID - 1, mem=None, state=None, cpu=None,
+                           fds=fds, exe_host=host_path, exe_guest=guest)
         proc.pgid = proc.sid = proc.pid
         try:
             with open(host_path, "rb") as f:
@@ -70,10 +75,11 @@ class Kernel:
         execfn = argv[0] if argv else os.fsencode(guest)
         self._load(proc, data, host_path, argv, envp, execfn)
         self.procs[proc.pid] = proc
+        self.tasks[proc.pid] = proc
         self.init = proc
         return proc
 
-    def _new_pid(self) -> int:
+    def new_pid(self) -> int:
         pid = self.next_pid
         self.next_pid += 1
         return pid
@@ -95,21 +101,23 @@ class Kernel:
         proc.brk_start = proc.brk = image.brk
 
     def fork(self, parent: Process, *, stack: int = 0) -> Process:
+        """A new process running a copy of the calling thread only (POSIX fork)."""
         state = parent.state.copy()
         state.x[0] = 0
         if stack:
             state.sp = stack
         mem = parent.mem.fork()
-        child = Process(pid=self._new_pid(), ppid=parent.pid, mem=mem, state=state,
-                        cpu=self.api.Cpu(mem, state), fds=parent.fds.fork(),
-                        exe_host=parent.exe_host, exe_guest=parent.exe_guest, cwd=parent.cwd,
-                        pgid=parent.pgid, sid=parent.sid, umask=parent.umask,
-                        brk_start=parent.brk_start, brk=parent.brk,
-                        actions={s: SigAction(a.handler, a.flags, a.restorer, a.mask)
-                                 for s, a in parent.actions.items()},
-                        sigmask=parent.sigmask, altstack=parent.altstack)
+        child = new_process(self.new_pid(), parent.tgid, mem=mem, state=state,
+                            cpu=self.api.Cpu(mem, state), fds=parent.fds.fork(),
+                            exe_host=parent.exe_host, exe_guest=parent.exe_guest, cwd=parent.cwd,
+                            pgid=parent.pgid, sid=parent.sid, umask=parent.umask,
+                            brk_start=parent.brk_start, brk=parent.brk,
+                            actions={s: SigAction(a.handler, a.flags, a.restorer, a.mask)
+                                     for s, a in parent.actions.items()})
+        child.sigmask, child.altstack = parent.sigmask, parent.altstack
         # fork returns in the child just after its svc, with x0 = 0
         self.procs[child.pid] = child
+        self.tasks[child.pid] = child
         return child
 
     def execve(self, proc: Process, path: bytes, argv: list[bytes], envp: list[bytes]) -> None:
@@ -145,6 +153,7 @@ class Kernel:
                 action.handler, action.flags, action.restorer, action.mask = abi.SIG_DFL, 0, 0, 0
         proc.altstack = (0, abi.SS_DISABLE, 0)
         proc.tid_address = 0
+        threads.after_exec(self, proc)
 
     def _read_executable(self, proc: Process, path: bytes) -> tuple[str, str, bytes]:
         node = self.fs.resolve(path, proc.cwd, fd_links=proc.fds.files)
@@ -168,14 +177,16 @@ class Kernel:
 
     # --- process end --------------------------------------------------------------
     def exit(self, proc: Process, wait_status: int) -> None:
-        """proc becomes a zombie with Linux wait status `wait_status`."""
+        """proc's whole process (every thread) becomes a zombie with wait status `wait_status`."""
         if not proc.alive:
             return
-        proc.exit_status = wait_status
-        proc.blocked_call = None
+        group = proc.group
+        group.exit_status = wait_status
+        for task in list(group.threads):
+            threads.retire(self, task)
         proc.fds.close_all()
-        proc.pending.clear()
-        proc.mem = proc.cpu = None               # free the address space now
+        proc.mem = None                          # free the address space now
+        proc = self.procs[group.tgid]            # the parent sees the process, by its pid
         for child in self.procs.values():
             if child.ppid == proc.pid:
                 child.ppid = FIRST_PID - 1       # orphans: nobody will wait for them
@@ -201,11 +212,15 @@ class Kernel:
         self.procs_to_drop.clear()
 
     def children(self, proc: Process) -> list[Process]:
-        return [c for c in self.procs.values() if c.ppid == proc.pid]
+        return [c for c in self.procs.values() if c.ppid == proc.tgid]
 
     def reap(self, parent: Process, child: Process) -> None:
         parent.children_instructions += child.instructions + child.children_instructions
         self.procs.pop(child.pid, None)
+
+    def is_init(self, proc: Process) -> bool:
+        """proc is a thread of the first process (whose faults are reported)."""
+        return self.init is not None and proc.group is self.init.group
 
     def _debug_exit(self, proc, why):
         # child processes die silently, as on Linux; NCPU_DEBUG=1 says why
@@ -213,12 +228,14 @@ class Kernel:
             self.message(f"[{proc.pid}] {why}")
 
     def kill_by_signal(self, proc: Process, signo: int, why: str = "") -> None:
-        if why and proc is self.init:
+        if why and self.is_init(proc):
             self.message(f"{why}: killed by {abi.SIGNAL_NAMES.get(signo, signo)}")
         self.exit(proc, signo)
 
     # --- signals ------------------------------------------------------------------
-    def send_signal(self, proc: Process, signo: int, info: bytes | None = None) -> None:
+    def send_signal(self, proc: Process, signo: int, info: bytes | None = None, *,
+                    thread: bool = False) -> None:
+        """Signal proc's process, or (thread=True, tgkill) the thread proc itself."""
         if not proc.alive:
             return
         if info is None:
@@ -231,6 +248,11 @@ class Kernel:
         if signo == abi.SIGKILL:
             self.exit(proc, signo)
             return
+        if thread:
+            if not proc.running:
+                return
+        else:
+            proc = _receiver(proc.group, signo)
         if any(s == signo for s, _ in proc.pending) and signo < 32:
             return                                  # standard signals do not queue
         proc.pending.append((signo, info))
@@ -252,7 +274,11 @@ class Kernel:
             if proc.blocked_call is not None:
                 nr, args = proc.blocked_call
                 proc.blocked_call = None
-                if nr == 133:                          # rt_sigsuspend: always -EINTR
+                woken = proc.futex_waiter is not None and proc.futex_waiter.woken
+                self.futex.cancel(proc)
+                if woken:                              # the wake-up came first: keep it
+                    proc.state.x[0] = 0
+                elif nr == 133:                        # rt_sigsuspend: always -EINTR
                     saved, proc.suspend_mask = proc.suspend_mask, None
                     proc.state.x[0] = (-errno.EINTR) & abi.MASK64
                 elif action.flags & abi.SA_RESTART:
@@ -270,7 +296,7 @@ class Kernel:
         action = proc.action(signo)
         blocked = proc.sigmask & signals.bit(signo)
         if action.handler in (abi.SIG_DFL, abi.SIG_IGN) or blocked:
-            if proc is self.init:
+            if self.is_init(proc):
                 self.message(why)
             else:
                 self._debug_exit(proc, why)
@@ -280,7 +306,7 @@ class Kernel:
         try:
             signals.setup_frame(proc, signo, info, action, fault_address=address)
         except Exception:
-            if proc is self.init:
+            if self.is_init(proc):
                 self.message(why)
             self.exit(proc, signo)
 
@@ -319,6 +345,15 @@ class Kernel:
             os.utime(fd, ns=(now, now))
         except OSError:
             pass
+
+
+def _receiver(group, signo: int) -> Process:
+    """The thread that takes a process-directed signal: the first (by age) not blocking it."""
+    live = group.threads
+    for task in live:
+        if not task.sigmask & signals.bit(signo):
+            return task
+    return live[0]
 
 
 def _host_accmode(fd: int) -> int:

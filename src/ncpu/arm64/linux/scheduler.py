@@ -1,11 +1,13 @@
-"""Round-robin scheduling of all guest processes on one deterministic machine.
+"""Round-robin scheduling of all guest threads on one deterministic machine.
 
-Each turn runs one process for up to QUANTUM instructions, stopping early at
-a system call that blocks (empty pipe, wait4 for a live child) or at exit.
-A blocked process keeps its call in `blocked_call`; each time its turn
-comes the call is retried in Python (no guest instruction runs), so the
-instruction count does not depend on how often it was retried.  Order is by
-pid, so the same input always gives the same interleaving.
+Each turn runs one thread (of any process) for up to QUANTUM instructions,
+stopping early at a system call that blocks (empty pipe, wait4 for a live
+child, futex wait) or at exit.  A blocked thread keeps its call in
+`blocked_call`; each time its turn comes the call is retried in Python (no
+guest instruction runs), so the instruction count does not depend on how
+often it was retried.  Order is by tid, so the same input always gives the
+same interleaving.  When every thread is blocked and some futex wait has a
+timeout, virtual time jumps to the earliest one; with none, it is a deadlock.
 """
 
 from __future__ import annotations
@@ -31,7 +33,11 @@ def run(kernel, max_steps: int) -> RunResult:
     while kernel.init.alive:
         proc = _pick(kernel, last_pid)
         if proc is None:
-            kernel.message("deadlock: every guest process is waiting")
+            deadline = kernel.futex.next_deadline()
+            if deadline is not None:                 # sleep until a futex wait times out
+                clock.sleep(max(deadline - clock.monotonic_ns(), 1))
+                continue
+            kernel.message(f"deadlock: every guest thread is waiting ({_blocked(kernel)})")
             return _finish(kernel, "deadlock", 128 + abi.SIGKILL)
         last_pid = proc.pid
         budget = max_steps - clock.instructions
@@ -54,17 +60,24 @@ def _finish(kernel, reason: str, status: int | None) -> RunResult:
     return RunResult(status=status, wait_status=wait, instructions=kernel.clock.instructions, reason=reason)
 
 
+def _blocked(kernel) -> str:
+    from .syscalls import TABLE
+    calls = [f"{tid}:{TABLE[t.blocked_call[0]][0]}" for tid, t in sorted(kernel.tasks.items())
+             if t.running and t.blocked_call is not None]
+    return "blocked: " + ", ".join(calls) if calls else "nothing runnable"
+
+
 def _pick(kernel, last_pid: int):
-    """Next runnable process after last_pid (wrapping), retrying blocked calls."""
-    live = sorted(pid for pid, p in kernel.procs.items() if p.alive)
+    """Next runnable thread after tid last_pid (wrapping), retrying blocked calls."""
+    live = sorted(tid for tid, t in kernel.tasks.items() if t.running)
     order = [pid for pid in live if pid > last_pid] + [pid for pid in live if pid <= last_pid]
     for pid in order:
-        proc = kernel.procs.get(pid)
-        if proc is None or not proc.alive:
+        proc = kernel.tasks.get(pid)
+        if proc is None or not proc.running:
             continue
         if proc.pending:
             kernel.deliver(proc)
-            if not proc.alive:
+            if not proc.running:
                 kernel.drop_orphans()
                 continue
         if proc.blocked_call is not None:
@@ -72,9 +85,9 @@ def _pick(kernel, last_pid: int):
             kernel.current = proc
             if not kernel.syscall(proc, nr, args):
                 continue
-            if proc.pending:
+            if proc.running and proc.pending:
                 kernel.deliver(proc)
-            if not proc.alive:
+            if not proc.running:
                 kernel.drop_orphans()
                 continue
         return proc
@@ -88,7 +101,7 @@ def _run_slice(kernel, proc, quantum: int) -> None:
     kernel.current = proc
     kernel.yielded = False
     left = quantum
-    while left > 0 and proc.alive and proc.blocked_call is None and not kernel.yielded:
+    while left > 0 and proc.running and proc.blocked_call is None and not kernel.yielded:
         cpu = proc.cpu
         stop = cpu.run(left)
         steps = int(stop.steps)
@@ -98,7 +111,7 @@ def _run_slice(kernel, proc, quantum: int) -> None:
         reason = stop.reason
         if reason == reasons.SVC:
             kernel.syscall(proc)
-            if proc.alive and proc.pending:
+            if proc.running and proc.pending:
                 kernel.deliver(proc)
         elif reason == reasons.BUDGET:
             break

@@ -1,11 +1,11 @@
-"""Process calls: exit, clone (fork-style), execve, wait4, ids, limits, uname."""
+"""Process calls: exit, clone (fork or thread), execve, wait4, ids, limits, uname."""
 
 from __future__ import annotations
 
 import errno
 import struct
 
-from .. import abi
+from .. import abi, threads
 from ..errors import SyscallError, WouldBlock
 from . import NO_RESULT, cstring, read as rd, sint, string_array, syscall, write as wr
 
@@ -16,7 +16,7 @@ UTSNAME = (b"Linux", b"ncpu", b"6.1.0", b"#1 SMP PREEMPT_DYNAMIC ncpu", b"aarch6
 
 @syscall(93)
 def sys_exit(k, p, status, *_):
-    k.exit(p, (status & 0xFF) << 8)
+    threads.exit_thread(k, p, (status & 0xFF) << 8)      # this thread only
     return NO_RESULT
 
 
@@ -28,8 +28,10 @@ def sys_exit_group(k, p, status, *_):
 
 @syscall(220)
 def sys_clone(k, p, flags, stack, ptid, tls, ctid, *_):
-    # Only process-style clones: threads (CLONE_THREAD) are not supported.
-    if flags & abi.CLONE_THREAD or (flags & abi.CLONE_VM and not flags & abi.CLONE_VFORK):
+    if flags & abi.CLONE_THREAD:
+        return threads.create(k, p, flags, stack, ptid, tls, ctid).pid
+    # a process sharing memory without being a thread is not supported (vfork runs as fork)
+    if flags & abi.CLONE_VM and not flags & abi.CLONE_VFORK:
         raise SyscallError(errno.ENOSYS)
     child = k.fork(p, stack=stack)
     if flags & abi.CLONE_SETTLS:
@@ -49,7 +51,7 @@ def sys_clone(k, p, flags, stack, ptid, tls, ctid, *_):
 
 @syscall(435)
 def sys_clone3(k, p, *_):
-    return -errno.ENOSYS        # glibc falls back to clone
+    return -errno.ENOSYS        # glibc falls back to clone (the cross toolchain's never calls it)
 
 
 @syscall(221)
@@ -133,7 +135,7 @@ def sys_getrusage(k, p, who, buf, *_):
 
 @syscall(172)
 def sys_getpid(k, p, *_):
-    return p.pid
+    return p.tgid
 
 
 @syscall(178)
@@ -214,8 +216,8 @@ def sys_setfsgid(k, p, *_):
 @syscall(154)
 def sys_setpgid(k, p, pid, pgid, *_):
     pid, pgid = sint(pid), sint(pgid)
-    target = p if pid in (0, p.pid) else k.procs.get(pid)
-    if target is None or (target is not p and target.ppid != p.pid):
+    target = p if pid in (0, p.tgid) else k.procs.get(pid)
+    if target is None or (target.group is not p.group and target.ppid != p.tgid):
         raise SyscallError(errno.ESRCH)
     if pgid < 0:
         raise SyscallError(errno.EINVAL)
@@ -226,7 +228,7 @@ def sys_setpgid(k, p, pid, pgid, *_):
 @syscall(155)
 def sys_getpgid(k, p, pid, *_):
     pid = sint(pid)
-    target = p if pid in (0, p.pid) else k.procs.get(pid)
+    target = p if pid in (0, p.tgid) else k.procs.get(pid)
     if target is None:
         raise SyscallError(errno.ESRCH)
     return target.pgid
@@ -235,7 +237,7 @@ def sys_getpgid(k, p, pid, *_):
 @syscall(156)
 def sys_getsid(k, p, pid, *_):
     pid = sint(pid)
-    target = p if pid in (0, p.pid) else k.procs.get(pid)
+    target = p if pid in (0, p.tgid) else k.procs.get(pid)
     if target is None:
         raise SyscallError(errno.ESRCH)
     return target.sid
@@ -243,10 +245,10 @@ def sys_getsid(k, p, pid, *_):
 
 @syscall(157)
 def sys_setsid(k, p, *_):
-    if p.pgid == p.pid:
+    if p.pgid == p.tgid:
         raise SyscallError(errno.EPERM)
-    p.sid = p.pgid = p.pid
-    return p.pid
+    p.sid = p.pgid = p.tgid
+    return p.tgid
 
 
 @syscall(96)
@@ -270,22 +272,9 @@ def sys_rseq(k, p, *_):
     return -errno.ENOSYS
 
 
-@syscall(98)
-def sys_futex(k, p, addr, op, val, *_):
-    FUTEX_WAIT, FUTEX_WAKE, FUTEX_WAIT_BITSET = 0, 1, 9
-    cmd = op & 0x7F
-    if cmd in (FUTEX_WAIT, FUTEX_WAIT_BITSET):
-        # single-threaded processes: nobody could wake us, so the value must differ
-        current = struct.unpack("<I", rd(p, addr, 4))[0]
-        return -errno.EAGAIN if current != val & 0xFFFFFFFF else -errno.ETIMEDOUT
-    if cmd == FUTEX_WAKE:
-        return 0
-    return -errno.ENOSYS
-
-
 @syscall(261)
 def sys_prlimit64(k, p, pid, resource, new, old, *_):
-    if sint(pid) not in (0, p.pid) and sint(pid) not in k.procs:
+    if sint(pid) not in (0, p.tgid) and sint(pid) not in k.procs:
         raise SyscallError(errno.ESRCH)
     limits = k.rlimits
     resource = sint(resource)

@@ -121,7 +121,7 @@ def sys_kill(k, p, pid, signo, *_):
         raise SyscallError(errno.ESRCH)
     for target in sorted(targets, key=lambda q: q.pid):
         if signo:
-            k.send_signal(target, signo, signals.siginfo(signo, abi.SI_USER, pid=p.pid, uid=k.uid))
+            k.send_signal(target, signo, signals.siginfo(signo, abi.SI_USER, pid=p.tgid, uid=k.uid))
     return 0
 
 
@@ -132,12 +132,14 @@ def sys_tkill(k, p, tid, signo, *_):
 
 @syscall(131)
 def sys_tgkill(k, p, tgid, tid, signo, *_):
-    target = k.procs.get(sint(tid))
+    """Signal one thread (raise, abort, pthread_kill); tkill passes tgid = tid."""
+    target = k.tasks.get(sint(tid))
     signo = sint(signo)
-    if target is None or not target.alive:
+    if target is None or not target.running or (sint(tgid) != sint(tid) and target.tgid != sint(tgid)):
         raise SyscallError(errno.ESRCH)
     if not 0 <= signo <= abi.NSIG:
         raise SyscallError(errno.EINVAL)
     if signo:
-        k.send_signal(target, signo, signals.siginfo(signo, abi.SI_TKILL, pid=p.pid, uid=k.uid))
+        k.send_signal(target, signo, signals.siginfo(signo, abi.SI_TKILL, pid=p.tgid, uid=k.uid),
+                      thread=True)
     return 0
