@@ -11,6 +11,7 @@ import numpy as np
 from ncpu.arm64.cpu import Cpu, CpuState, Memory, StopReason
 from ncpu.arm64.cpu import decode_table as T
 from ncpu.arm64.cpu.decoder import decode
+from ncpu.arm64.cpu.exec_sat import is_sat
 
 CODE = 0x100000
 SCRATCH = 0x200000
@@ -36,8 +37,9 @@ def entries(cls: str):
     return [e for e in T.TABLE if e.cls == cls]
 
 
-def random_word(rng: random.Random, e: T.Entry) -> int | None:
-    """A random encoding of entry e that our decoder maps back to e (or None)."""
+def random_word(rng: random.Random, e: T.Entry, accept=None) -> int | None:
+    """A random encoding of entry e that our decoder maps back to e (or None);
+    `accept(word)`, when given, must also hold."""
     op = T.BY_NAME[e.name]
     opid = T.TABLE.index(op)
     for _ in range(50):
@@ -45,7 +47,7 @@ def random_word(rng: random.Random, e: T.Entry) -> int | None:
         if "imm12" in fields and e.cls == "mem":
             fields["imm12"] &= 0x3F
         w = e.encode(**fields)
-        if int(decode(w)) == opid:
+        if int(decode(w)) == opid and (accept is None or accept(w)):
             return w
     return None
 
@@ -61,8 +63,39 @@ def random_x(rng: random.Random) -> int:
     return rng.getrandbits(64)
 
 
+def _edge_lanes(rng: random.Random, esize: int | None = None) -> int:
+    """128 bits of integer lanes of one width, each an edge value: 0, +-1, the
+    signed/unsigned extremes and their neighbours, small values, powers of two
+    (what saturating and rounding SIMD ops must get right)."""
+    esize = esize or rng.choice((8, 16, 32, 64))
+    m = (1 << esize) - 1
+    half = 1 << (esize - 1)
+    edges = (0, 1, m, half, half - 1, half + 1, m - 1, 2, half >> 1)
+    v = 0
+    for i in range(128 // esize):
+        r = rng.random()
+        x = rng.choice(edges) if r < 0.6 else (rng.randrange(-300, 300) if r < 0.8 else rng.getrandbits(esize))
+        v |= (x & m) << (i * esize)
+    return v
+
+
+def edge_vectors(rng: random.Random) -> list[tuple[int, int]]:
+    """32 vector registers of edge-value lanes, all of one width (so that the
+    sources of an op often meet at extremes: SQDMULH of MIN by MIN, ...)."""
+    esize = rng.choice((8, 16, 32, 64))
+    return [(v & U64, v >> 64) for v in (_edge_lanes(rng, esize) for _ in range(32))]
+
+
+def is_sat_word(w: int) -> bool:
+    """A word of the saturating/rounding/halving SIMD executor (exec_sat)."""
+    return bool(is_sat(int(decode(w)), w))
+
+
 def random_v(rng: random.Random) -> tuple[int, int]:
     r = rng.random()
+    if r < 0.15:
+        v = _edge_lanes(rng)
+        return v & U64, v >> 64
     if r < 0.4:
         return rng.getrandbits(64), rng.getrandbits(64)
     if r < 0.7:
@@ -182,8 +215,11 @@ class Ours:
 REG_NAMES = [f"x{i}" for i in range(31)] + ["sp", "pc", "nzcv", "fpcr"] + [f"q{i}" for i in range(32)]
 
 
-def compare_classes(classes, n_per_entry: int, seed: int, fpsr_mask: int = 0, only=None):
-    """Lock-step differential run; returns (cases run, list of divergence strings)."""
+def compare_classes(classes, n_per_entry: int, seed: int, fpsr_mask: int = 0, only=None, accept=None,
+                    vectors=None):
+    """Lock-step differential run; returns (cases run, list of divergence strings).
+    `only` limits the entries by name, `accept(word)` the words drawn;
+    `vectors(rng)` replaces the random vector registers."""
     from ncpu.arm64.cpu.disasm import disassemble
     rng = random.Random(seed)
     uc, us = Unicorn(), Ours()
@@ -194,7 +230,7 @@ def compare_classes(classes, n_per_entry: int, seed: int, fpsr_mask: int = 0, on
     ents = [e for c in classes for e in entries(c) if only is None or e.name in only]
     for _ in range(n_per_entry):
         for e in ents:
-            w = random_word(rng, e)
+            w = random_word(rng, e, accept)
             if w is None:
                 continue
             xs = [random_x(rng) for _ in range(31)]
@@ -206,7 +242,7 @@ def compare_classes(classes, n_per_entry: int, seed: int, fpsr_mask: int = 0, on
                 continue
             xs, sp = xs_sp[:31], xs_sp[31] & ~15 if e.cls == "mem" else xs_sp[31]
             nzcv = rng.getrandbits(4)
-            vs = [random_v(rng) for _ in range(32)]
+            vs = vectors(rng) if vectors else [random_v(rng) for _ in range(32)]
             fpcr = 0
             uc.set_state(xs, sp, nzcv, vs, fpcr)
             us.set_state(xs, sp, nzcv, vs, fpcr)

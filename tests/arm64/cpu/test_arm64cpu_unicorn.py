@@ -13,8 +13,9 @@ Exclusions (see arm64cpu_harness.unpredictable), each with its reason:
 - LDSMAX/LDSMIN narrower than 64 bits: unicorn (qemu 5) compares unsigned;
 - MRS of CNTVCT/CNTFRQ/MIDR/DCZID/CTR and DC ZVA: ours are qemu-user values;
 - SVC/BRK: unicorn has no OS, it reports an exception (we check ours stop);
-- FPSR cumulative exception flags (IOC DZC OFC UFC IXC IDC) are compared for
-  the fp and simd classes (FPCR = 0: round to nearest, no flush-to-zero).
+- FPSR cumulative exception flags (IOC DZC OFC UFC IXC IDC) and the
+  cumulative saturation flag QC are compared for the fp and simd classes
+  (FPCR = 0: round to nearest, no flush-to-zero).
 """
 import pytest
 
@@ -26,12 +27,57 @@ import unicorn  # noqa: F401  (a test dependency: fail, never skip, when it is m
 PER_ENTRY = {"int": 700, "branch": 1000, "sys": 300, "mem": 1200, "fp": 500, "simd": 700}
 
 
+FPSR_MASK = 0x9F | 1 << 27          # IOC DZC OFC UFC IXC IDC, and QC
+
+
 @pytest.mark.parametrize("cls", list(PER_ENTRY))
 def test_matches_unicorn(cls):
-    fpsr_mask = 0x9F if cls in ("fp", "simd") else 0
+    fpsr_mask = FPSR_MASK if cls in ("fp", "simd") else 0
     n, bad = H.compare_classes([cls], PER_ENTRY[cls], seed=sum(map(ord, cls)), fpsr_mask=fpsr_mask)
     assert n > PER_ENTRY[cls], n
     assert not bad, f"{len(bad)}/{n} divergences:\n" + "\n".join(bad[:25])
+
+
+def test_saturating_simd_matches_unicorn():
+    """The saturating, rounding and halving SIMD words (exec_sat) from vector
+    registers of integer edge values, so that saturation (QC) and rounding
+    ties are common rather than rare."""
+    n, bad = H.compare_classes(["simd"], 300, seed=27, fpsr_mask=FPSR_MASK, accept=H.is_sat_word,
+                               vectors=H.edge_vectors)
+    assert n > 2000, n
+    assert not bad, f"{len(bad)}/{n} divergences:\n" + "\n".join(bad[:25])
+
+
+def _sat_cases():
+    """(word, lane width) of the ops that saturate only on MIN * MIN, and one
+    that never saturates (QC must survive it: the flag is cumulative)."""
+    V3SAME, VELEM, V3DIFF, S3DIFF = (H.T.BY_NAME[k] for k in ("V3SAME", "VELEM", "V3DIFF", "S3DIFF"))
+    yield V3SAME.encode(q=1, u=0, size=1, rm=2, opcode=22, rn=1, rd=0), 16     # sqdmulh v0.8h
+    yield V3SAME.encode(q=1, u=1, size=2, rm=2, opcode=22, rn=1, rd=0), 32     # sqrdmulh v0.4s
+    yield VELEM.encode(q=0, u=0, size=1, l=1, m=1, rm=3, opcode=12, h=0, rn=1, rd=0), 16  # sqdmulh by element
+    yield V3DIFF.encode(q=1, u=0, size=2, rm=2, opcode=13, rn=1, rd=0), 32     # sqdmull2 v0.2d
+    yield VELEM.encode(q=0, u=0, size=2, l=1, m=0, rm=2, opcode=3, h=1, rn=1, rd=0), 32   # sqdmlal by element
+    yield S3DIFF.encode(u=0, size=1, rm=2, opcode=11, rn=1, rd=0), 16          # sqdmlsl s0, h1, h2
+    yield V3SAME.encode(q=1, u=0, size=0, rm=2, opcode=0, rn=1, rd=0), 8       # shadd: never saturates
+
+
+@pytest.mark.parametrize("case", list(_sat_cases()), ids=lambda c: f"{c[0]:#010x}")
+def test_saturation_of_min_times_min(case):
+    w, esize = case
+    lanes = 0
+    for i in range(128 // esize):
+        lanes |= 1 << (esize - 1) << (i * esize)          # every lane is the signed minimum
+    vs = [(lanes & H.U64, lanes >> 64)] * 32
+    uc, us = H.Unicorn(), H.Ours()
+    for fpsr in (0, 1 << 27):                             # QC clear, then already set
+        for m in (uc, us):
+            m.set_state([0] * 31, H.MID, 0, vs)
+        uc.uc.reg_write(uc.A.UC_ARM64_REG_FPSR, fpsr)
+        us.state.fpsr = fpsr
+        _, uv, ufpsr = uc.step(w)
+        _, ov, ofpsr = us.step(w)
+        assert list(ov) == list(uv) and ofpsr == ufpsr, (hex(ofpsr), hex(ufpsr))
+        assert ofpsr == (fpsr if esize == 8 else 1 << 27)
 
 
 @pytest.mark.slow

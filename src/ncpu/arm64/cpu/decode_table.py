@@ -174,6 +174,7 @@ _RAW = [
     ("SSHIFT",   "01 u:1 111110 immh:4 immb:3 opcode:5 1 rn:5 rd:5", "simd"),
     ("DUP_S",    "01 0 11110000 imm5:5 0 0000 1 rn:5 rd:5", "simd"),
     ("SELEM",    "01 u:1 11111 size:2 l:1 m:1 rm:4 opcode:4 h:1 0 rn:5 rd:5", "simd"),
+    ("S3DIFF",   "01 u:1 11110 size:2 1 rm:5 opcode:4 00 rn:5 rd:5", "simd"),   # SQDMULL.. (exec_sat)
 ]
 
 

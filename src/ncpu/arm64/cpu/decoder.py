@@ -14,6 +14,7 @@ from numba import njit
 
 from . import decode_table as T
 from .sysregs import SUPPORTED_READ, SUPPORTED_WRITE
+from .exec_sat import is_sat, sat_ok
 from .exec_vfp import elem_ok, fp2_ok, fp3_ok, s2misc_ok, s3same_ok, spair_ok, sshift_ok
 
 _order = sorted(range(T.NOPS), key=lambda i: -bin(T.TABLE[i].mask).count("1"))
@@ -270,6 +271,8 @@ def valid(op, w):
 
 @njit(cache=True)
 def _simd_valid(op, w):
+    if is_sat(op, w):
+        return sat_ok(op, w)
     q = bits(w, 30, 1)
     u = bits(w, 29, 1)
     size = bits(w, 22, 2)
@@ -278,7 +281,7 @@ def _simd_valid(op, w):
         if imm5 & 15 == 0:
             return False
         if op == T.DUP_ELEM or op == T.DUP_GEN:
-            return not (imm5 & 8 and q == 0)
+            return not (imm5 & 15 == 8 and q == 0)      # .1d is reserved (imm5 = x1000)
         if op == T.SMOV:
             return imm5 & 3 != 0 if q == 0 else imm5 & 7 != 0
         if op == T.UMOV:
@@ -351,8 +354,10 @@ def _simd_valid(op, w):
             return False
         if o == 0 or o == 2:
             return True
-        if o == 10:
-            return u == 0
+        if o == 10:                                # SHL, SLI
+            return True
+        if o == 8:                                 # SRI
+            return u == 1
         if o == 16 or o == 20:
             return immh < 8 and (o == 20 or u == 0)
         if o == 28 or o == 31:                     # fixed-point conversions

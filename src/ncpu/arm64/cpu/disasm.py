@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from . import decode_table as T
 from .decoder import UNDEF, decode, decode_bitmask, imm_of, simd_expand_imm, vfp_expand_imm
+from .disasm_sat import fmt_sat
+from .exec_sat import is_sat
 from .sysregs import NAMES as SYSREG_NAMES
 
 COND = ["eq", "ne", "hs", "lo", "mi", "pl", "vs", "vc", "hi", "ls", "ge", "lt", "gt", "le", "al", "nv"]
@@ -474,6 +476,8 @@ def _fmt_simd(name, f, w, addr):
             mn = ("orr" if not op else "bic") if cmode & 1 else ("movi" if not op else "mvni")
             return mn, f"v{rd}.{ARR[2 + q]}, #{imm8:#x}" + (", lsl #8" if cmode & 2 else "")
         return ("movi" if not op else "mvni"), f"v{rd}.{ARR[4 + q]}, #{imm8:#x}, msl #{8 if cmode == 12 else 16}"
+    if is_sat(T.BY_NAME_ID[name], w):
+        return fmt_sat(name, f)
     size, u = f.get("size", 0), f.get("u", 0)
     a = ARR[size * 2 + q] if size * 2 + q < 8 else "?"
     if name == "V3SAME":
@@ -531,7 +535,9 @@ def _fmt_simd(name, f, w, addr):
             mn = ("sshr", "ushr") if o == 0 else ("ssra", "usra")
             return mn[u], f"v{rd}.{aa}, v{rn}.{aa}, #{2 * esize - immhb}"
         if o == 10:
-            return "shl", f"v{rd}.{aa}, v{rn}.{aa}, #{immhb - esize}"
+            return ("shl", "sli")[u], f"v{rd}.{aa}, v{rn}.{aa}, #{immhb - esize}"
+        if o == 8:
+            return "sri", f"v{rd}.{aa}, v{rn}.{aa}, #{2 * esize - immhb}"
         if o in (28, 31):
             mn = ("scvtf", "ucvtf") if o == 28 else ("fcvtzs", "fcvtzu")
             return mn[u], f"v{rd}.{aa}, v{rn}.{aa}, #{2 * esize - immhb}"

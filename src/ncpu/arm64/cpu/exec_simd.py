@@ -12,7 +12,8 @@ from . import decode_table as T
 from .alu import lsr, sextn, ult
 from .decoder import bits
 from .exec_int import xr
-from .vregs import lane, set_lane, write_lanes
+from .exec_sat import exec_sat, is_sat
+from .vregs import lane, set_lane, write_lanes, write_narrow
 from .exec_vfp import by_element, exec_scalar, vfp_across, vfp_fixed, vfp_three_same, vfp_two_misc
 from .state import FPCR
 
@@ -140,14 +141,7 @@ def _two_misc(V, w, rd, rn, q):
     if o == 18:                                          # XTN / XTN2
         for i in range(8 >> sz):
             res[i] = lane(V, rn, sz + 1, i)
-        off = (8 >> sz) if q else 0
-        lo = V.d[rd, 0]
-        for i in range(8 >> sz):
-            set_lane(V, rd, sz, off + i, res[i])
-        if q:
-            V.d[rd, 0] = lo
-        else:
-            V.d[rd, 1] = 0
+        write_narrow(V, rd, sz, res, 8 >> sz, q)
         return
     for i in range(n):
         a = lane(V, rn, sz, i)
@@ -216,13 +210,7 @@ def _shift(V, w, rd, rn, q):
         cnt = 8 >> sz
         for i in range(cnt):
             res[i] = lsr(lane(V, rn, sz + 1, i), sh)
-        lo = V.d[rd, 0]
-        for i in range(cnt):
-            set_lane(V, rd, sz, (cnt if q else 0) + i, res[i])
-        if q:
-            V.d[rd, 0] = lo
-        else:
-            V.d[rd, 1] = 0
+        write_narrow(V, rd, sz, res, cnt, q)
         return
     if o == 20:                                          # SSHLL / USHLL (SXTL / UXTL)
         sh = immhb - esize
@@ -234,10 +222,20 @@ def _shift(V, w, rd, rn, q):
         write_lanes(V, rd, sz + 1, res, cnt, 1)
         return
     n = (16 if q else 8) >> sz
+    mask = _emask(sz)
     for i in range(n):
         x = lane(V, rn, sz, i)
-        if o == 10:                                      # SHL
-            r = x << (immhb - esize)
+        if o == 10:                                      # SHL, SLI (U = 1: keep the low bits of Vd)
+            sh = immhb - esize
+            r = x << sh
+            if u:
+                r |= lane(V, rd, sz, i) & ~(mask << sh)
+        elif o == 8:                                     # SRI: keep the high bits of Vd
+            sh = 2 * esize - immhb
+            if sh == esize:
+                r = lane(V, rd, sz, i)                   # #esize inserts nothing
+            else:
+                r = lsr(x, sh) | (lane(V, rd, sz, i) & ~lsr(mask, sh))
         else:                                            # SSHR/USHR, SSRA/USRA
             sh = 2 * esize - immhb
             if u:
@@ -340,6 +338,9 @@ def exec_simd(op, w, imm, pc, R, V, st):
             x = ~imm if (o == 1 and cmode < 14) else imm
             V.d[rd, 0] = x
             V.d[rd, 1] = x if q else 0
+        return pc + 4
+    if is_sat(op, w):                                    # saturating / rounding / halving forms
+        exec_sat(op, w, V, R)
         return pc + 4
     if op >= T.S3SAME and op != T.SELEM:
         exec_scalar(op, w, V, R[FPCR], R)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 # modules the compiled code never sees: editing them must not drop the cache
-_PURE_PYTHON = {"__init__.py", "cpu.py", "disasm.py", "jitcache.py"}
+_PURE_PYTHON = {"__init__.py", "cpu.py", "disasm.py", "disasm_sat.py", "jitcache.py"}
 
 
 def ensure_fresh() -> None:

@@ -62,3 +62,14 @@ def write_lanes(V, rd, sz, res, n, q):
         set_lane(V, rd, sz, i, res[i])
     if not q:
         V.d[rd, 1] = 0
+
+
+@njit(cache=True)
+def write_narrow(V, rd, sz, res, cnt, q):
+    """Write the cnt lanes of a narrowing op (a 64-bit half): into the low half,
+    zeroing the upper one (q == 0), or into the upper half, keeping the low one
+    (q == 1, the "2" forms such as XTN2)."""
+    for i in range(cnt):
+        set_lane(V, rd, sz, (cnt if q else 0) + i, res[i])
+    if not q:
+        V.d[rd, 1] = 0
