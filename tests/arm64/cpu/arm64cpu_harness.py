@@ -110,7 +110,7 @@ def mem_fixups(rng: random.Random, e: T.Entry, w: int, xs: list[int]) -> int:
     f = e.extract(w)
     rn = f.get("rn")
     if rn is not None:
-        aligned = e.name in ("LDST_EX", "CAS", "ATOMIC")
+        aligned = e.name in ("LDST_EX", "CAS", "CASP", "ATOMIC")
         off = rng.randrange(-1024, 1024)
         off = off & ~63 if aligned or rng.random() < 0.5 else off
         xs[rn] = MID + off                     # rn == 31 sets SP

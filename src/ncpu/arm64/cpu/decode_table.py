@@ -116,6 +116,7 @@ _RAW = [
     ("LDSTP_PRE", "opc:2 101 v:1 011 l:1 imm7:7 rt2:5 rn:5 rt:5", "mem"),
     ("LDST_EX",   "size:2 001000 o2:1 l:1 o1:1 rs:5 o0:1 rt2:5 rn:5 rt:5", "mem"),
     ("CAS",       "size:2 0010001 l:1 1 rs:5 o0:1 11111 rn:5 rt:5", "mem"),
+    ("CASP",      "0 sz:1 0010000 l:1 1 rs:5 o0:1 11111 rn:5 rt:5", "mem"),    # Rs, Rt even (decoder.valid)
     ("ATOMIC",    "size:2 111000 a:1 r:1 1 rs:5 o3:1 opc:3 00 rn:5 rt:5", "mem"),
     ("LDST_VMULT", "0 q:1 0011000 l:1 000000 opcode:4 size:2 rn:5 rt:5", "mem"),
     ("LDST_VMULT_POST", "0 q:1 0011001 l:1 0 rm:5 opcode:4 size:2 rn:5 rt:5", "mem"),

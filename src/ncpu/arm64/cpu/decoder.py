@@ -220,6 +220,8 @@ def valid(op, w):
         if o2 == 1 and bits(w, 15, 1) == 0:        # LDLAR/STLLR (LOR): not offered
             return False
         return True
+    if op == T.CASP:
+        return (bits(w, 16, 5) | bits(w, 0, 5)) & 1 == 0    # odd Rs or Rt: unallocated
     if op == T.ATOMIC:
         o3 = bits(w, 15, 1)
         opc = bits(w, 12, 3)

@@ -329,6 +329,12 @@ def _fmt_mem(name, f, w, addr):
         mn = "cas" + ("a" if f["l"] else "") + ("l" if f["o0"] else "") + sfx
         wide = 1 if size == 3 else 0
         return mn, f"{_x(f['rs'], wide)}, {_x(rt, wide)}, [{_x(f['rn'], 1, True)}]"
+    if name == "CASP":
+        wide = f["sz"]
+        mn = "casp" + ("a" if f["l"] else "") + ("l" if f["o0"] else "")
+        rs = f["rs"]
+        regs = ", ".join(_x(r, wide) for r in (rs, rs + 1, rt, rt + 1))
+        return mn, f"{regs}, [{_x(f['rn'], 1, True)}]"
     if name == "ATOMIC":
         size = f["size"]
         sfx = "b" if size == 0 else "h" if size == 1 else ""

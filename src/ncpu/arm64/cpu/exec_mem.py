@@ -222,6 +222,35 @@ def _cas(m, st, R, w):
 
 
 @njit(cache=True)
+def _casp(m, st, R, w):
+    """CASP: compare (Rs, Rs+1) with the pair of words at [Xn] (32-bit or
+    64-bit each); if both match, store (Rt, Rt+1) there.  The pair read goes
+    to (Rs, Rs+1) either way.  Rs and Rt are even (the decoder checks), so
+    only Rs+1 / Rt+1 can be 31, which is XZR."""
+    n = 8 if bits(w, 30, 1) else 4
+    rs = bits(w, 16, 5)
+    rt = w & 31
+    addr = R[bits(w, 5, 5)]
+    if addr & (2 * n - 1):                             # the whole pair must be aligned
+        fault(st, addr, A_ALIGN)
+        return False
+    if not writable(m, st, addr, 2 * n):
+        return False
+    a = load(m, st, addr, n)
+    b = load(m, st, addr + n, n)
+    if st[ST_REASON]:
+        return False
+    mask = _mask(n)
+    if a == xr(R, rs) & mask and b == xr(R, rs + 1) & mask:
+        store(m, st, addr, n, xr(R, rt))
+        store(m, st, addr + n, n, xr(R, rt + 1))
+    R[rs] = a
+    if rs + 1 != 31:
+        R[rs + 1] = b
+    return True
+
+
+@njit(cache=True)
 def _atomic(m, st, R, w):
     n = 1 << bits(w, 30, 2)
     rs = bits(w, 16, 5)
@@ -411,6 +440,8 @@ def exec_mem(op, w, imm, pc, R, V, m, st):
         ok = _exclusive(m, st, R, w)
     elif op == T.CAS:
         ok = _cas(m, st, R, w)
+    elif op == T.CASP:
+        ok = _casp(m, st, R, w)
     elif op == T.ATOMIC:
         ok = _atomic(m, st, R, w)
     elif op <= T.LDST_VMULT_POST:
