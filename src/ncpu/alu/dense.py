@@ -145,7 +145,6 @@ class DenseALU:
         signed[-1] = -signed[-1]
         self.powers = torch.tensor(signed, dtype=torch.float64)[:, None]  # [n, 1]
         self.powers_v = self.powers[:, 0].clone()
-        g = alu.adder.group_bits
         ad, lg, fl, sh, mul = alu.adder, alu.logic, alu.flags, alu.shifter, alu.multiplier
         self.add_m = _AdderMats(ad, False, 0.0)
         self.sub_m = _AdderMats(ad, True, 1.0)
