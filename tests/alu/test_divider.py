@@ -73,7 +73,7 @@ def test_weights_and_units_keep_products_below_2_to_the_53():
     bound = torch.full((divider.units,), 1.0, dtype=torch.float64)
     bound[:4] = 2.0 ** 31  # a+, a-, b+, b-
     bound[8:] = torch.tensor([2.0 ** (32 - 8 * j) for j in range(1, divider.steps)])
-    products = divider.w_steps.abs() * bound[None, :, None]
+    products = divider.step_matrices().abs() * bound[None, :, None]
     assert products.max() < 2.0 ** 41  # n + k + 1 = 41
 
 

@@ -107,9 +107,9 @@ class RadixDivider(nn.Module):
         # Steps, top first. Comparison neuron q of step j:
         #   pre = (R + 1/2) - q W s_j,  s_j = divisor[j] . h2,
         # R = |a| at the top step: `reads` holds the read-outs [|a|, s_(S-1), .., s_0]
-        # and `digit_w` the weights -q W of each step ([S, Q]); `w_steps` is the
-        # same layer written as one matrix over h2 (+ the carry R + 1/2, and 1/2
-        # at the top), the form `SmallBatchDivider` evaluates.
+        # and `digit_w` the weights -q W of each step ([S, Q]); `step_matrices()`
+        # writes the same layer as one matrix over h2 per step, the form
+        # `SmallBatchDivider` evaluates.
         q = torch.arange(Q, dtype=F64)
         reads = [_column(units, A_POS=1, A_NEG=1)]
         for j in range(S - 1, -1, -1):
@@ -121,8 +121,6 @@ class RadixDivider(nn.Module):
                 reads.append(col)
         reads = torch.stack(reads, 1)  # [units, S + 1]
         weights = torch.stack([-float(1 << (k * j)) * q for j in range(S - 1, -1, -1)])  # [S, Q]
-        w_steps = reads[None, :, 1:].permute(2, 1, 0) * weights[:, None, :]  # [S, units, Q]
-        w_steps[0] += reads[:, :1]
         # The last layer, over [h2 | Q | R + 1/2], Q = sum_j W_j sum_{q>=1} t_q.
         M = float(1 << (k * S + 1))
         self.q_weights = [float(1 << (k * j)) for j in range(S - 1, -1, -1)]
@@ -156,10 +154,17 @@ class RadixDivider(nn.Module):
         wo[6:8, OUT_RZ] = -1.0
         wo[7, OUT_RN] = 1.0
         for name, value in (("w1", w1), ("w2", w2), ("b2", b2), ("reads", reads), ("digit_w", weights),
-                            ("w_steps", w_steps),
                             ("w_last", wl), ("w_out", wo), ("b_out", bo)):
             self.register_buffer(name, value, persistent=False)
         self.units = units
+
+    def step_matrices(self) -> Tensor:
+        """Each step's comparison layer as one matrix over h2, [S, units, Q]:
+        pre = (R + 1/2) + h2 @ W_s, the top step reading R = |a| from h2 (its
+        carry is just the 1/2)."""
+        w = self.reads[None, :, 1:].permute(2, 1, 0) * self.digit_w[:, None, :]
+        w[0] += self.reads[:, :1]
+        return w
 
     @property
     def sequential_layers(self) -> int:
@@ -213,10 +218,10 @@ class SmallBatchDivider:
         # Step matrices over [h2 | R + 1/2]: the top step reads |a| from h2
         # and its 1/2 from the constant unit; later steps read the carry.
         self.w_steps = []
-        for s in range(S):
+        for s, step in enumerate(d.step_matrices()):
             w = torch.zeros(units + 1, 2 * Q, dtype=F64, device=device)
-            w[:units, :Q] = d.w_steps[s]
-            w[:units, Q + 1:] = d.w_steps[s][:, 1:] - d.w_steps[s][:, :-1]
+            w[:units, :Q] = step
+            w[:units, Q + 1:] = step[:, 1:] - step[:, :-1]
             if s == 0:
                 w[ONE, :Q] += 0.5
             else:
