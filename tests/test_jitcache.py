@@ -31,7 +31,7 @@ def _numba_files(tree: Path) -> list[Path]:
 def test_cache_lives_outside_the_package_and_a_sibling_edit_recompiles(tmp_path):
     src = tmp_path / "src"
     shutil.copytree(SRC / "ncpu", src / "ncpu", ignore=shutil.ignore_patterns("__pycache__"))
-    env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_") and k != "NCPU_CACHE_DIR"}
     env["XDG_CACHE_HOME"] = str(tmp_path / "xdg")
     assert _probe(src, env)[:2] == (0, 1)                     # cold: compiled
     hits, misses, path = _probe(src, env)
@@ -47,13 +47,15 @@ def test_cache_lives_outside_the_package_and_a_sibling_edit_recompiles(tmp_path)
     assert _numba_files(src) == []                             # nothing written into the package
 
 
-def test_cache_root_prefers_numba_then_xdg_then_home(monkeypatch, tmp_path):
-    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
-    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+def test_cache_root_prefers_numba_then_ncpu_then_xdg_then_home(monkeypatch, tmp_path):
+    for name in ("NUMBA_CACHE_DIR", "NCPU_CACHE_DIR", "XDG_CACHE_HOME"):
+        monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert jitcache.cache_root() == tmp_path / "home" / ".cache" / "ncpu" / "numba"
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert jitcache.cache_root() == tmp_path / "xdg" / "ncpu" / "numba"
+    monkeypatch.setenv("NCPU_CACHE_DIR", str(tmp_path / "nc"))
+    assert jitcache.cache_root() == tmp_path / "nc" / "numba"
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "nb"))
     assert jitcache.cache_root() == tmp_path / "nb"
 
@@ -62,6 +64,7 @@ def test_unwritable_cache_root_falls_back_to_temp_not_the_package(monkeypatch, t
     blocker = tmp_path / "a-file"
     blocker.write_text("")                       # a directory below a file cannot be made, even by root
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.delenv("NCPU_CACHE_DIR", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
     monkeypatch.setattr(jitcache.tempfile, "tempdir", str(tmp_path / "tmp"))
     (tmp_path / "tmp").mkdir()

@@ -9,9 +9,10 @@ own directory plus the extra directories listed in `_ALSO_SEEN`. Any edit
 there makes numba recompile; nothing is ever deleted by hand.
 
 The cache lives in a user directory, never inside the installed package:
-`$NUMBA_CACHE_DIR` if set, else `$XDG_CACHE_HOME/ncpu/numba`, else
-`~/.cache/ncpu/numba`; if that cannot be written, a per-user directory
-under the system's temporary directory. (Only if that fails too does numba
+`$NUMBA_CACHE_DIR` if set, else `numba/` in nCPU's user cache directory
+(`ncpu.cachedir`: `$NCPU_CACHE_DIR`, `$XDG_CACHE_HOME/ncpu`, `~/.cache/ncpu`);
+if that cannot be written, a per-user directory under the system's
+temporary directory. (Only if that fails too does numba
 fall back to its own locators.)
 
 `install()` must run before the first `@njit(cache=True)` of a module is
@@ -27,6 +28,8 @@ import os
 import tempfile
 from pathlib import Path
 
+from ncpu.cachedir import user_cache_dir
+
 PACKAGE = Path(__file__).resolve().parent
 # directory of a compiled module (relative to the package) -> other directories its code inlines
 _ALSO_SEEN = {"machine": ("isa",), "synth": ("isa",)}
@@ -36,8 +39,7 @@ def cache_root() -> Path:
     """The preferred directory for numba's files (it may not exist yet)."""
     if os.environ.get("NUMBA_CACHE_DIR"):
         return Path(os.environ["NUMBA_CACHE_DIR"])
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "ncpu" / "numba"
+    return user_cache_dir("numba")
 
 
 def fallback_root() -> Path:
