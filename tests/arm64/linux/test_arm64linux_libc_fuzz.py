@@ -30,7 +30,7 @@ def _compare(seed: int, count: int, tmp_path):
 
 
 def test_libc_routines_match_qemu(tools, tmp_path):
-    _compare(1, 1500, tmp_path)
+    _compare(1, 3000, tmp_path)
 
 
 @pytest.mark.slow

@@ -21,7 +21,7 @@ static void mix(uint64_t v) { for (int i = 0; i < 8; i++) { digest ^= (v >> (8 *
 static void mix_ptr(const void *p, const void *base) { mix(p ? (uint64_t)((const char *)p - (const char *)base) : ~0ull); }
 static int sign(int v) { return (v > 0) - (v < 0); }
 
-#define SIZE 4096
+#define SIZE 8192
 static char a_buf[SIZE + 64], b_buf[SIZE + 64];
 
 /* bytes from a small alphabet (so that matches and equal prefixes are common), now and then any byte */
@@ -35,13 +35,19 @@ static unsigned random_len(void) {
     return r < 8 ? below(20) : r < 14 ? below(130) : below(1500);
 }
 
-/* a NUL-terminated string of length len at a random alignment in buf; the bytes around it are noise */
+/* a NUL-terminated string of length len at a random alignment in buf; the 32 bytes after it are noise */
 static char *random_string(char *buf, unsigned len) {
-    for (unsigned i = 0; i < SIZE + 64; i++) buf[i] = (char)(next() | 1);
     char *s = buf + below(33);
     for (unsigned i = 0; i < len; i++) { s[i] = (char)random_byte(); if (!s[i]) s[i] = 'z'; }
     s[len] = 0;
+    for (unsigned i = len + 1; i < len + 33; i++) s[i] = (char)(next() | 1);
     return s;
+}
+
+/* the bytes [from, to) of a buffer into the digest */
+static void mix_bytes(const char *from, const char *to) {
+    for (; from + 8 <= to; from += 8) { uint64_t v; memcpy(&v, from, 8); mix(v); }
+    for (; from < to; from++) mix((unsigned char)*from);
 }
 
 /* b: a copy of a with an edit somewhere (or none), also at a random alignment */
@@ -84,29 +90,31 @@ static void t_strstr(void) {
     needle[n] = 0;
     mix_ptr(strstr(s, needle), s); mix(strspn(s, needle)); mix(strcspn(s, needle)); mix_ptr(strpbrk(s, needle), s);
 }
+/* the copies land in a window whose untouched bytes must survive: digest the window */
 static void t_memcpy(void) {
-    unsigned len = random_len(); random_string(a_buf, SIZE - 64);
-    char *src = a_buf + below(64), *dst = b_buf + below(64);
-    memset(b_buf, 0x5a, sizeof b_buf);
+    unsigned len = random_len(); char *src = random_string(a_buf + 1600, len), *dst = b_buf + 16 + below(64);
+    memset(dst - 16, 0x5a, len + 32);
     memcpy(dst, src, len);
-    for (unsigned i = 0; i < sizeof b_buf; i += 8) mix(*(uint64_t *)(b_buf + i));
+    mix_bytes(dst - 16, dst + len + 16);
 }
 static void t_memmove(void) {
-    unsigned len = random_len(); random_string(a_buf, SIZE - 64);
-    char *src = a_buf + 600 + below(64), *dst = src + (int)below(129) - 64;    /* overlapping either way */
+    unsigned len = random_len(); char *src = random_string(a_buf + 100 + below(64), len);
+    char *dst = src + (int)below(129) - 64;    /* overlapping either way */
     memmove(dst, src, len);
-    for (unsigned i = 0; i < sizeof a_buf; i += 8) mix(*(uint64_t *)(a_buf + i));
+    mix_bytes(a_buf + 20, a_buf + 260 + len);
 }
 static void t_memset(void) {
-    unsigned len = random_len(); memset(b_buf, 0x11, sizeof b_buf);
-    memset(b_buf + below(64), random_byte(), len);
-    for (unsigned i = 0; i < sizeof b_buf; i += 8) mix(*(uint64_t *)(b_buf + i));
+    unsigned len = random_len(); char *d = b_buf + 16 + below(64);
+    memset(d - 16, 0x11, len + 32);
+    memset(d, random_byte(), len);
+    mix_bytes(d - 16, d + len + 16);
 }
 static void t_strcpy(void) {
-    unsigned len = random_len(); char *s = random_string(a_buf, len); char *d = b_buf + below(33);
-    memset(b_buf, 0x22, sizeof b_buf);
-    mix_ptr(stpcpy(d, s), d); strncpy(d + len + 1, s, below(len + 20) % (SIZE - 2 * len - 64 + 1));
-    for (unsigned i = 0; i < sizeof b_buf; i += 8) mix(*(uint64_t *)(b_buf + i));
+    unsigned len = random_len(); char *s = random_string(a_buf, len); char *d = b_buf + 16 + below(33);
+    unsigned n = below(len + 20);
+    memset(d - 16, 0x22, 2 * len + n + 48);
+    mix_ptr(stpcpy(d, s), d); strncpy(d + len + 1, s, n);
+    mix_bytes(d - 16, d + len + n + 32);
 }
 /* numbers as text: signs, spaces, prefixes, digits of many bases, overflow, junk after */
 static void t_strtoul(void) {
@@ -117,10 +125,10 @@ static void t_strtoul(void) {
     text[n] = 0;
     static const int bases[] = {0, 2, 8, 10, 16, 36, 1, 37};
     int base = bases[below(8)];
-    char *end; errno = 0;
+    char *end = text; errno = 0;          /* an invalid base leaves end alone */
     mix(strtoul(text, &end, base)); mix(end - text); mix(errno);
-    errno = 0; mix((uint64_t)strtol(text, &end, base)); mix(end - text); mix(errno);
-    errno = 0; mix((uint64_t)strtoll(text, &end, base)); mix(end - text); mix(errno);
+    end = text; errno = 0; mix((uint64_t)strtol(text, &end, base)); mix(end - text); mix(errno);
+    end = text; errno = 0; mix((uint64_t)strtoll(text, &end, base)); mix(end - text); mix(errno);
     mix((uint64_t)atoi(text));
 }
 static void t_strtod(void) {
