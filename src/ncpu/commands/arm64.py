@@ -1,7 +1,6 @@
-"""`ncpu arm64`: run a static AArch64 Linux binary, or disassemble one.
+"""`ncpu arm64`: run a static AArch64 Linux binary (`ncpu disasm --arch arm64` disassembles one).
 
     ncpu arm64 [--root DIR] [--max-steps N] [--seed S] [--host-time] [--stats] BINARY [ARGS...]
-    ncpu arm64 disasm FILE [--addr A]
 """
 
 from __future__ import annotations
@@ -15,9 +14,9 @@ from ncpu.cli import CommandError
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "arm64", help="run a static AArch64 Linux binary (or: arm64 disasm FILE)",
+        "arm64", help="run a static AArch64 Linux binary",
         description="Run a static AArch64 Linux executable on the nCPU ARM64 machine. "
-                    "`ncpu arm64 disasm FILE [--addr A]` disassembles instead.")
+                    "(`ncpu disasm --arch arm64 FILE` disassembles one.)")
     parser.add_argument("--root", metavar="DIR", help="directory the guest sees as / (default: a fresh empty one)")
     parser.add_argument("--max-steps", type=int, default=None, metavar="N",
                         help="instruction budget over all guest processes (default 10^10)")
@@ -30,8 +29,6 @@ def register(subparsers) -> None:
 
 
 def main(args) -> int:
-    if args.binary == "disasm":
-        return disasm(args.args)
     from ncpu.arm64.linux import ElfError, Machine
     from ncpu.arm64.linux.machine import DEFAULT_MAX_STEPS
 
@@ -64,46 +61,3 @@ def main(args) -> int:
 
 def _message(text: str) -> None:
     print(f"ncpu: {text}", file=sys.stderr, flush=True)
-
-
-def disasm(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="ncpu arm64 disasm",
-                                     description="Disassemble a raw AArch64 file or an ELF's executable sections.")
-    parser.add_argument("file")
-    parser.add_argument("--addr", type=lambda s: int(s, 0), default=None,
-                        help="load address of a raw file (default 0); for ELF files, start here")
-    opts = parser.parse_args(argv)
-    from ncpu.arm64.cpu import disassemble
-    try:
-        with open(opts.file, "rb") as f:
-            data = f.read()
-    except OSError as error:
-        raise CommandError(f"{opts.file}: {error.strerror}") from None
-    chunks = _elf_code(data, opts.file) if data[:4] == b"\x7fELF" else [("", opts.addr or 0, data)]
-    out = sys.stdout
-    for name, addr, code in chunks:
-        if opts.addr is not None and name and not addr <= opts.addr < addr + len(code):
-            continue
-        if name:
-            out.write(f"\n{name}:\n")
-        if opts.addr is not None and name:
-            code, addr = code[opts.addr - addr:], opts.addr
-        code = code[: len(code) // 4 * 4]
-        for at, text in disassemble(code, addr):
-            word = int.from_bytes(code[at - addr:at - addr + 4], "little")
-            out.write(f"{at:10x}:  {word:08x}  {text}\n")
-    return 0
-
-
-def _elf_code(data: bytes, name: str):
-    import io
-    try:
-        from elftools.elf.elffile import ELFFile
-        elf = ELFFile(io.BytesIO(data))
-        chunks = []
-        for section in elf.iter_sections():
-            if section["sh_flags"] & 0x4 and section["sh_type"] == "SHT_PROGBITS":   # SHF_EXECINSTR
-                chunks.append((section.name, section["sh_addr"], section.data()))
-        return chunks
-    except Exception as error:
-        raise CommandError(f"{name}: malformed ELF file ({error})") from None

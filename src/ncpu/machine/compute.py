@@ -9,8 +9,8 @@ registers live in a local int64 array and the flags in local booleans, so
 the loop touches no Python object; the dispatch is one `if` chain on the
 opcode byte that LLVM turns into a jump table. Opcode bytes come from the
 opcode table as module globals, which numba freezes into the machine code.
-Caveat of `cache=True`: numba re-compiles when *this* file changes, not
-when `ncpu.isa.opcodes` does; after renumbering opcodes, touch this file.
+`cache=True` is kept fresh by `ncpu.jitcache` (any edit in machine/ or
+isa/ recompiles).
 
 Values are signed 32-bit, held in int64 and wrapped after arithmetic. The
 stack pointer and memory addresses are reduced modulo the memory size when
@@ -22,8 +22,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ncpu.jitcache import install as _install_jit_cache
 from ncpu.machine.decoded import CODE, DecodedProgram, decode_words
 from ncpu.machine.state import BatchState, MachineState
+
+_install_jit_cache()    # before the first decorator below: see ncpu.jitcache
 
 # Opcode bytes, frozen into the compiled code (see the module docstring).
 HALT, NOP, MOV, MOVI, MOVT = CODE["HALT"], CODE["NOP"], CODE["MOV"], CODE["MOVI"], CODE["MOVT"]

@@ -12,12 +12,11 @@ import os
 import tempfile
 from pathlib import Path
 
+from ncpu.cachedir import user_cache_dir
+
 
 def cache_dir() -> Path:
-    if os.environ.get("NCPU_CACHE_DIR"):
-        return Path(os.environ["NCPU_CACHE_DIR"]) / "synth"
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "ncpu" / "synth"
+    return user_cache_dir("synth")
 
 
 def lookup(key: str) -> dict | None:

@@ -30,10 +30,11 @@ from collections.abc import Iterator
 import numpy as np
 from numba import njit
 
+from ncpu.isa import assemble
+from ncpu.jitcache import install as _install_jit_cache
 from ncpu.synth import vecops
 from ncpu.synth.spec import Spec
 from ncpu.synth.verify import matches, run_examples
-from ncpu.isa import assemble
 
 # Op codes of the kernel (0 = copy the first leaf).
 OPS = ["COPY", "ADD", "SUB", "MUL", "DIV", "MOD", "AND", "OR", "XOR", "SHL", "SHR", "SAR", "NEG", "NOT"]
@@ -43,6 +44,8 @@ COUNT = len(CONDITIONS)  # not a flag test: a counted loop, `for _ in range(p)`
 _JUMP = {"Z": "JZ", "LE": "JLE", "AE": "JAE", "GE": "JGE", "A": "JA", "G": "JG", "NZ": "JNZ", "L": "JL", "B": "JB"}
 MAX_ITERATIONS = 64  # per example: enough for 32-bit bit loops and small counters
 RECURRENCE_CONSTANTS = (0, 1, 2, -1, 10, 32)
+
+_install_jit_cache()    # before the first decorator below: see ncpu.jitcache
 
 
 @njit(cache=True, inline="always")

@@ -4,12 +4,23 @@ Both get the same argv (qemu's -0 sets argv[0]), the same environment and the
 same stdin; qemu runs with its cwd in one copy of the tree, we run with
 --root on an identical copy, and the guest's cwd is the tree's top in both.
 Exit statuses are normalized to the shell convention (128+signal).
+
+qemu-user has no file-system sandbox: a guest that execs `/bin/od` runs the
+host's program (GNU coreutils on an x86 host), and without a binfmt_misc
+entry the host kernel cannot exec an AArch64 file, so BusyBox's sh, whose
+exec of /proc/self/exe fails under qemu, falls back to PATH and reaches host
+tools.  Its output is then not the guest's.  So every qemu run logs its
+syscalls (-d strace) and `run_qemu` refuses a reference that executed a host
+program (ReferenceEscaped); for BusyBox, `applets=` gives qemu's guest a PATH
+of one-line host wrappers that run each applet under qemu again.  That PATH
+string is the one thing the two sides see differently.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -26,6 +37,10 @@ ENV = {"PATH": "/bin:/usr/bin", "HOME": "/", "TZ": "UTC", "LC_ALL": "C", "FOO": 
 
 class ToolMissing(RuntimeError):
     pass
+
+
+class ReferenceEscaped(RuntimeError):
+    """qemu's guest executed a host program: its output is no reference."""
 
 
 def require(tool: str) -> str:
@@ -81,14 +96,56 @@ def _status(code: int) -> int:
     return 128 - code if code < 0 else code
 
 
-def run_qemu(binary, args, cwd, *, stdin: bytes = b"", env=None, timeout=120) -> Outcome:
-    require(QEMU)
+def run_qemu(binary, args, cwd, *, stdin: bytes = b"", env=None, timeout=120, applets: bool = False) -> Outcome:
+    """Run under qemu-aarch64; `applets`: BINARY is BusyBox and its applets stand on the guest's PATH."""
+    qemu = require(QEMU)
     argv0 = args[0] if args else "prog"
-    proc = subprocess.run([QEMU, "-0", argv0, str(binary), *args[1:]], cwd=cwd, input=stdin,
-                          capture_output=True, env=env or ENV, timeout=timeout)
+    env = dict(env or ENV)
+    with tempfile.TemporaryDirectory(prefix="ncpu-qemu-") as work:
+        logs = Path(work) / "logs"
+        logs.mkdir()
+        trace = ["-d", "strace", "-D", str(logs / "%d.log")]
+        allowed = set()
+        if applets:
+            wrappers = _applet_wrappers(Path(work) / "path", qemu, trace, Path(binary).resolve())
+            env["PATH"] = str(wrappers)
+            allowed.add(wrappers)
+        proc = subprocess.run([qemu, *trace, "-0", argv0, str(binary), *args[1:]], cwd=cwd, input=stdin,
+                              capture_output=True, env=env, timeout=timeout)
+        escaped = _host_execs(logs, allowed)
+    if escaped:
+        raise ReferenceEscaped(f"qemu's guest executed host program(s) {sorted(escaped)}: not a reference")
     # qemu reports uncaught signals itself; that line is not the guest's output
     err = b"".join(l for l in proc.stderr.splitlines(True) if not l.startswith(b"qemu: uncaught target signal"))
     return Outcome(proc.stdout, err, _status(proc.returncode))
+
+
+_EXECVE = re.compile(rb'execve(?:at)?\((?:[^,"]*,)?"([^"]*)"')
+
+
+def _host_execs(logs: Path, allowed: set[Path]) -> set[str]:
+    """Absolute paths the guest passed to execve that name an existing host file outside `allowed`."""
+    found = set()
+    for log in logs.iterdir():
+        for match in _EXECVE.finditer(log.read_bytes()):
+            path = match.group(1).decode(errors="replace")
+            if not path.startswith("/") or path.startswith("/proc/self/"):
+                continue    # relative names resolve in the tree; /proc/self/exe is the guest binary
+            if os.path.exists(path) and Path(path).resolve().parent not in allowed:
+                found.add(path)
+    return found
+
+
+def _applet_wrappers(directory: Path, qemu: str, trace: list[str], busybox: Path) -> Path:
+    """One host script per applet: `exec qemu BusyBox` with the applet as argv[0]."""
+    directory.mkdir()
+    names = subprocess.run([qemu, str(busybox), "--list"], capture_output=True, text=True, check=True,
+                           env={}).stdout.split()
+    for name in names:
+        script = directory / name
+        script.write_text(f'#!/bin/sh\nexec {qemu} {" ".join(trace)} -0 {name} {busybox} "$@"\n')
+        script.chmod(0o755)
+    return directory.resolve()
 
 
 def run_ncpu(binary, args, root, *, stdin: bytes = b"", env=None, max_steps=2_000_000_000,

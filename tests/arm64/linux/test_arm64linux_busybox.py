@@ -79,7 +79,22 @@ CASES = [
     (["sh", "-c", "mkdir -p t/u && echo x > t/u/f && cat t/u/f && rm -r t && ls"], ""),
     (["sh", "-c", "set -- a b c; shift; echo $# $@; echo ${#1} ${1:-d} ${9:-default}"], ""),
     (["sh", "-c", "false | true; echo $?; (exit 4); echo $?; sh -c 'exit 5'; echo $?"], ""),
+    # Both once "diverged" only because qemu's sh ran the host's GNU od and cksum: this BusyBox's od
+    # rejects x1z (bb_strtou("1z") is ERANGE) and it has no cksum applet (see run_qemu's guard).
+    (["sh", "-c", "od -A x -t x1z input.txt"], ""),
+    (["sh", "-c", "base64 input.txt | base64 -d | cksum"], ""),
+    (["sh", "-c", "base64 input.txt | base64 -d | md5sum; od -A x -t x1 input.txt | tail -n 2"], ""),
 ]
+
+
+def test_reference_that_runs_a_host_program_is_refused(busybox_path, tools, tmp_path):
+    """qemu-user would run the host's /bin/cat here; the harness must not take that as the guest's output."""
+    root = harness.make_tree(tmp_path / "q", FILES)
+    (root / "bin").mkdir()
+    shutil.copy(busybox_path, root / "bin" / "busybox")
+    with pytest.raises(harness.ReferenceEscaped, match="/bin/cat"):
+        harness.run_qemu(root / "bin" / "busybox", ["busybox", "sh", "-c", "/bin/cat input.txt"], root,
+                         applets=True)
 
 
 def _id(case):
@@ -98,7 +113,8 @@ def test_busybox_matches_qemu(argv, stdin, busybox_path, tools, tmp_path):
         roots.append(root)
     full = ["busybox", *argv]
     with ThreadPoolExecutor(1) as pool:
-        future = pool.submit(harness.run_qemu, roots[0] / "bin" / "busybox", full, roots[0], stdin=stdin.encode())
+        future = pool.submit(harness.run_qemu, roots[0] / "bin" / "busybox", full, roots[0],
+                             stdin=stdin.encode(), applets=True)
         ours = harness.run_ncpu(roots[1] / "bin" / "busybox", full, roots[1], stdin=stdin.encode())
         ref = future.result()
     assert ours.stdout.decode(errors="replace") == ref.stdout.decode(errors="replace")

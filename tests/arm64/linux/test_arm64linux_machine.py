@@ -8,10 +8,12 @@ import subprocess
 import sys
 
 import arm64linux_harness as harness
+from ncpu import jitcache
 
 
 def _cli(*args, cwd=None, input=b""):
-    env = dict(harness.ENV, PYTHONPATH=os.environ.get("PYTHONPATH", ""))
+    # HOME=/ for the guest would also move the host's numba cache: keep this process's one
+    env = dict(harness.ENV, PYTHONPATH=os.environ.get("PYTHONPATH", ""), NUMBA_CACHE_DIR=str(jitcache.cache_root()))
     return subprocess.run([sys.executable, "-m", "ncpu", "arm64", *map(str, args)], capture_output=True,
                           cwd=cwd, timeout=300, input=input, env=env)
 

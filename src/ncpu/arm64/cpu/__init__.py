@@ -34,9 +34,9 @@ zeroes 512 bytes), CTR_EL0 0x80038003, CNTFRQ_EL0 62500000.  CNTVCT_EL0 is
 deterministic: it is cpu.instructions at the reading instruction (one tick per
 instruction, so 62.5 M instructions read as one virtual second).
 """
-from .jitcache import ensure_fresh
+from ncpu.jitcache import install as _install_jit_cache
 
-ensure_fresh()
+_install_jit_cache()    # before any module below is compiled: see ncpu.jitcache
 
 from .cpu import Cpu, Stop, StopReason  # noqa: E402
 from .disasm import disassemble  # noqa: E402

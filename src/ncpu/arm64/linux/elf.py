@@ -7,6 +7,7 @@ message; pyelftools exceptions never escape.
 from __future__ import annotations
 
 import io
+import struct
 from dataclasses import dataclass
 
 from . import abi
@@ -15,6 +16,7 @@ from .errors import ElfError
 EM_AARCH64 = 183
 PT_LOAD, PT_INTERP, PT_PHDR = 1, 3, 6
 PF_X, PF_W, PF_R = 1, 2, 4
+SHF_EXECINSTR = 0x4
 # Where a static-pie lands: low enough for the 4 GiB guest space, clear of page 0.
 PIE_BASE = 0x10000000
 
@@ -36,11 +38,7 @@ def _prot(flags: int) -> int:
             | (abi.PROT_EXEC if flags & PF_X else 0))
 
 
-def parse(data: bytes, name: str = "file"):
-    """Check the header and return the list of program headers as dicts."""
-    from elftools.elf.elffile import ELFFile
-    from elftools.common.exceptions import ELFError as PyElfError
-
+def _check_ident(data: bytes, name: str) -> None:
     if len(data) < 4 or data[:4] != b"\x7fELF":
         raise ElfError(f"{name}: not an ELF file")
     if len(data) < 64:
@@ -49,11 +47,44 @@ def parse(data: bytes, name: str = "file"):
         raise ElfError(f"{name}: not a 64-bit ELF file")
     if data[5] != 1:
         raise ElfError(f"{name}: not a little-endian ELF file")
+
+
+def _open_aarch64(data: bytes, name: str):
+    """pyelftools' view of an AArch64 ELF file (pyelftools errors pass through: callers convert)."""
+    from elftools.elf.elffile import ELFFile
+
+    elf = ELFFile(io.BytesIO(data))
+    if elf.header["e_machine"] != "EM_AARCH64":
+        raise ElfError(f"{name}: wrong machine {elf.header['e_machine']} (need AArch64)")
+    return elf
+
+
+def code_sections(data: bytes, name: str = "file") -> list[tuple[str, int, bytes]]:
+    """(name, address, bytes) of each executable PROGBITS section, for the disassembler.
+
+    Any AArch64 ELF file qualifies (dynamic, relocatable), not only what `load` runs.
+    """
+    from elftools.common.exceptions import ELFError as PyElfError
+
+    _check_ident(data, name)
     try:
-        elf = ELFFile(io.BytesIO(data))
+        elf = _open_aarch64(data, name)
+        return [(section.name, section["sh_addr"], section.data()) for section in elf.iter_sections()
+                if section["sh_type"] == "SHT_PROGBITS" and section["sh_flags"] & SHF_EXECINSTR]
+    except ElfError:
+        raise
+    except (PyElfError, ValueError, KeyError, IndexError, struct.error) as error:   # what pyelftools raises
+        raise ElfError(f"{name}: malformed ELF file ({error})") from None
+
+
+def parse(data: bytes, name: str = "file"):
+    """Check the header and return the list of program headers as dicts."""
+    from elftools.common.exceptions import ELFError as PyElfError
+
+    _check_ident(data, name)
+    try:
+        elf = _open_aarch64(data, name)
         header = elf.header
-        if header["e_machine"] != "EM_AARCH64":
-            raise ElfError(f"{name}: wrong machine {header['e_machine']} (need AArch64)")
         if header["e_type"] not in ("ET_EXEC", "ET_DYN"):
             raise ElfError(f"{name}: not an executable (type {header['e_type']})")
         phoff, phnum, phent = header["e_phoff"], header["e_phnum"], header["e_phentsize"]
