@@ -77,5 +77,6 @@ def run_batch(batch: MuxleqBatch, max_steps: int, device=None, weights: str = "t
 
 
 def run(state: MuxleqState, max_steps: int, device=None, weights: str = "trained") -> MuxleqState:
+    ops = data_ops(NeuralOps(weights, device))  # built outside inference mode (the adder caches weights)
     with torch.inference_mode():
-        return reference.run(state, max_steps, data_ops(NeuralOps(weights, device)))
+        return reference.run(state, max_steps, ops)
