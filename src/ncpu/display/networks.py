@@ -24,11 +24,14 @@ convolution), the OR (threshold): 4 layers, 2 of them threshold layers. Everythi
 tests enumerate every byte value through GlyphNet, every cell position
 through the Compositor and every cursor position through the whole display.
 
-Soft variant: with a `temperature`, every threshold unit keeps its hard
-value in the forward pass and passes the gradient of
-sigmoid(pre / temperature) backwards (`ncpu.alu.threshold.heaviside`, the
-straight-through estimator the neural ALU uses), so the pixels are a
-differentiable function of the input bits (which may then be any reals).
+Soft variants, differentiable in the input bits (which may then be any
+reals): with a `temperature`, every threshold unit keeps its hard value in
+the forward pass and passes the gradient of sigmoid(pre / temperature)
+backwards (`ncpu.alu.threshold.heaviside`, the straight-through estimator
+the neural ALU uses: pixels stay exact); with `relaxed=True` as well, the
+units output the sigmoid itself (pixels are then a smooth function of the
+bits, which is what gradient descent on an input needs: a straight-through
+loss is flat between bit flips).
 """
 
 from __future__ import annotations
@@ -37,12 +40,20 @@ import numpy as np
 import torch
 from torch import Tensor, nn
 
-from ncpu.alu.threshold import heaviside
+from ncpu.alu.threshold import heaviside as straight_through
 from ncpu.display.font import GLYPH_H, GLYPH_W, PRINTABLE, load_font
 from ncpu.display.screen import CELLS, COLS, ROWS, UNDERLINE_ROWS
 
 CODE_BITS, CURSOR_BITS = 8, 32
 PIXELS = GLYPH_H * GLYPH_W
+
+
+def threshold(pre: Tensor, temperature: float | None, relaxed: bool) -> Tensor:
+    """A threshold unit: hard (no temperature), straight-through (hard values,
+    sigmoid gradients) or relaxed (sigmoid values too)."""
+    if relaxed:
+        return torch.sigmoid(pre / (temperature or 1.0))
+    return straight_through(pre, temperature)
 
 
 def pattern_decoder(patterns: list[int], bits: int) -> nn.Linear:
@@ -69,9 +80,9 @@ class GlyphNet(nn.Module):
         with torch.no_grad():
             self.draw.weight.copy_(torch.from_numpy(font.reshape(len(PRINTABLE), PIXELS).T.astype(np.float32)))
 
-    def forward(self, bits: Tensor, temperature: float | None = None) -> Tensor:
+    def forward(self, bits: Tensor, temperature: float | None = None, relaxed: bool = False) -> Tensor:
         """bits [..., 8] -> pixels [..., 128] (row-major within the 16 x 8 glyph)."""
-        return self.draw(heaviside(self.decode(bits), temperature))
+        return self.draw(threshold(self.decode(bits), temperature, relaxed))
 
 
 class Compositor(nn.Module):
@@ -89,14 +100,15 @@ class Compositor(nn.Module):
             self.either.weight.fill_(1.0)
             self.either.bias.fill_(-0.5)
 
-    def forward(self, glyphs: Tensor, cursor: Tensor, temperature: float | None = None) -> Tensor:
+    def forward(self, glyphs: Tensor, cursor: Tensor, temperature: float | None = None,
+                relaxed: bool = False) -> Tensor:
         """glyphs [B, cells, 128], cursor one-hot [B, cells] -> pixels [B, H, W]."""
         B = glyphs.shape[0]
         grid = glyphs.transpose(1, 2).reshape(B, PIXELS, self.rows, self.cols)   # [B, 128, rows, cols]
         ink = self.place(grid)[:, 0]                                               # [B, H, W]
         mark = self.underline(cursor.view(B, 1, self.rows, self.cols))[:, 0]       # [B, H, W]
         pre = self.either(torch.stack([ink, mark], -1))[..., 0]
-        return heaviside(pre, temperature)
+        return threshold(pre, temperature, relaxed)
 
 
 class NeuralDisplay(nn.Module):
@@ -109,11 +121,13 @@ class NeuralDisplay(nn.Module):
         self.compositor = Compositor(rows, cols)
         self.requires_grad_(False)
 
-    def forward_bits(self, code_bits: Tensor, cursor_bits: Tensor, temperature: float | None = None) -> Tensor:
+    def forward_bits(self, code_bits: Tensor, cursor_bits: Tensor, temperature: float | None = None,
+                     relaxed: bool = False) -> Tensor:
         """code bits [B, cells, 8], cursor bits [B, 32] (reals allowed with a
         temperature) -> pixels [B, H, W]."""
-        cursor = heaviside(self.cursor(cursor_bits), temperature)
-        return self.compositor(self.glyphs(code_bits, temperature), cursor, temperature)
+        cursor = threshold(self.cursor(cursor_bits), temperature, relaxed)
+        glyphs = self.glyphs(code_bits, temperature, relaxed)
+        return self.compositor(glyphs, cursor, temperature, relaxed)
 
     def forward(self, codes: Tensor, cursor: Tensor) -> Tensor:
         """codes int64 [B, cells] (low 8 bits read), cursor words int64 [B] -> pixels 0/1 [B, H, W]."""
