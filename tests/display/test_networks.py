@@ -67,3 +67,11 @@ def test_size_report(display):
     assert report == {"glyph": 8 * 95 + 95 + 95 * 128, "cursor": 32 * CELLS + CELLS,
                       "compositor": 128 * 128 + 128 + 3, "total": 45370}
     assert (display.layers, display.threshold_layers) == (4, 2)
+
+
+def test_compositor_matmul_form_equals_torch_transposed_convolution(display):
+    comp = display.compositor
+    glyphs = torch.randn(3, CELLS, PIXELS)
+    cursor = torch.randn(3, CELLS, 1)
+    for conv, cells in ((comp.place, glyphs), (comp.underline, cursor)):
+        assert torch.allclose(comp.transposed_conv(conv, cells), comp.reference_conv(conv, cells), atol=1e-5)
