@@ -40,8 +40,6 @@ def test_binary_bytes_pass_through_unchanged(cat_image):
     data = bytes(range(256)) + b"\r\n\n\x00\xff" * 3
     done = ncpu("run", str(cat_image), data=data)
     assert (done.returncode, done.stdout, done.stderr) == (0, data, b"")
-    done = ncpu("run", str(cat_image), "--mode", "fast", data=data[-12:])
-    assert (done.returncode, done.stdout, done.stderr) == (0, data[-12:], b"")
 
 
 def test_bundled_program_by_name_and_stats():

@@ -13,9 +13,6 @@ from ncpu.commands._load import read_text
 
 MODES = ("reference", "compute", "fast", "neural")
 DEFAULT_MAX_STEPS = 10 ** 11
-# Steps per engine call: output is flushed between calls, so a long
-# computation that prints shows its output as it goes.
-CHUNK = {"compute": 50_000_000, "fast": 2_000, "neural": 500, "reference": 100_000}
 
 
 def register(subparsers) -> None:
@@ -75,24 +72,21 @@ def load_image(name: str):
 
 
 def run_image(args: argparse.Namespace) -> int:
+    from ncpu.muxleq.console import CHUNK, run_streams
     from ncpu.muxleq.engines import get_engine
     from ncpu.muxleq.state import MuxleqState
 
     state = MuxleqState.load(load_image(args.image), end_of_input=False)
-    engine = get_engine(args.mode)
     out, stdin = sys.stdout.buffer, sys.stdin.buffer.fileno()
+
+    def write(data: bytes) -> None:
+        out.write(data)
+        out.flush()
+
     started = time.perf_counter()
     try:
-        while not state.halted and state.steps < args.max_steps:
-            state = engine.run(state, min(CHUNK[args.mode], args.max_steps - state.steps))
-            if state.output:
-                out.write(state.output)
-                out.flush()
-                state.output = b""
-            if state.waiting_for_input:
-                data = os.read(stdin, 1 << 16)
-                state.input += data
-                state.end_of_input = not data
+        state = run_streams(get_engine(args.mode), state, args.max_steps,
+                            lambda: os.read(stdin, 1 << 16), write, CHUNK[args.mode])
     except BrokenPipeError:
         sys.stderr.close()  # the reader went away: stop quietly
         return 0
