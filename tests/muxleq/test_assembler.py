@@ -80,3 +80,21 @@ def test_prelude_macros_run_as_documented():
 def test_errors_name_the_line(source, message):
     with pytest.raises(MuxleqAsmError, match=message.replace("(", r"\(")):
         assemble(source, "prog.masm", prelude=False)
+
+
+@pytest.mark.parametrize("x, y", [(0x0F0F, 0x00FF), (0xFFFF, 0x1234), (0, 0xFFFF), (0x8001, 0x7FFE)])
+def test_prelude_and_or_are_single_mux_instructions(x, y):
+    source = f"""
+      and x y_and
+      or x y_or
+      halt
+    .data
+    x: .word {x}
+    y_and: .word {y}
+    y_or: .word {y}
+    """
+    out = assemble(source)
+    state = reference.run(MuxleqState.load(out.cells), 100)
+    assert state.halted and state.steps == 3
+    assert int(state.memory[out.symbols["y_and"]]) == x & y
+    assert int(state.memory[out.symbols["y_or"]]) == x | y

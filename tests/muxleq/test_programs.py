@@ -49,12 +49,14 @@ def primes(n: int) -> bytes:
 
 
 def evaluate(tokens: list) -> int | None:
-    """[n, op, n, op, ...] with * / % before + -, 16-bit, truncating; None on x / 0."""
+    """[n, op, n, op, ...] with * / % & | before + -, 16-bit, truncating; None on x / 0."""
     total, sign, term = 0, 1, tokens[0]
     for op, value in zip(tokens[1::2], tokens[2::2]):
-        if op in "*/%":
+        if op in "*/%&|":
             if op == "*":
                 term = signed16(term * value)
+            elif op in "&|":
+                term = signed16(term & value if op == "&" else term | value)
             elif value == 0:
                 return None
             else:
@@ -69,7 +71,7 @@ def evaluate(tokens: list) -> int | None:
 def random_expression(rng: random.Random) -> tuple[str, int | None]:
     tokens = [rng.randint(-300, 300)]
     for _ in range(rng.randint(0, 5)):
-        tokens += [rng.choice("+-*/%"), rng.randint(-300, 300) if rng.random() < 0.8 else rng.randint(0, 3)]
+        tokens += [rng.choice("+-*/%&|"), rng.randint(-300, 300) if rng.random() < 0.8 else rng.randint(0, 3)]
     spaced = lambda t: (" " * rng.randint(0, 2)) + str(t)  # noqa: E731
     return "".join(spaced(t) for t in tokens), evaluate(tokens)
 
@@ -113,8 +115,8 @@ def test_calculator_on_random_expressions():
 
 
 def test_calculator_lines_errors_and_end_of_input():
-    data = b"  2 + 3*4\n\n\n7 / 0\n1 +\nx\n-32767 - 1\n300*300\n9 % -4 - 2\n6*7"
-    assert run("calculator", data).output == b"14\nerror\nerror\nerror\n-32768\n24464\n-1\n42\n"
+    data = b"  2 + 3*4\n\n\n7 / 0\n1 +\nx\n-32767 - 1\n300*300\n9 % -4 - 2\n-1 & 255 | 4096\n6*7"
+    assert run("calculator", data).output == b"14\nerror\nerror\nerror\n-32768\n24464\n-1\n4351\n42\n"
     assert run("calculator", b"").output == b""
 
 
@@ -131,7 +133,7 @@ def test_calculator_is_interactive():
 # -- every engine on short inputs ---------------------------------------------
 
 SHORT = [("hello", b"", b"Hello, world!\n"), ("fibonacci", b"6\n", fibonacci(6)),
-         ("primes", b"12", primes(12)), ("calculator", b"6*7\n-3+4 / 2\n1+\n", b"42\n-1\nerror\n")]
+         ("primes", b"12", primes(12)), ("calculator", b"6*7\n-3+4 / 2\n1+\n12&10|1\n", b"42\n-1\nerror\n9\n")]
 
 
 @pytest.mark.parametrize("mode", ["fast", "neural"])
