@@ -28,8 +28,9 @@ RUNNING, BUDGET, NEED_INPUT, OUTPUT_FULL = 0, 1, 2, 3
 
 
 @njit(**_JIT)
-def _run_machine(mem, pcs, stepss, budgets, inp, in_start, in_end, in_pos, ends, out, out_len, i):
-    """Run machine i; returns why it stopped (0 = halted)."""
+def _run_machine(mem, pcs, stepss, budgets, inp, in_end, in_pos, ends, out, out_len, i):
+    """Run machine i; returns why it stopped (0 = halted). Its input bytes are
+    inp[in_pos[i]:in_end[i]] (all machines' inputs, concatenated)."""
     m = mem[i]
     o = out[i]
     pc, steps, budget = pcs[i], stepss[i], budgets[i]
@@ -75,9 +76,9 @@ def _run_machine(mem, pcs, stepss, budgets, inp, in_start, in_end, in_pos, ends,
 
 
 @njit(parallel=True, **_JIT)
-def _run_all(mem, pcs, stepss, budgets, inp, in_start, in_end, in_pos, ends, out, out_len, why):
+def _run_all(mem, pcs, stepss, budgets, inp, in_end, in_pos, ends, out, out_len, why):
     for i in prange(mem.shape[0]):
-        why[i] = _run_machine(mem, pcs, stepss, budgets, inp, in_start, in_end, in_pos, ends, out, out_len, i)
+        why[i] = _run_machine(mem, pcs, stepss, budgets, inp, in_end, in_pos, ends, out, out_len, i)
 
 
 def run_batch(batch: MuxleqBatch, max_steps: int) -> MuxleqBatch:
@@ -94,7 +95,7 @@ def run_batch(batch: MuxleqBatch, max_steps: int) -> MuxleqBatch:
     why = np.zeros(B, np.int64)
     outputs = [bytearray(x) for x in b.outputs]
     while True:
-        _run_all(b.memory, b.pc, b.steps, budget, inp, in_start, in_end, in_pos, b.end_of_input, out, out_len, why)
+        _run_all(b.memory, b.pc, b.steps, budget, inp, in_end, in_pos, b.end_of_input, out, out_len, why)
         for i in np.flatnonzero(out_len):
             outputs[i] += out[i, :out_len[i]].tobytes()
         out_len[:] = 0
