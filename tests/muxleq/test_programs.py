@@ -5,6 +5,7 @@ short inputs (and neural on single machines too)."""
 from __future__ import annotations
 
 import functools
+import math
 import random
 
 import pytest
@@ -130,10 +131,34 @@ def test_calculator_is_interactive():
     assert state.halted and state.output == b"42\n25\n"
 
 
+FIB = b": fib dup 1 > if dup 1 - fib swap 2 - fib + then ; "
+FACT = b": fact dup 1 > if dup 1 - fact * else drop 1 then ; "
+
+
+@pytest.mark.parametrize("mode, count", [("compute", 15), ("reference", 8)])
+def test_forth_recursive_definitions(mode, count):
+    loop = b": fibs 0 begin dup fib . 1 + dup %d = until drop ; fibs cr" % count
+    assert run("forth", FIB + loop, mode).output == fibonacci(count).replace(b"\n", b" ") + b"\n"
+
+
+def test_forth_arithmetic_logic_stack_and_memory():
+    data = FACT + b"1 fact . 5 fact . 7 fact . cr 100 7 / . -100 7 mod . 5 0 / . 12 10 and . 12 10 or . cr "
+    data += b"1 2 3 rot . . . 1 2 over . . . 3 4 < . 4 3 < . 0 0= . 7 0= . 3 3 = . cr "
+    data += b"72 emit 105 emit cr 123 here 50 + ! here 50 + @ . -32768 . 32767 1 + ."
+    want = b"%d %d %d \n" % (math.factorial(1), math.factorial(5), math.factorial(7))
+    want += b"14 -2 0 8 14 \n" b"1 3 2 1 2 1 -1 0 -1 0 -1 \n" b"Hi\n" b"123 -32768 -32768 "
+    assert run("forth", data).output == want
+
+
+def test_forth_unknown_words_reset_the_interpreter():
+    assert run("forth", b"1 2 nope 3 . cr : bad dup zzz ; 4 .").output == b"nope ?\n3 \nzzz ?\n4 "
+
+
 # -- every engine on short inputs ---------------------------------------------
 
 SHORT = [("hello", b"", b"Hello, world!\n"), ("fibonacci", b"6\n", fibonacci(6)),
-         ("primes", b"12", primes(12)), ("calculator", b"6*7\n-3+4 / 2\n1+\n12&10|1\n", b"42\n-1\nerror\n9\n")]
+         ("primes", b"12", primes(12)), ("calculator", b"6*7\n-3+4 / 2\n1+\n12&10|1\n", b"42\n-1\nerror\n9\n"),
+         ("forth", b"2 3 + .", b"5 ")]
 
 
 @pytest.mark.parametrize("mode", ["fast", "neural"])

@@ -310,4 +310,4 @@ def program_path(name: str) -> Path:
     return PROGRAMS_DIR / f"{name}.masm"
 
 
-BUNDLED = ("hello", "fibonacci", "primes", "calculator")
+BUNDLED = ("hello", "fibonacci", "primes", "calculator", "forth")
