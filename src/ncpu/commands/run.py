@@ -8,6 +8,7 @@ import re
 import time
 
 from ncpu.cli import CommandError
+from ncpu.commands._display import add_display_options, run_displayed
 from ncpu.commands._load import assemble_file, words_from_binary
 from ncpu.isa.opcodes import NUM_REGISTERS
 from ncpu.machine.program_file import DEFAULT_MAX_STEPS, ProgramFileError, load_program_file
@@ -38,6 +39,7 @@ def register(subparsers) -> None:
     parser.add_argument("--mem-size", type=_positive, metavar="W",
                         help=f"data memory size in words (default: the file's @mem-size or {DEFAULT_MEM_SIZE})")
     parser.add_argument("--json", action="store_true", help="print exactly one JSON object")
+    add_display_options(parser, _positive)
     parser.set_defaults(func=run)
 
 
@@ -94,7 +96,10 @@ def run(args: argparse.Namespace) -> int:
     except EngineUnavailable as error:
         raise CommandError(str(error)) from None
     started = time.perf_counter()
-    final = engine.run(words, state, max_steps)
+    if args.display or args.display_every:
+        final = run_displayed(args, engine, words, state, max_steps)
+    else:
+        final = engine.run(words, state, max_steps)
     seconds = time.perf_counter() - started
     if args.json:
         print(json.dumps(result_object(final, args.mode)))
