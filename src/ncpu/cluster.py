@@ -50,8 +50,9 @@ class ClusterError(Exception):
 class Job:
     """Deterministic shards and the function that runs one.
 
-    name: part of the checkpoint's identity. shards: picklable payloads whose
-    `repr` is deterministic (tuples, dicts, numbers, strings), in merge order.
+    name: part of the checkpoint's identity. shards: payloads that pickle the
+    same way every time (tuples, dicts, numbers, strings, dataclasses, numpy
+    arrays; no sets), in merge order: their pickle is the checkpoint's key.
     run(context, payload) -> result: a module-level function (workers import
     it by name). context: optional factory of per-worker state; if the state
     is a context manager, it is entered once and exited when the job ends.
@@ -63,8 +64,9 @@ class Job:
     context: Callable[[], Any] | None = None
 
     def fingerprint(self) -> str:
-        text = repr((self.name, getattr(self.run, "__qualname__", ""), list(self.shards)))
-        return hashlib.sha256(text.encode()).hexdigest()
+        identity = (self.name, getattr(self.run, "__module__", ""), getattr(self.run, "__qualname__", ""),
+                    list(self.shards))
+        return hashlib.sha256(pickle.dumps(identity, protocol=4)).hexdigest()
 
 
 @dataclass(frozen=True)
