@@ -196,8 +196,7 @@ def connect(spec: ClusterSpec) -> bool:
         raise ClusterError(f"--cluster {spec.address} needs ray: pip install 'ncpu[cluster]'") from None
     if ray.is_initialized():
         return False
-    if spec.address.startswith("ray://"):
-        _check_reachable(spec.address)
+    check_reachable(spec)
     options = dict(include_dashboard=False, log_to_driver=False, configure_logging=False)
     try:
         if spec.address == "local":
@@ -210,23 +209,25 @@ def connect(spec: ClusterSpec) -> bool:
     return True
 
 
-def _check_reachable(address: str) -> None:
-    """Fail in seconds on a host or port that does not answer; the Ray client
-    itself would retry for 30 s before giving up."""
-    host, port = address.removeprefix("ray://").rsplit(":", 1)
+def check_reachable(spec: ClusterSpec) -> None:
+    """For ray://HOST:PORT, fail in seconds when nothing answers there (the
+    Ray client itself retries for 30 s); a CLI calls it before any work."""
+    if not spec.address.startswith("ray://"):
+        return
+    host, port = spec.address.removeprefix("ray://").rsplit(":", 1)
     try:
         socket.create_connection((host, int(port)), timeout=5).close()
     except OSError as error:
         reason = error.strerror or str(error) or type(error).__name__
-        raise ClusterError(f"cannot reach a Ray cluster at {address}: {reason}") from None
+        raise ClusterError(f"cannot reach a Ray cluster at {spec.address}: {reason}") from None
 
 
 def _run_on_ray(job: Job, pending: list[int], spec: ClusterSpec,
                 finished: Callable[[int, Any], None]) -> None:
+    started = connect(spec)
     import ray
     from ray.exceptions import ActorUnavailableError, RayActorError, RayTaskError, WorkerCrashedError
 
-    started = connect(spec)
     try:
         resources = ray.cluster_resources()
         if spec.shard_gpus and resources.get("GPU", 0) < spec.shard_gpus:
@@ -268,8 +269,8 @@ def _run_on_ray(job: Job, pending: list[int], spec: ClusterSpec,
                 if queue:
                     submit(slot)
         finally:
-            for ref in running:
-                ray.cancel(ref, force=True)
+            for ref in running:  # an interrupted job: what is in flight is dropped
+                ray.cancel(ref)
             _close(ray, actors)
     finally:
         if started:

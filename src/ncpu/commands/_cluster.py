@@ -39,7 +39,7 @@ def _count(text: str) -> int:
 def cluster_spec(args: argparse.Namespace, gpus_per_shard: float = 0.0):
     """The ClusterSpec the options name; a one-line note on stderr when Ray
     was asked for but is not installed (the job then runs in one process)."""
-    from ncpu.cluster import ClusterSpec, ray_available
+    from ncpu.cluster import ClusterError, ClusterSpec, check_reachable, ray_available
 
     workers = args.workers if args.workers is not None else (1 if args.cluster == "local" else 0)
     try:
@@ -49,6 +49,10 @@ def cluster_spec(args: argparse.Namespace, gpus_per_shard: float = 0.0):
     if spec.uses_ray and spec.address == "local" and not ray_available():
         print("ncpu: note: ray is not installed, running in one process (pip install 'ncpu[cluster]')",
               file=sys.stderr)
+    try:
+        check_reachable(spec)  # before any work, not after the job's first hour
+    except ClusterError as error:
+        raise CommandError(str(error)) from None
     return spec
 
 
