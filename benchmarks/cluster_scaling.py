@@ -1,0 +1,102 @@
+"""The same sharded job in one process and on local Ray clusters of 1..N workers.
+
+The job is a slice of `ncpu verify --exhaustive16`: the first 2^PAIRS operand
+pairs of each op of the 16-bit dense ALU, in shards of 2^SHARD pairs. For
+each setting it prints the wall time of `run_job` (Ray already started, its
+worker processes not: starting them, importing torch and building the ALU
+are part of the job), the throughput, and the scaling efficiency against
+one Ray worker, T(1) / (N * T(N)). The overhead per shard is measured apart,
+with shards that do nothing. Every setting must give the same merged checks.
+
+    PYTHONPATH=src python benchmarks/cluster_scaling.py --workers 1,2
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+import torch
+
+from ncpu.alu.verify import exhaustive_job, exhaustive_shards, merge_exhaustive
+from ncpu.cluster import ClusterSpec, Job, run_job
+
+
+def nothing(context, payload) -> int:
+    return payload
+
+
+def slice_shards(ops, pairs_log2: int, shard_log2: int):
+    shards = exhaustive_shards(16, ops, shard_inputs=1 << shard_log2)
+    return [s for s in shards if s.stop <= 1 << pairs_log2]
+
+
+def timed(job: Job, spec: ClusterSpec) -> tuple[float, list]:
+    started = time.perf_counter()
+    results = run_job(job, spec)
+    return time.perf_counter() - started, results
+
+
+def overhead_per_shard(spec: ClusterSpec, count: int) -> float:
+    """(T(count no-op shards) - T(1 no-op shard)) / (count - 1): the cost of
+    one more shard, worker start-up excluded."""
+    one, _ = timed(Job("nothing", [0], nothing), spec)
+    many, _ = timed(Job("nothing", list(range(count)), nothing), spec)
+    return (many - one) / (count - 1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--ops", default="ADD,MUL", help="ops of the 16-bit enumeration (default ADD,MUL)")
+    parser.add_argument("--pairs", type=int, default=24, help="log2 of the pairs per op (default 24)")
+    parser.add_argument("--shard", type=int, default=21, help="log2 of the pairs per shard (default 21)")
+    parser.add_argument("--workers", default="1,2", help="Ray worker counts (default 1,2)")
+    parser.add_argument("--noop-shards", type=int, default=1000, help="no-op shards for the overhead (default 1000)")
+    args = parser.parse_args()
+    torch.set_num_threads(1)
+    import ray
+
+    ops = tuple(args.ops.split(","))
+    shards = slice_shards(ops, args.pairs, args.shard)
+    pairs = sum(s.stop - s.start for s in shards)
+    job = exhaustive_job(shards)
+    print(f"job: first 2^{args.pairs} pairs of {','.join(ops)} at 16 bits, {len(shards)} shards of "
+          f"2^{args.shard} pairs; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start")
+    rows = []
+    seconds, results = timed(job, ClusterSpec())
+    reference = merge_exhaustive(shards, results)
+    rows.append(("one process (no Ray)", seconds, None, overhead_per_shard(ClusterSpec(), args.noop_shards)))
+    baseline = None
+    for workers in (int(w) for w in args.workers.split(",")):
+        started = time.perf_counter()
+        ray.init(num_cpus=workers, include_dashboard=False, object_store_memory=128 * 1024 * 1024,
+                 log_to_driver=False, configure_logging=False)
+        start_up = time.perf_counter() - started
+        try:
+            spec = ClusterSpec(workers=workers)
+            seconds, results = timed(job, spec)
+            overhead = overhead_per_shard(spec, args.noop_shards)
+        finally:
+            ray.shutdown()
+        merged = merge_exhaustive(shards, results)
+        same = [(c.name, c.inputs, c.failures, c.example) for c in merged] == \
+               [(c.name, c.inputs, c.failures, c.example) for c in reference]
+        if not same:
+            raise SystemExit(f"{workers} workers: merged checks differ from the one-process run")
+        if workers == 1:
+            baseline = seconds
+        efficiency = baseline / (workers * seconds) if baseline else None
+        rows.append((f"Ray, {workers} worker{'s' if workers > 1 else ''} (start-up {start_up:.1f} s)",
+                     seconds, efficiency, overhead))
+    failures = sum(c.failures for c in reference)
+    print(f"every setting: the same merged checks ({failures} failures over {pairs:,} pairs)")
+    print(f"{'setting':<34} {'wall s':>7} {'Mpairs/s':>9} {'efficiency':>10} {'us/shard':>9}")
+    for name, seconds, efficiency, overhead in rows:
+        eff = "" if efficiency is None else f"{efficiency:.0%}"
+        print(f"{name:<34} {seconds:>7.1f} {pairs / seconds / 1e6:>9.2f} {eff:>10} {overhead * 1e6:>9.0f}")
+    print(f"load average {os.getloadavg()[0]:.1f} at the end")
+
+
+if __name__ == "__main__":
+    main()
