@@ -106,17 +106,6 @@ def ray_available() -> bool:
     return True
 
 
-def describe(spec: ClusterSpec) -> str:
-    """Where `run_job` will run the shards, in words."""
-    if not spec.uses_ray:
-        return "one process"
-    if not ray_available():
-        return "one process (ray is not installed: pip install 'ncpu[cluster]')"
-    if spec.address == "local":
-        return f"a local Ray cluster of {spec.workers} workers"
-    return f"the Ray cluster at {spec.address}"
-
-
 def run_job(job: Job, spec: ClusterSpec = ClusterSpec(), checkpoint: str | Path | None = None,
             progress: Callable[[int], None] | None = None) -> list:
     """Every shard's result, in shard order. `progress(i)` is called once per
@@ -175,9 +164,6 @@ class _ShardWorker:
             self._made = True
         return self._run(self._context, payload)
 
-    def pid(self) -> int:
-        return os.getpid()
-
     def close(self) -> None:
         if self._made and hasattr(self._context, "__exit__"):
             self._context.__exit__(None, None, None)
@@ -204,8 +190,7 @@ def connect(spec: ClusterSpec) -> bool:
         else:
             ray.init(address=spec.address, **options)
     except Exception as error:  # Ray raises ConnectionError, RuntimeError, ValueError... by cause
-        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        raise ClusterError(f"cannot reach a Ray cluster at {spec.address}: {reason}") from None
+        raise ClusterError(f"cannot reach a Ray cluster at {spec.address}: {_first_line(error)}") from None
     return True
 
 
@@ -257,10 +242,13 @@ def _run_on_ray(job: Job, pending: list[int], spec: ClusterSpec,
                 except RayTaskError as error:  # the shard's own exception: the job's error
                     raise error.as_instanceof_cause() from None
                 except (RayActorError, ActorUnavailableError, WorkerCrashedError) as error:
+                    if getattr(error, "actor_init_failed", False):  # would fail the same way again
+                        raise ClusterError(f"{job.name}: a worker could not load the job (the same ncpu "
+                                           f"on every node?): {_first_line(error)}") from None
                     attempts[index] = attempts.get(index, 0) + 1
                     if attempts[index] > spec.retries:
                         raise ClusterError(f"{job.name}: shard {index} lost its worker {attempts[index]} times; "
-                                           f"last: {str(error).strip().splitlines()[0]}") from None
+                                           f"last: {_first_line(error)}") from None
                     ray.kill(actors[slot])
                     actors[slot] = actor_class.remote(job.run, job.context)
                     queue.appendleft(index)
@@ -275,6 +263,11 @@ def _run_on_ray(job: Job, pending: list[int], spec: ClusterSpec,
     finally:
         if started:
             ray.shutdown()
+
+
+def _first_line(error: Exception) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
 
 
 def _close(ray, actors: list) -> None:
