@@ -5,7 +5,9 @@ pairs of each op of the 16-bit dense ALU, in shards of 2^SHARD pairs. For
 each setting it prints the wall time of `run_job` (Ray already started, its
 worker processes not: starting them, importing torch and building the ALU
 are part of the job), the throughput, and the scaling efficiency against
-one Ray worker, T(1) / (N * T(N)). The overhead per shard is measured apart,
+one Ray worker, T(1) / (N * T(N)). "shard s" sums the seconds each shard
+took inside its worker: N * wall - shard s is what the cluster added (start-
+up, scheduling, idle tails). The overhead per shard is measured apart,
 with shards that do nothing. Each figure is the best of --repeats runs (the
 cores may be shared). Every setting must give the same merged checks.
 
@@ -15,7 +17,10 @@ cores may be shared). Every setting must give the same merged checks.
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import subprocess
+import sys
 import time
 
 import torch
@@ -35,13 +40,14 @@ def slice_shards(ops, pairs_log2: int, shard_log2: int):
 
 def timed(job: Job, spec: ClusterSpec, repeats: int) -> tuple[float, list]:
     """The best wall time of `repeats` runs (the cores are shared: the best
-    run is the one least slowed by other work) and the last run's results."""
-    best = float("inf")
+    run is the one least slowed by other work) and that run's results."""
+    best, best_results = float("inf"), None
     for _ in range(repeats):
         started = time.perf_counter()
         results = run_job(job, spec)
-        best = min(best, time.perf_counter() - started)
-    return best, results
+        if time.perf_counter() - started < best:
+            best, best_results = time.perf_counter() - started, results
+    return best, best_results
 
 
 def overhead_per_shard(spec: ClusterSpec, count: int, repeats: int) -> float:
@@ -52,6 +58,29 @@ def overhead_per_shard(spec: ClusterSpec, count: int, repeats: int) -> float:
     return (many - one) / (count - 1)
 
 
+def one_process(args) -> dict:
+    """The job and the no-op job in this process, as JSON for `main`."""
+    shards = slice_shards(tuple(args.ops.split(",")), args.pairs, args.shard)
+    seconds, results = timed(exhaustive_job(shards), ClusterSpec(), args.repeats)
+    return {"seconds": seconds, "shard_seconds": sum(r[2] for r in results),
+            "checks": [fields(c) for c in merge_exhaustive(shards, results)],
+            "overhead": overhead_per_shard(ClusterSpec(), args.noop_shards, 3)}
+
+
+def in_own_session(argv: list[str]) -> dict:
+    """`one_process` in a child started in a new session. Linux's autogroup
+    scheduler shares the CPUs between sessions first, and Ray starts its
+    workers in sessions of their own: measured from this session, one
+    process would get a different share of a busy machine than a worker."""
+    done = subprocess.run([sys.executable, __file__, *argv, "--one-process"], capture_output=True, text=True,
+                          start_new_session=True, check=True)
+    return json.loads(done.stdout)
+
+
+def fields(check) -> list:
+    return [check.name, check.inputs, check.failures, check.example]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--ops", default="ADD,MUL", help="ops of the 16-bit enumeration (default ADD,MUL)")
@@ -60,8 +89,12 @@ def main() -> None:
     parser.add_argument("--workers", default="1,2", help="Ray worker counts (default 1,2)")
     parser.add_argument("--repeats", type=int, default=2, help="runs per setting, the best counts (default 2)")
     parser.add_argument("--noop-shards", type=int, default=1000, help="no-op shards for the overhead (default 1000)")
+    parser.add_argument("--one-process", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    torch.set_num_threads(1)
+    torch.set_num_threads(1)  # as a Ray worker of 1 CPU runs
+    if args.one_process:
+        print(json.dumps(one_process(args)))
+        return
     import ray
 
     ops = tuple(args.ops.split(","))
@@ -70,10 +103,9 @@ def main() -> None:
     job = exhaustive_job(shards)
     print(f"job: first 2^{args.pairs} pairs of {','.join(ops)} at 16 bits, {len(shards)} shards of "
           f"2^{args.shard} pairs; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start")
-    rows = []
-    seconds, results = timed(job, ClusterSpec(), args.repeats)
-    reference = merge_exhaustive(shards, results)
-    rows.append(("one process (no Ray)", seconds, None, overhead_per_shard(ClusterSpec(), args.noop_shards, 3)))
+    alone = in_own_session(sys.argv[1:])
+    reference = alone["checks"]
+    rows = [("one process (no Ray)", alone["seconds"], alone["shard_seconds"], None, alone["overhead"])]
     baseline = None
     for workers in (int(w) for w in args.workers.split(",")):
         started = time.perf_counter()
@@ -86,22 +118,20 @@ def main() -> None:
             overhead = overhead_per_shard(spec, args.noop_shards, 3)
         finally:
             ray.shutdown()
-        merged = merge_exhaustive(shards, results)
-        same = [(c.name, c.inputs, c.failures, c.example) for c in merged] == \
-               [(c.name, c.inputs, c.failures, c.example) for c in reference]
-        if not same:
+        if [fields(c) for c in merge_exhaustive(shards, results)] != reference:
             raise SystemExit(f"{workers} workers: merged checks differ from the one-process run")
         if workers == 1:
             baseline = seconds
         efficiency = baseline / (workers * seconds) if baseline else None
         rows.append((f"Ray, {workers} worker{'s' if workers > 1 else ''} (start-up {start_up:.1f} s)",
-                     seconds, efficiency, overhead))
-    failures = sum(c.failures for c in reference)
+                     seconds, sum(r[2] for r in results), efficiency, overhead))
+    failures = sum(c[2] for c in reference)
     print(f"every setting: the same merged checks ({failures} failures over {pairs:,} pairs)")
-    print(f"{'setting':<34} {'wall s':>7} {'Mpairs/s':>9} {'efficiency':>10} {'us/shard':>9}")
-    for name, seconds, efficiency, overhead in rows:
+    print(f"{'setting':<34} {'wall s':>7} {'shard s':>8} {'Mpairs/s':>9} {'efficiency':>10} {'us/shard':>9}")
+    for name, seconds, shard_seconds, efficiency, overhead in rows:
         eff = "" if efficiency is None else f"{efficiency:.0%}"
-        print(f"{name:<34} {seconds:>7.1f} {pairs / seconds / 1e6:>9.2f} {eff:>10} {overhead * 1e6:>9.0f}")
+        print(f"{name:<34} {seconds:>7.1f} {shard_seconds:>8.1f} {pairs / seconds / 1e6:>9.2f} {eff:>10} "
+              f"{overhead * 1e6:>9.0f}")
     print(f"load average {os.getloadavg()[0]:.1f} at the end")
 
 
