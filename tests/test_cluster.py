@@ -254,3 +254,9 @@ def test_a_bad_cluster_address_is_a_one_line_error(tmp_path):
                               env=os.environ | {"PYTHONPATH": str(ROOT / "src")})
         assert done.returncode == 2 and done.stdout == ""
         assert done.stderr.count("\n") == 1 and done.stderr.startswith("ncpu: error: ") and message in done.stderr
+
+
+def test_cluster_options_without_batch_are_a_one_line_error(capsys):
+    assert main(["run", str(ROOT / "programs" / "gcd.asm"), "--workers", "2"]) == 2
+    assert capsys.readouterr().err == ("ncpu: error: --workers, --cluster and --checkpoint shard a --batch run; "
+                                       "give --batch STATES.jsonl\n")

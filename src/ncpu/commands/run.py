@@ -103,6 +103,8 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(str(error)) from None
     if args.batch:
         return run_batch_file(args, words, state, max_steps)
+    if args.workers is not None or args.cluster != "local" or args.checkpoint:
+        raise CommandError("--workers, --cluster and --checkpoint shard a --batch run; give --batch STATES.jsonl")
     started = time.perf_counter()
     final = engine.run(words, state, max_steps)
     seconds = time.perf_counter() - started
