@@ -107,8 +107,9 @@ def test_a_shard_whose_worker_keeps_dying_is_an_error(tmp_path):
 def test_a_shards_own_exception_is_raised_as_itself():
     def fail(context, payload):
         raise KeyError(payload)
-    with pytest.raises(KeyError):
+    with pytest.raises(KeyError) as raised:
         run_job(Job("failing", ["x"], fail), TWO)
+    assert str(raised.value) == "'x'"  # the shard's message, not a remote traceback
 
 
 class Interrupt(Exception):

@@ -239,8 +239,9 @@ def _run_on_ray(job: Job, pending: list[int], spec: ClusterSpec,
                 slot, index = running.pop(ref)
                 try:
                     result = ray.get(ref)
-                except RayTaskError as error:  # the shard's own exception: the job's error
-                    raise error.as_instanceof_cause() from None
+                except RayTaskError as error:  # the shard's own exception: the job's error, as itself
+                    cause = error.cause if isinstance(error.cause, Exception) else error.as_instanceof_cause()
+                    raise cause from None
                 except (RayActorError, ActorUnavailableError, WorkerCrashedError) as error:
                     if getattr(error, "actor_init_failed", False):  # would fail the same way again
                         raise ClusterError(f"{job.name}: a worker could not load the job (the same ncpu "
