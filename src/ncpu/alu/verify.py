@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from typing import Callable, Iterator
 
 import torch
@@ -32,6 +33,7 @@ from ncpu.alu.alu import OPS, VALUE_OPS, NeuralALU
 from ncpu.alu.dense import DenseALU
 from ncpu.alu.logic import CELLS
 from ncpu.alu.weights import build_alu
+from ncpu.cluster import Job, run_job
 
 COMPOSITE = OPS + ("CMP", "ZN")
 
@@ -327,24 +329,102 @@ def exhaustive_checks(alu: NeuralALU | DenseALU, ops=COMPOSITE, chunk: int = 1 <
     the cell form (`NeuralALU`) or the dense layout (`DenseALU`). With
     `unary_values_only`, NOT, NEG and ZN (which ignore b) run over their
     2^n inputs instead of 2^n copies of them."""
-    n = alu.width
     with torch.inference_mode():
         for op in ops:
             t0 = time.perf_counter()
-            failures, example = 0, []
-            total = 1 << (n if unary_values_only and op in UNARY else 2 * n)
-            for start in range(0, total, chunk):
-                if total == 1 << n:  # every value of a, with b = 0
-                    a, b = all_pairs(n, start << n, min(total, start + chunk) << n, step=1 << n)
-                else:
-                    a, b = all_pairs(n, start, min(total, start + chunk))
-                f, e = _compare(alu, op, a, b, chunk)
-                failures += f
-                example = example or e
-                if progress:
-                    progress(op, a.shape[0])
-            yield Check(op + _label(alu), n, "exhaustive", total, failures, None, time.perf_counter() - t0,
+            total = exhaustive_total(alu.width, op, unary_values_only)
+            failures, example = _exhaustive_range(alu, op, 0, total, chunk, unary_values_only, progress)
+            yield Check(op + _label(alu), alu.width, "exhaustive", total, failures, None, time.perf_counter() - t0,
                         example)
+
+
+def exhaustive_total(n: int, op: str, unary_values_only: bool) -> int:
+    """How many inputs the exhaustive check of `op` at n bits enumerates."""
+    return 1 << (n if unary_values_only and op in UNARY else 2 * n)
+
+
+def _exhaustive_range(alu, op: str, start: int, stop: int, chunk: int, unary_values_only: bool,
+                      progress=None) -> tuple[int, list]:
+    """Failures and the first failing pair among inputs start..stop of op's
+    exhaustive enumeration (pair indices, or values of a when unary-only)."""
+    n = alu.width
+    failures, example = 0, []
+    with torch.inference_mode():
+        for first in range(start, stop, chunk):
+            last = min(stop, first + chunk)
+            if exhaustive_total(n, op, unary_values_only) == 1 << n:  # every value of a, with b = 0
+                a, b = all_pairs(n, first << n, last << n, step=1 << n)
+            else:
+                a, b = all_pairs(n, first, last)
+            f, e = _compare(alu, op, a, b, chunk)
+            failures += f
+            example = example or e
+            if progress:
+                progress(op, a.shape[0])
+    return failures, example
+
+
+# -- the exhaustive check in shards (one process or a Ray cluster) --------------
+
+@dataclass(frozen=True)
+class ExhaustiveShard:
+    """Inputs start..stop of op's exhaustive enumeration at `width` bits,
+    through the dense layout of `source` weights on `device`."""
+
+    source: str
+    device: str
+    width: int
+    op: str
+    start: int
+    stop: int
+    chunk: int
+    unary_values_only: bool
+
+
+def exhaustive_shards(width: int, ops, source: str = "trained", device: str = "cpu", chunk: int = 1 << 13,
+                      shard_inputs: int = 1 << 24, unary_values_only: bool = True) -> list[ExhaustiveShard]:
+    """The enumeration of every op cut into contiguous shards, op by op."""
+    shards = []
+    for op in ops:
+        total = exhaustive_total(width, op, unary_values_only)
+        for start in range(0, total, shard_inputs):
+            shards.append(ExhaustiveShard(source, str(device), width, op, start, min(total, start + shard_inputs),
+                                          chunk, unary_values_only))
+    return shards
+
+
+@lru_cache(maxsize=4)
+def _dense_alu(width: int, source: str, device: str) -> DenseALU:
+    """Built once per process: a worker runs many shards with the same weights."""
+    return DenseALU(build_alu(width, source, device))
+
+
+def run_exhaustive_shard(context, shard: ExhaustiveShard) -> tuple[int, list, float]:
+    """(failures, first failing pair or [], seconds) of one shard."""
+    t0 = time.perf_counter()
+    alu = _dense_alu(shard.width, shard.source, shard.device)
+    failures, example = _exhaustive_range(alu, shard.op, shard.start, shard.stop, shard.chunk,
+                                          shard.unary_values_only)
+    return failures, example, time.perf_counter() - t0
+
+
+def merge_exhaustive(shards: list[ExhaustiveShard], results: list[tuple[int, list, float]]) -> list[Check]:
+    """One check per op from its shards' results (in shard order): failures
+    summed, the example of the first shard that has one (the first failing
+    pair of the whole enumeration, as the unsharded check reports), seconds
+    summed over shards (compute time, not wall time)."""
+    checks: dict[str, Check] = {}
+    for shard, (failures, example, seconds) in zip(shards, results, strict=True):
+        check = checks.setdefault(shard.op, Check(shard.op + " (dense)", shard.width, "exhaustive", 0, 0, None, 0.0))
+        check.inputs += shard.stop - shard.start
+        check.failures += failures
+        check.seconds += seconds
+        check.example = check.example or list(example)
+    return list(checks.values())
+
+
+def exhaustive_job(shards: list[ExhaustiveShard]) -> Job:
+    return Job("verify.exhaustive", shards, run_exhaustive_shard)
 
 
 def sampled_checks(alu: NeuralALU | DenseALU, samples: int = 1_000_000, seed: int = 0, ops=COMPOSITE,
@@ -393,9 +473,13 @@ def reference_self_check() -> Check:
 
 
 def verify(source: str = "trained", samples: int = 1_000_000, exhaustive16: bool = False,
-           device: torch.device | str | None = None, progress=None, ops=COMPOSITE) -> Iterator[Check]:
+           device: torch.device | str | None = None, progress=None, ops=COMPOSITE,
+           run_shards: Callable[..., list] = run_job) -> Iterator[Check]:
     """Every check, in order; consumers decide how to report them. `ops`
-    restricts the composite checks (the cells are always all checked)."""
+    restricts the composite checks (the cells are always all checked).
+    `run_shards(job, progress=...)` runs the 16-bit enumeration's shards
+    (default: in this process; `ncpu.cluster.run_job` with a cluster spec
+    spreads them over Ray workers) and returns their results in order."""
     unknown = sorted(set(ops) - set(COMPOSITE))
     if unknown:
         raise ValueError(f"unknown op(s) {', '.join(unknown)}; expected some of {', '.join(COMPOSITE)}")
@@ -417,11 +501,15 @@ def verify(source: str = "trained", samples: int = 1_000_000, exhaustive16: bool
     if exhaustive16:
         # On a CPU, chunks of 2^13 pairs keep the working set in cache (2.3x
         # faster than 2^17 on six ops); a GPU wants few, large launches.
-        # NOT, NEG and ZN ignore b: their 2^16 inputs.
+        # NOT, NEG and ZN ignore b: their 2^16 inputs. Shards of 2^24 pairs
+        # (256 per binary op) run where `run_shards` puts them.
         on_cpu = torch.device(device or "cpu").type == "cpu"
-        yield from exhaustive_checks(DenseALU(build_alu(16, source, device)), ops=ops,
-                                     chunk=1 << (13 if on_cpu else 22), progress=progress,
-                                     unary_values_only=True)
+        shards = exhaustive_shards(16, ops, source, str(device or "cpu"), chunk=1 << (13 if on_cpu else 22))
+
+        def shard_done(index: int) -> None:
+            if progress:
+                progress(shards[index].op, shards[index].stop - shards[index].start)
+        yield from merge_exhaustive(shards, run_shards(exhaustive_job(shards), progress=shard_done))
     alu32 = build_alu(32, source, device)
     yield from sampled_checks(DenseALU(alu32), samples, ops=ops, progress=progress)
     yield from sampled_checks(DenseALU(alu32).set_batch_layout("small"), max(samples // 10, 1000),

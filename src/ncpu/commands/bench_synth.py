@@ -11,7 +11,10 @@ import statistics
 import sys
 import time
 from collections import defaultdict
+from functools import lru_cache, partial
 from pathlib import Path
+
+from ncpu.commands._cluster import add_cluster_arguments, shard_runner
 
 
 def add_synth_bench_arguments(parser) -> None:
@@ -24,6 +27,7 @@ def add_synth_bench_arguments(parser) -> None:
                         help="cvc5's budget per problem (default: --timeout)")
     parser.add_argument("--solvers", help="comma-separated solver families (default: all)")
     parser.add_argument("--report", default="bench-results/synth.json", help="where to write the JSON report")
+    add_cluster_arguments(parser)  # one shard per problem, one portfolio per worker
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -46,6 +50,7 @@ def generalisation(problem, asm: str, count: int = 50) -> float:
 def run_synth_bench(args) -> int:
     from tqdm import tqdm
 
+    from ncpu.cluster import Job
     from ncpu.synth import Portfolio, sygus
     from ncpu.synth.benchmarks import load_suite
 
@@ -59,20 +64,11 @@ def run_synth_bench(args) -> int:
     use_cvc5 = not args.no_cvc5 and sygus.available()
     solvers = args.solvers.split(",") if args.solvers else None
     cvc5_timeout = args.timeout if getattr(args, "cvc5_timeout", None) is None else args.cvc5_timeout
-    rows = []
     started = time.monotonic()
-    with Portfolio(solvers) as portfolio:
-        for problem in tqdm(problems, desc="synth", file=sys.stderr, disable=not sys.stderr.isatty()):
-            result = portfolio.solve(problem.spec, args.timeout, use_cache=False)
-            row = {"name": problem.name, "family": problem.family, "solved": result.solved,
-                   "solver": result.solver, "seconds": round(result.seconds, 4)}
-            if result.solved:
-                row["generalisation"] = generalisation(problem, result.asm)
-                row["asm"] = result.asm
-            if use_cvc5 and sygus.expressible(problem.spec):
-                solved, seconds = sygus.solve(problem.spec, cvc5_timeout)
-                row["cvc5"] = {"solved": solved, "seconds": round(seconds, 4)}
-            rows.append(row)
+    shards = [(p.name, args.timeout, use_cvc5, cvc5_timeout) for p in problems]
+    job = Job("bench.synth", shards, solve_problem, context=partial(Portfolio, solvers))
+    with tqdm(total=len(shards), desc="synth", file=sys.stderr, disable=not sys.stderr.isatty()) as bar:
+        rows = shard_runner(args)(job, progress=lambda index: bar.update())
     summary = _summarise(rows, args.timeout, use_cvc5)
     if use_cvc5:
         summary["cvc5"]["timeout"] = cvc5_timeout
@@ -83,6 +79,31 @@ def run_synth_bench(args) -> int:
     path.write_text(json.dumps({"summary": summary, "problems": rows}, indent=1) + "\n")
     print(f"report: {path}")
     return 0
+
+
+@lru_cache(maxsize=1)
+def _suite_by_name() -> dict:
+    from ncpu.synth.benchmarks import load_suite
+    return {p.name: p for p in load_suite()}
+
+
+def solve_problem(portfolio, shard: tuple) -> dict:
+    """One problem's report row: a shard of the suite, run by a worker that
+    holds its own `portfolio`."""
+    from ncpu.synth import sygus
+
+    name, timeout, use_cvc5, cvc5_timeout = shard
+    problem = _suite_by_name()[name]
+    result = portfolio.solve(problem.spec, timeout, use_cache=False)
+    row = {"name": problem.name, "family": problem.family, "solved": result.solved,
+           "solver": result.solver, "seconds": round(result.seconds, 4)}
+    if result.solved:
+        row["generalisation"] = generalisation(problem, result.asm)
+        row["asm"] = result.asm
+    if use_cvc5 and sygus.expressible(problem.spec):
+        solved, seconds = sygus.solve(problem.spec, cvc5_timeout)
+        row["cvc5"] = {"solved": solved, "seconds": round(seconds, 4)}
+    return row
 
 
 def _summarise(rows: list[dict], timeout: float, use_cvc5: bool) -> dict:

@@ -9,6 +9,7 @@ import time
 
 from ncpu.cli import CommandError
 from ncpu.commands._display import add_display_options, run_displayed
+from ncpu.commands._cluster import add_cluster_arguments, shard_runner
 from ncpu.commands._load import assemble_file, words_from_binary
 from ncpu.isa.opcodes import NUM_REGISTERS
 from ncpu.machine.program_file import DEFAULT_MAX_STEPS, ProgramFileError, load_program_file
@@ -40,6 +41,13 @@ def register(subparsers) -> None:
                         help=f"data memory size in words (default: the file's @mem-size or {DEFAULT_MEM_SIZE})")
     parser.add_argument("--json", action="store_true", help="print exactly one JSON object")
     add_display_options(parser, _positive)
+    parser.add_argument("--batch", metavar="STATES.jsonl",
+                        help="run once per line of STATES.jsonl ('-': stdin), each line a JSON object of "
+                             "overrides such as {\"R0\": 5, \"mem\": {\"16\": [1, 2]}}; print one JSON "
+                             "object per line, in input order (see docs/cluster.md)")
+    parser.add_argument("--batch-size", type=_positive, default=1024, metavar="B",
+                        help="machines per engine batch and per shard (default 1024)")
+    add_cluster_arguments(parser)  # --batch shards over workers
     parser.set_defaults(func=run)
 
 
@@ -95,6 +103,10 @@ def run(args: argparse.Namespace) -> int:
         engine = get_engine(args.mode)
     except EngineUnavailable as error:
         raise CommandError(str(error)) from None
+    if args.batch:
+        return run_batch_file(args, words, state, max_steps)
+    if args.workers is not None or args.cluster != "local" or args.checkpoint:
+        raise CommandError("--workers, --cluster and --checkpoint shard a --batch run; give --batch STATES.jsonl")
     started = time.perf_counter()
     if args.display or args.display_every:
         final = run_displayed(args, engine, words, state, max_steps)
@@ -105,6 +117,29 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(result_object(final, args.mode)))
     else:
         print(summary(args.file, final, args.mode, seconds))
+    return 0
+
+
+def run_batch_file(args: argparse.Namespace, words: list[int], base: MachineState, max_steps: int) -> int:
+    """`--batch`: every state of the file, in shards, one JSON line each."""
+    import sys
+
+    from tqdm import tqdm
+
+    from ncpu.machine.sweep import SweepError, merge_sweep, parse_states, sweep_job
+
+    try:
+        with (open(args.batch) if args.batch != "-" else sys.stdin) as lines:
+            states = parse_states(lines, base)
+    except OSError as error:
+        raise CommandError(f"--batch {args.batch}: {error.strerror or error}") from None
+    except SweepError as error:
+        raise CommandError(f"--batch {args.batch}: {error}") from None
+    job = sweep_job(words, states, args.mode, max_steps, args.batch_size)
+    with tqdm(total=len(states), desc="run", unit="machine", file=sys.stderr, disable=not sys.stderr.isatty()) as bar:
+        results = shard_runner(args)(job, progress=lambda index: bar.update(job.shards[index][3].batch_size))
+    for final in merge_sweep(results):
+        print(json.dumps(result_object(final, args.mode)))
     return 0
 
 

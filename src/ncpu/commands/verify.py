@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+from ncpu.commands._cluster import add_cluster_arguments, shard_runner
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
@@ -26,6 +28,7 @@ def register(subparsers) -> None:
                         help="comma-separated operations for the composite checks (default: all of "
                              "ADD,SUB,MUL,DIV,MOD,AND,OR,XOR,SHL,SHR,SAR,NOT,NEG,CMP,ZN); every cell is "
                              "always checked. E.g. --exhaustive16 --ops DIV,MOD --device cuda")
+    add_cluster_arguments(parser)  # the 16-bit enumeration's shards (2^24 pairs each)
     parser.set_defaults(func=run_verify)
 
 
@@ -47,6 +50,8 @@ def run_verify(args) -> int:
     if unknown or not ops:
         raise CommandError(f"--ops: unknown operation(s) {', '.join(unknown) or '(none given)'}; "
                            f"choose from {','.join(COMPOSITE)}")
+    # On a cluster, each worker asks Ray for a GPU when the checks run on CUDA.
+    run_shards = shard_runner(args, gpus_per_shard=1.0 if args.device.startswith("cuda") else 0.0)
     checks = []
     start = time.perf_counter()
     with tqdm(desc="verify", unit="pair", unit_scale=True, disable=args.json) as bar:
@@ -54,7 +59,8 @@ def run_verify(args) -> int:
             bar.set_postfix_str(op)
             bar.update(count)
         try:
-            for check in verify(args.weights, args.samples, args.exhaustive16, args.device, progress, ops):
+            for check in verify(args.weights, args.samples, args.exhaustive16, args.device, progress, ops,
+                                run_shards):
                 checks.append(check)
         except WeightsUnavailable as error:
             raise CommandError(str(error)) from None
