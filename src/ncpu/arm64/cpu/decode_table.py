@@ -1,11 +1,19 @@
 """THE instruction table: every A64 encoding we implement, one line each.
 
-Each line is (NAME, pattern, class).  A pattern lists the 32 bits from bit 31
-down: runs of literal `0`/`1` bits and `field:width` tokens (in the style of
-QEMU's a64.decode).  From this table we build the decoder (mask/value match,
-most specific pattern first), the disassembler (fields by name) and the
+Each line is (NAME, pattern, class[, options]).  A pattern lists the 32 bits
+from bit 31 down: runs of literal `0`/`1` bits and `field:width` tokens (in the
+style of QEMU's a64.decode).  From this table we build the decoder (mask/value
+match, most specific pattern first), the register operands the decoder
+resolves once per word (below), the disassembler (fields by name) and the
 random instruction generator of the tests.  Constraints a pattern cannot say
 (e.g. "size 11 is unallocated") live in `decoder.valid`.
+
+Register operands.  The register fields `rd`/`rt`, `rn`, `rm`/`rs` and
+`ra`/`rt2` are resolved at decode time into register-file slots a, b, c, d
+(state.py), so executors index the register file without testing for
+register 31: a source 31 becomes the always-zero slot ZR, a destination 31
+(`rd` only) the write-only slot DISCARD, and a field named in the row's
+`sp=` option keeps 31, the stack pointer.
 
 The op id of an entry is its index; module attributes `NAME = id` are created
 below so compiled code can say `T.ADD_I` and get a compile-time constant.
@@ -14,17 +22,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 _RAW = [
     # ---- integer data processing (class int) ------------------------------
     ("ADR",     "0 immlo:2 10000 immhi:19 rd:5", "int"),
     ("ADRP",    "1 immlo:2 10000 immhi:19 rd:5", "int"),
-    ("ADD_I",   "sf:1 0 0 100010 sh:1 imm12:12 rn:5 rd:5", "int"),
-    ("ADDS_I",  "sf:1 0 1 100010 sh:1 imm12:12 rn:5 rd:5", "int"),
-    ("SUB_I",   "sf:1 1 0 100010 sh:1 imm12:12 rn:5 rd:5", "int"),
-    ("SUBS_I",  "sf:1 1 1 100010 sh:1 imm12:12 rn:5 rd:5", "int"),
-    ("AND_I",   "sf:1 00 100100 n:1 immr:6 imms:6 rn:5 rd:5", "int"),
-    ("ORR_I",   "sf:1 01 100100 n:1 immr:6 imms:6 rn:5 rd:5", "int"),
-    ("EOR_I",   "sf:1 10 100100 n:1 immr:6 imms:6 rn:5 rd:5", "int"),
+    ("ADD_I",   "sf:1 0 0 100010 sh:1 imm12:12 rn:5 rd:5", "int", "sp=rd,rn"),
+    ("ADDS_I",  "sf:1 0 1 100010 sh:1 imm12:12 rn:5 rd:5", "int", "sp=rn"),
+    ("SUB_I",   "sf:1 1 0 100010 sh:1 imm12:12 rn:5 rd:5", "int", "sp=rd,rn"),
+    ("SUBS_I",  "sf:1 1 1 100010 sh:1 imm12:12 rn:5 rd:5", "int", "sp=rn"),
+    ("AND_I",   "sf:1 00 100100 n:1 immr:6 imms:6 rn:5 rd:5", "int", "sp=rd"),
+    ("ORR_I",   "sf:1 01 100100 n:1 immr:6 imms:6 rn:5 rd:5", "int", "sp=rd"),
+    ("EOR_I",   "sf:1 10 100100 n:1 immr:6 imms:6 rn:5 rd:5", "int", "sp=rd"),
     ("ANDS_I",  "sf:1 11 100100 n:1 immr:6 imms:6 rn:5 rd:5", "int"),
     ("MOVN",    "sf:1 00 100101 hw:2 imm16:16 rd:5", "int"),
     ("MOVZ",    "sf:1 10 100101 hw:2 imm16:16 rd:5", "int"),
@@ -45,10 +55,10 @@ _RAW = [
     ("ADDS_R",  "sf:1 0 1 01011 shift:2 0 rm:5 imm6:6 rn:5 rd:5", "int"),
     ("SUB_R",   "sf:1 1 0 01011 shift:2 0 rm:5 imm6:6 rn:5 rd:5", "int"),
     ("SUBS_R",  "sf:1 1 1 01011 shift:2 0 rm:5 imm6:6 rn:5 rd:5", "int"),
-    ("ADD_X",   "sf:1 0 0 01011 00 1 rm:5 option:3 imm3:3 rn:5 rd:5", "int"),
-    ("ADDS_X",  "sf:1 0 1 01011 00 1 rm:5 option:3 imm3:3 rn:5 rd:5", "int"),
-    ("SUB_X",   "sf:1 1 0 01011 00 1 rm:5 option:3 imm3:3 rn:5 rd:5", "int"),
-    ("SUBS_X",  "sf:1 1 1 01011 00 1 rm:5 option:3 imm3:3 rn:5 rd:5", "int"),
+    ("ADD_X",   "sf:1 0 0 01011 00 1 rm:5 option:3 imm3:3 rn:5 rd:5", "int", "sp=rd,rn"),
+    ("ADDS_X",  "sf:1 0 1 01011 00 1 rm:5 option:3 imm3:3 rn:5 rd:5", "int", "sp=rn"),
+    ("SUB_X",   "sf:1 1 0 01011 00 1 rm:5 option:3 imm3:3 rn:5 rd:5", "int", "sp=rd,rn"),
+    ("SUBS_X",  "sf:1 1 1 01011 00 1 rm:5 option:3 imm3:3 rn:5 rd:5", "int", "sp=rn"),
     ("ADC",     "sf:1 0 0 11010000 rm:5 000000 rn:5 rd:5", "int"),
     ("ADCS",    "sf:1 0 1 11010000 rm:5 000000 rn:5 rd:5", "int"),
     ("SBC",     "sf:1 1 0 11010000 rm:5 000000 rn:5 rd:5", "int"),
@@ -187,6 +197,7 @@ class Entry:
     mask: int
     value: int
     fields: dict  # name -> (lsb, width)
+    sp: tuple = ()  # register fields where 31 means SP
 
     def extract(self, word: int) -> dict:
         return {k: (word >> lsb) & ((1 << w) - 1) for k, (lsb, w) in self.fields.items()}
@@ -199,7 +210,8 @@ class Entry:
         return word
 
 
-def _parse(name: str, pattern: str, cls: str) -> Entry:
+def _parse(name: str, pattern: str, cls: str, options: str = "") -> Entry:
+    sp = tuple(options.removeprefix("sp=").split(",")) if options else ()
     pos, mask, value, fields = 32, 0, 0, {}
     for tok in pattern.split():
         if ":" in tok:
@@ -213,7 +225,9 @@ def _parse(name: str, pattern: str, cls: str) -> Entry:
                 value |= int(ch) << pos
     if pos != 0:
         raise ValueError(f"pattern of {name} has {32 - pos} bits, not 32")
-    return Entry(name, pattern, cls, mask, value, fields)
+    if not set(sp) <= set(fields):
+        raise ValueError(f"{name}: sp= names a field the pattern lacks")
+    return Entry(name, pattern, cls, mask, value, fields, sp)
 
 
 TABLE: list[Entry] = [_parse(*row) for row in _RAW]
@@ -230,3 +244,22 @@ FIRST_BRANCH, FIRST_SYS, FIRST_MEM, FIRST_FP, FIRST_SIMD = (
     _first["branch"], _first["sys"], _first["mem"], _first["fp"], _first["simd"])
 assert all(TABLE[i].cls == c for c in CLASSES for i in range(_first[c], _first[c] + sum(e.cls == c for e in TABLE)))
 BY_NAME_ID = {e.name: i for i, e in enumerate(TABLE)}
+
+# ---- register operands (see the module docstring) --------------------------
+REG_SLOTS = (("rd", "rt"), ("rn",), ("rm", "rs"), ("ra", "rt2"))   # -> a, b, c, d
+K_SRC, K_DST, K_SP = 0, 1, 2      # 31 means: ZR (read) / DISCARD (write) / SP
+
+
+def _reg_operands():
+    lsb = np.full((NOPS, 4), -1, np.int64)
+    kind = np.zeros((NOPS, 4), np.int64)
+    for op, e in enumerate(TABLE):
+        for slot, names in enumerate(REG_SLOTS):
+            for fname in names:
+                if fname in e.fields:
+                    lsb[op, slot] = e.fields[fname][0]
+                    kind[op, slot] = K_SP if fname in e.sp else K_DST if fname == "rd" else K_SRC
+    return lsb, kind
+
+
+REG_LSB, REG_KIND = _reg_operands()

@@ -13,6 +13,7 @@ import numpy as np
 from numba import njit
 
 from . import decode_table as T
+from .state import DISCARD, ZR
 from .sysregs import SUPPORTED_READ, SUPPORTED_WRITE
 from .exec_sat import is_sat, sat_ok
 from .exec_vfp import elem_ok, fp2_ok, fp3_ok, s2misc_ok, s3same_ok, spair_ok, sshift_ok
@@ -134,6 +135,26 @@ def decode(word):
             op = OPS[i]
             return op if valid(op, word) else UNDEF
     return UNDEF
+
+
+REG_LSB = T.REG_LSB
+REG_KIND = T.REG_KIND
+
+
+@njit(cache=True)
+def regs_of(op, w):
+    """The row's register operands as register-file slots, packed a | b<<8 | c<<16 | d<<24
+    (decode_table: register operands)."""
+    packed = np.int64(0)
+    for k in range(4):
+        lsb = REG_LSB[op, k]
+        if lsb >= 0:
+            r = (w >> lsb) & 31
+            if r == 31:
+                kind = REG_KIND[op, k]
+                r = 31 if kind == T.K_SP else DISCARD if kind == T.K_DST else ZR
+            packed |= np.int64(r) << (8 * k)
+    return packed
 
 
 @njit(cache=True)

@@ -1,9 +1,10 @@
 """Executors for integer data processing, branches and system instructions.
 
-Each executor gets (op, word, imm, pc, R, st, ...) and returns the next pc.
-R is the int64 register file of state.py (R[31] is SP; reads of register 31
-as an operand mean XZR unless the encoding says SP, see `xr`/`xs`).
-A stop (SVC, BRK, fault, undefined) is recorded in `st`.
+Each executor gets (op, word, imm, pc, R, ...) and returns the next pc.
+R is the int64 register file of state.py.  Integer and branch rows get their
+register operands resolved by the decoder (slots a, b, c, d: no test for
+register 31 here); the other executors still read register 31 through
+`xr` (XZR) or R[31] (SP).  A stop (SVC, BRK, fault, undefined) is recorded in `st`.
 """
 import numpy as np
 from numba import njit
@@ -13,6 +14,7 @@ from . import sysregs as S
 from .alu import (M32, add_with_carry, bswap64, clz64, cond_holds, extend_reg, logic_flags, lsr,
                   ror32, ror64, rbit64, sdiv64, sext32, shift_reg, smulh, udiv64, umulh)
 from .decoder import bits, ones
+from .rows import executes
 from .mmu import R_BRK, R_SVC, R_UNDEF, ST_REASON, ST_WORD, A_EXEC, fault, store, writable
 from .state import EXCL_ADDR, FPCR, FPSR, ICOUNT, NZCV, TPIDR
 
@@ -30,19 +32,81 @@ def wr(R, r, v, sf):
         R[r] = v if sf else v & M32
 
 
-@njit(cache=True)
-def _bitfield(op, w, R, sf):
-    """SBFM/BFM/UBFM via the ARM pseudocode's wmask/tmask."""
+@njit(cache=True, inline="always")
+def _result(v, sf):
+    """A 32-bit result zero-extends into the X register."""
+    return v if sf else v & M32
+
+
+# ---- executor families (rows.py): f(op, w, imm, pc, R, st, a, b, c, d) -> next pc.
+
+@executes("ADR", "ADRP")
+def pc_relative(op, w, imm, pc, R, st, a, b, c, d):
+    R[a] = (pc & -4096) + imm if op == T.ADRP else pc + imm
+    return pc + 4
+
+
+@executes("ADD_I", "ADDS_I", "SUB_I", "SUBS_I")
+def add_sub_imm(op, w, imm, pc, R, st, a, b, c, d):
+    sf = (w >> 31) & 1
+    if op == T.ADD_I:
+        R[a] = _result(R[b] + imm, sf)
+    elif op == T.SUB_I:
+        R[a] = _result(R[b] - imm, sf)
+    elif op == T.ADDS_I:
+        res, R[NZCV] = add_with_carry(R[b], imm, 0, sf)
+        R[a] = res
+    else:
+        res, R[NZCV] = add_with_carry(R[b], ~imm, 1, sf)
+        R[a] = res
+    return pc + 4
+
+
+@executes("AND_I", "ORR_I", "EOR_I", "ANDS_I")
+def logic_imm(op, w, imm, pc, R, st, a, b, c, d):
+    """`imm` is the decoded bitmask."""
+    sf = (w >> 31) & 1
+    x = R[b]
+    if op == T.AND_I:
+        R[a] = _result(x & imm, sf)
+    elif op == T.ORR_I:
+        R[a] = _result(x | imm, sf)
+    elif op == T.EOR_I:
+        R[a] = _result(x ^ imm, sf)
+    else:
+        v = _result(x & imm, sf)
+        R[NZCV] = logic_flags(v, sf)
+        R[a] = v
+    return pc + 4
+
+
+@executes("MOVN", "MOVZ", "MOVK")
+def move_wide(op, w, imm, pc, R, st, a, b, c, d):
+    """`imm` is imm16 already shifted into place."""
+    sf = (w >> 31) & 1
+    if op == T.MOVZ:
+        R[a] = imm
+    elif op == T.MOVN:
+        R[a] = _result(~imm, sf)
+    else:
+        sh = 16 * bits(w, 21, 2)
+        R[a] = _result((R[a] & ~(np.int64(0xFFFF) << sh)) | imm, sf)
+    return pc + 4
+
+
+@executes("SBFM", "BFM", "UBFM")
+def bitfield(op, w, imm, pc, R, st, a, b, c, d):
+    """The ARM pseudocode's wmask/tmask."""
+    sf = (w >> 31) & 1
     ds = 64 if sf else 32
     immr = bits(w, 16, 6)
     imms = bits(w, 10, 6)
-    src = xr(R, bits(w, 5, 5))
-    rd = bits(w, 0, 5)
+    src = R[b]
     wmask = ror64(ones(imms + 1), immr) if sf else ror32(ones(imms + 1), immr)
     tmask = ones(((imms - immr) & (ds - 1)) + 1)
     rot = ror64(src, immr) if sf else ror32(src, immr)
     if op == T.BFM:
-        dst = xr(R, rd)
+        dst = R[a]
         bot = (dst & ~wmask) | (rot & wmask)
         top = dst
     else:
@@ -51,225 +115,236 @@ def _bitfield(op, w, R, sf):
             top = np.int64(-1)
         else:
             top = np.int64(0)
-    wr(R, rd, (top & ~tmask) | (bot & tmask), sf)
-
-
-@njit(cache=True)
-def exec_int(op, w, imm, pc, R, st):
-    sf = bits(w, 31, 1)
-    rd = w & 31
-    rn = (w >> 5) & 31
-    rm = (w >> 16) & 31
-    if op <= T.SUBS_I:
-        if op == T.ADD_I:
-            v = R[rn] + imm                        # Rn and Rd may be SP
-            R[rd] = v if sf else v & M32
-        elif op == T.SUBS_I:
-            res, R[NZCV] = add_with_carry(R[rn], ~imm, 1, sf)
-            wr(R, rd, res, sf)
-        elif op == T.SUB_I:
-            v = R[rn] - imm
-            R[rd] = v if sf else v & M32
-        elif op == T.ADDS_I:
-            res, R[NZCV] = add_with_carry(R[rn], imm, 0, sf)
-            wr(R, rd, res, sf)
-        elif op == T.ADRP:
-            wr(R, rd, (pc & -4096) + imm, 1)
-        else:  # ADR
-            wr(R, rd, pc + imm, 1)
-    elif op <= T.ANDS_I:
-        a = xr(R, rn)
-        if op == T.AND_I:
-            v = a & imm
-        elif op == T.ORR_I:
-            v = a | imm
-        elif op == T.EOR_I:
-            v = a ^ imm
-        else:
-            v = a & imm
-            R[NZCV] = logic_flags(v, sf)
-            wr(R, rd, v, sf)
-            return pc + 4
-        R[rd] = v if sf else v & M32               # Rd may be SP
-    elif op <= T.MOVK:
-        if op == T.MOVZ:
-            wr(R, rd, imm, sf)
-        elif op == T.MOVN:
-            wr(R, rd, ~imm, sf)
-        else:
-            sh = 16 * bits(w, 21, 2)
-            wr(R, rd, (xr(R, rd) & ~(np.int64(0xFFFF) << sh)) | imm, sf)
-    elif op <= T.UBFM:
-        _bitfield(op, w, R, sf)
-    elif op == T.EXTR:
-        lsb = bits(w, 10, 6)
-        hi = xr(R, rn)
-        lo = xr(R, rm)
-        if sf:
-            v = lo if lsb == 0 else lsr(lo, lsb) | (hi << (64 - lsb))
-        else:
-            v = ((((hi & M32) << 32) | (lo & M32)) >> lsb) & M32
-        wr(R, rd, v, sf)
-    elif op <= T.BICS_R:
-        b = shift_reg(xr(R, rm), bits(w, 22, 2), bits(w, 10, 6), sf)
-        if bits(w, 21, 1):
-            b = ~b
-        a = xr(R, rn)
-        k = op - T.AND_R
-        if k < 2:
-            v = a & b
-        elif k < 4:
-            v = a | b
-        elif k < 6:
-            v = a ^ b
-        else:
-            v = a & b
-            R[NZCV] = logic_flags(v, sf)
-        wr(R, rd, v, sf)
-    elif op <= T.SUBS_R:
-        b = shift_reg(xr(R, rm), bits(w, 22, 2), bits(w, 10, 6), sf)
-        a = xr(R, rn)
-        if op == T.ADD_R:
-            wr(R, rd, a + b, sf)
-        elif op == T.SUB_R:
-            wr(R, rd, a - b, sf)
-        else:
-            if op == T.ADDS_R:
-                res, R[NZCV] = add_with_carry(a, b, 0, sf)
-            else:
-                res, R[NZCV] = add_with_carry(a, ~b, 1, sf)
-            wr(R, rd, res, sf)
-    elif op <= T.SUBS_X:
-        b = extend_reg(xr(R, rm), bits(w, 13, 3), bits(w, 10, 3))
-        a = R[rn]                                  # SP allowed
-        if op == T.ADD_X or op == T.SUB_X:
-            v = a + b if op == T.ADD_X else a - b
-            R[rd] = v if sf else v & M32           # Rd may be SP
-        else:
-            if op == T.ADDS_X:
-                res, R[NZCV] = add_with_carry(a, b, 0, sf)
-            else:
-                res, R[NZCV] = add_with_carry(a, ~b, 1, sf)
-            wr(R, rd, res, sf)
-    elif op <= T.SBCS:
-        a = xr(R, rn)
-        b = xr(R, rm)
-        if op >= T.SBC:
-            b = ~b
-        res, flags = add_with_carry(a, b, (R[NZCV] >> 1) & 1, sf)
-        if op == T.ADCS or op == T.SBCS:
-            R[NZCV] = flags
-        wr(R, rd, res, sf)
-    elif op <= T.CCMP_I:
-        if cond_holds(R[NZCV], bits(w, 12, 4)):
-            a = xr(R, rn)
-            b = rm if op >= T.CCMN_I else xr(R, rm)
-            if op == T.CCMP_R or op == T.CCMP_I:
-                _, R[NZCV] = add_with_carry(a, ~b, 1, sf)
-            else:
-                _, R[NZCV] = add_with_carry(a, b, 0, sf)
-        else:
-            R[NZCV] = w & 15
-    elif op <= T.CSNEG:
-        if cond_holds(R[NZCV], bits(w, 12, 4)):
-            v = xr(R, rn)
-        else:
-            v = xr(R, rm)
-            if op == T.CSINC:
-                v += 1
-            elif op == T.CSINV:
-                v = ~v
-            elif op == T.CSNEG:
-                v = -v
-        wr(R, rd, v, sf)
-    elif op <= T.CLS:
-        a = xr(R, rn)
-        if op == T.RBIT:
-            v = rbit64(a)
-            if not sf:
-                v = lsr(v, 32)
-        elif op == T.REV16:
-            v = ((a >> 8) & 0x00FF00FF00FF00FF) | ((a & 0x00FF00FF00FF00FF) << 8)
-        elif op == T.REV_W:
-            v = lsr(bswap64(a), 32)
-        elif op == T.REV32:
-            v = bswap64(a)
-            v = lsr(v, 32) | (v << 32)
-        elif op == T.REV_X:
-            v = bswap64(a)
-        elif op == T.CLZ:
-            v = clz64(a) if sf else clz64(a << 32) if (a & M32) else np.int64(32)
-        else:  # CLS
-            s = a if sf else sext32(a)
-            v = clz64(s ^ (s >> 1)) - 1
-            if not sf:
-                v -= 32
-        wr(R, rd, v, sf)
-    elif op <= T.RORV:
-        a = xr(R, rn)
-        b = xr(R, rm)
-        if op == T.UDIV:
-            v = udiv64(a, b) if sf else (a & M32) // (b & M32) if (b & M32) else np.int64(0)
-        elif op == T.SDIV:
-            v = sdiv64(a, b) if sf else sdiv64(sext32(a), sext32(b))
-        else:
-            amt = b & (63 if sf else 31)
-            v = shift_reg(a, op - T.LSLV, amt, sf)
-        wr(R, rd, v, sf)
-    elif op == T.CRC32:                            # CRC32[BHWX] / CRC32C[BHWX], reflected, no inversion
-        poly = np.int64(0x82F63B78) if bits(w, 12, 1) else np.int64(0xEDB88320)
-        crc = xr(R, rn) & M32
-        data = xr(R, rm)
-        for k in range(1 << bits(w, 10, 2)):
-            crc ^= (data >> (8 * k)) & 0xFF
-            for _ in range(8):
-                crc = (crc >> 1) ^ (poly if crc & 1 else 0)
-        wr(R, rd, crc, 0)
-    else:  # multiply family
-        a = xr(R, rn)
-        b = xr(R, rm)
-        acc = xr(R, bits(w, 10, 5))
-        if op == T.MADD:
-            v = acc + a * b
-        elif op == T.MSUB:
-            v = acc - a * b
-        elif op == T.SMADDL:
-            v = acc + sext32(a) * sext32(b)
-        elif op == T.SMSUBL:
-            v = acc - sext32(a) * sext32(b)
-        elif op == T.UMADDL:
-            v = acc + (a & M32) * (b & M32)
-        elif op == T.UMSUBL:
-            v = acc - (a & M32) * (b & M32)
-        elif op == T.SMULH:
-            v = smulh(a, b)
-        else:
-            v = umulh(a, b)
-        wr(R, rd, v, sf)
+    R[a] = _result((top & ~tmask) | (bot & tmask), sf)
     return pc + 4
 
 
-@njit(cache=True)
-def exec_branch(op, w, imm, pc, R, st):
-    if op == T.B_COND:
-        return pc + imm if cond_holds(R[NZCV], w & 15) else pc + 4
-    if op == T.B:
-        return pc + imm
+@executes("EXTR")
+def extr(op, w, imm, pc, R, st, a, b, c, d):
+    lsb = bits(w, 10, 6)
+    hi = R[b]
+    lo = R[c]
+    if (w >> 31) & 1:
+        R[a] = lo if lsb == 0 else lsr(lo, lsb) | (hi << (64 - lsb))
+    else:
+        R[a] = ((((hi & M32) << 32) | (lo & M32)) >> lsb) & M32
+    return pc + 4
+
+
+@executes("AND_R", "BIC_R", "ORR_R", "ORN_R", "EOR_R", "EON_R", "ANDS_R", "BICS_R")
+def logic_reg(op, w, imm, pc, R, st, a, b, c, d):
+    sf = (w >> 31) & 1
+    y = shift_reg(R[c], bits(w, 22, 2), bits(w, 10, 6), sf)
+    if bits(w, 21, 1):
+        y = ~y
+    x = R[b]
+    k = op - T.AND_R
+    if k < 2:
+        v = x & y
+    elif k < 4:
+        v = x | y
+    elif k < 6:
+        v = x ^ y
+    else:
+        v = x & y
+        R[NZCV] = logic_flags(v, sf)
+    R[a] = _result(v, sf)
+    return pc + 4
+
+
+@executes("ADD_R", "ADDS_R", "SUB_R", "SUBS_R")
+def add_sub_reg(op, w, imm, pc, R, st, a, b, c, d):
+    sf = (w >> 31) & 1
+    y = shift_reg(R[c], bits(w, 22, 2), bits(w, 10, 6), sf)
+    if op == T.ADD_R:
+        R[a] = _result(R[b] + y, sf)
+    elif op == T.SUB_R:
+        R[a] = _result(R[b] - y, sf)
+    elif op == T.ADDS_R:
+        res, R[NZCV] = add_with_carry(R[b], y, 0, sf)
+        R[a] = res
+    else:
+        res, R[NZCV] = add_with_carry(R[b], ~y, 1, sf)
+        R[a] = res
+    return pc + 4
+
+
+@executes("ADD_X", "ADDS_X", "SUB_X", "SUBS_X")
+def add_sub_ext(op, w, imm, pc, R, st, a, b, c, d):
+    """Rn (and Rd of ADD/SUB) may be SP."""
+    sf = (w >> 31) & 1
+    y = extend_reg(R[c], bits(w, 13, 3), bits(w, 10, 3))
+    if op == T.ADD_X:
+        R[a] = _result(R[b] + y, sf)
+    elif op == T.SUB_X:
+        R[a] = _result(R[b] - y, sf)
+    elif op == T.ADDS_X:
+        res, R[NZCV] = add_with_carry(R[b], y, 0, sf)
+        R[a] = res
+    else:
+        res, R[NZCV] = add_with_carry(R[b], ~y, 1, sf)
+        R[a] = res
+    return pc + 4
+
+
+@executes("ADC", "ADCS", "SBC", "SBCS")
+def add_sub_carry(op, w, imm, pc, R, st, a, b, c, d):
+    y = R[c]
+    if op == T.SBC or op == T.SBCS:
+        y = ~y
+    res, flags = add_with_carry(R[b], y, (R[NZCV] >> 1) & 1, (w >> 31) & 1)
+    if op == T.ADCS or op == T.SBCS:
+        R[NZCV] = flags
+    R[a] = res
+    return pc + 4
+
+
+@executes("CCMN_R", "CCMP_R", "CCMN_I", "CCMP_I")
+def cond_compare(op, w, imm, pc, R, st, a, b, c, d):
+    """The immediate forms' imm5 sits where Rm would."""
+    if cond_holds(R[NZCV], bits(w, 12, 4)):
+        sf = (w >> 31) & 1
+        y = np.int64(bits(w, 16, 5)) if op == T.CCMN_I or op == T.CCMP_I else R[c]
+        if op == T.CCMP_R or op == T.CCMP_I:
+            _, R[NZCV] = add_with_carry(R[b], ~y, 1, sf)
+        else:
+            _, R[NZCV] = add_with_carry(R[b], y, 0, sf)
+    else:
+        R[NZCV] = w & 15
+    return pc + 4
+
+
+@executes("CSEL", "CSINC", "CSINV", "CSNEG")
+def cond_select(op, w, imm, pc, R, st, a, b, c, d):
+    if cond_holds(R[NZCV], bits(w, 12, 4)):
+        v = R[b]
+    else:
+        v = R[c]
+        if op == T.CSINC:
+            v += 1
+        elif op == T.CSINV:
+            v = ~v
+        elif op == T.CSNEG:
+            v = -v
+    R[a] = _result(v, (w >> 31) & 1)
+    return pc + 4
+
+
+@executes("RBIT", "REV16", "REV_W", "REV32", "REV_X", "CLZ", "CLS")
+def one_source(op, w, imm, pc, R, st, a, b, c, d):
+    sf = (w >> 31) & 1
+    x = R[b]
+    if op == T.RBIT:
+        v = rbit64(x)
+        if not sf:
+            v = lsr(v, 32)
+    elif op == T.REV16:
+        v = ((x >> 8) & 0x00FF00FF00FF00FF) | ((x & 0x00FF00FF00FF00FF) << 8)
+    elif op == T.REV_W:
+        v = lsr(bswap64(x), 32)
+    elif op == T.REV32:
+        v = bswap64(x)
+        v = lsr(v, 32) | (v << 32)
+    elif op == T.REV_X:
+        v = bswap64(x)
+    elif op == T.CLZ:
+        v = clz64(x) if sf else clz64(x << 32) if (x & M32) else np.int64(32)
+    else:  # CLS
+        s = x if sf else sext32(x)
+        v = clz64(s ^ (s >> 1)) - 1
+        if not sf:
+            v -= 32
+    R[a] = _result(v, sf)
+    return pc + 4
+
+
+@executes("UDIV", "SDIV", "LSLV", "LSRV", "ASRV", "RORV")
+def two_source(op, w, imm, pc, R, st, a, b, c, d):
+    sf = (w >> 31) & 1
+    x = R[b]
+    y = R[c]
+    if op == T.UDIV:
+        v = udiv64(x, y) if sf else (x & M32) // (y & M32) if (y & M32) else np.int64(0)
+    elif op == T.SDIV:
+        v = sdiv64(x, y) if sf else sdiv64(sext32(x), sext32(y))
+    else:
+        v = shift_reg(x, op - T.LSLV, y & (63 if sf else 31), sf)
+    R[a] = _result(v, sf)
+    return pc + 4
+
+
+@executes("CRC32")
+def crc32(op, w, imm, pc, R, st, a, b, c, d):
+    """CRC32[BHWX] / CRC32C[BHWX]: reflected, no inversion."""
+    poly = np.int64(0x82F63B78) if bits(w, 12, 1) else np.int64(0xEDB88320)
+    crc = R[b] & M32
+    data = R[c]
+    for k in range(1 << bits(w, 10, 2)):
+        crc ^= (data >> (8 * k)) & 0xFF
+        for _ in range(8):
+            crc = (crc >> 1) ^ (poly if crc & 1 else 0)
+    R[a] = crc
+    return pc + 4
+
+
+@executes("MADD", "MSUB", "SMADDL", "SMSUBL", "UMADDL", "UMSUBL", "SMULH", "UMULH")
+def multiply(op, w, imm, pc, R, st, a, b, c, d):
+    x = R[b]
+    y = R[c]
+    acc = R[d]
+    if op == T.MADD:
+        v = acc + x * y
+    elif op == T.MSUB:
+        v = acc - x * y
+    elif op == T.SMADDL:
+        v = acc + sext32(x) * sext32(y)
+    elif op == T.SMSUBL:
+        v = acc - sext32(x) * sext32(y)
+    elif op == T.UMADDL:
+        v = acc + (x & M32) * (y & M32)
+    elif op == T.UMSUBL:
+        v = acc - (x & M32) * (y & M32)
+    elif op == T.SMULH:
+        v = smulh(x, y)
+    else:
+        v = umulh(x, y)
+    R[a] = _result(v, (w >> 31) & 1)
+    return pc + 4
+
+
+@executes("B_COND")
+def branch_cond(op, w, imm, pc, R, st, a, b, c, d):
+    return pc + imm if cond_holds(R[NZCV], w & 15) else pc + 4
+
+
+@executes("B", "BL")
+def branch_imm(op, w, imm, pc, R, st, a, b, c, d):
     if op == T.BL:
         R[30] = pc + 4
-        return pc + imm
-    rt = w & 31
-    if op == T.CBZ or op == T.CBNZ:
-        v = xr(R, rt)
-        if not bits(w, 31, 1):
-            v &= M32
-        return pc + imm if (v == 0) == (op == T.CBZ) else pc + 4
-    if op == T.TBZ or op == T.TBNZ:
-        b = (bits(w, 31, 1) << 5) | bits(w, 19, 5)
-        set_ = (xr(R, rt) >> b) & 1
-        return pc + imm if (set_ == 0) == (op == T.TBZ) else pc + 4
-    target = xr(R, bits(w, 5, 5))
-    if target & 3:                                 # PC alignment fault
+    return pc + imm
+
+
+@executes("CBZ", "CBNZ")
+def compare_branch(op, w, imm, pc, R, st, a, b, c, d):
+    """Tests `rt` (slot a)."""
+    v = R[a]
+    if not (w >> 31) & 1:
+        v &= M32
+    return pc + imm if (v == 0) == (op == T.CBZ) else pc + 4
+
+
+@executes("TBZ", "TBNZ")
+def test_branch(op, w, imm, pc, R, st, a, b, c, d):
+    bit = (((w >> 31) & 1) << 5) | bits(w, 19, 5)
+    clear = (R[a] >> bit) & 1 == 0
+    return pc + imm if clear == (op == T.TBZ) else pc + 4
+
+
+@executes("BR", "BLR", "RET")
+def branch_reg(op, w, imm, pc, R, st, a, b, c, d):
+    """Jumps to `rn` (slot b); a misaligned target faults at the branch."""
+    target = R[b]
+    if target & 3:
         fault(st, target, A_EXEC)
         return pc
     if op == T.BLR:

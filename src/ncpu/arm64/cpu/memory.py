@@ -28,7 +28,7 @@ PROT_NONE, PROT_READ, PROT_WRITE, PROT_EXEC = 0, 1, 2, 4
 # Arrays handed to the compiled code, as one namedtuple (numba supports them).
 MemArrays = namedtuple(
     "MemArrays",
-    "pt perm data d16 d32 d64 dc_row dc_op dc_word dc_imm dc_meta",
+    "pt perm data d16 d32 d64 dc_row dc_op dc_word dc_imm dc_regs dc_meta",
 )
 
 
@@ -83,14 +83,15 @@ class Memory:
         self.dc_op = np.full((rows, WORDS_PER_PAGE), -1, np.int32)
         self.dc_word = np.zeros((rows, WORDS_PER_PAGE), np.int64)
         self.dc_imm = np.zeros((rows, WORDS_PER_PAGE), np.int64)
+        self.dc_regs = np.zeros((rows, WORDS_PER_PAGE), np.int32)   # decoder.regs_of
         self._arrays = None
 
     def grow_decode_cache(self) -> None:
         """Called by the CPU when the compiled loop ran out of decode rows."""
-        old = (self.dc_op, self.dc_word, self.dc_imm)
+        old = (self.dc_op, self.dc_word, self.dc_imm, self.dc_regs)
         n = len(old[0])
         self._dc_alloc(n * 2)
-        self.dc_op[:n], self.dc_word[:n], self.dc_imm[:n] = old
+        self.dc_op[:n], self.dc_word[:n], self.dc_imm[:n], self.dc_regs[:n] = old
 
     def arrays(self) -> MemArrays:
         """The arrays the compiled code works on (rebuilt after growth)."""
@@ -98,7 +99,7 @@ class Memory:
             d = self.data
             self._arrays = MemArrays(self.pt, self.perm, d, d.view(np.uint16), d.view(np.uint32),
                                      d.view(np.int64), self.dc_row, self.dc_op, self.dc_word,
-                                     self.dc_imm, self.dc_meta)
+                                     self.dc_imm, self.dc_regs, self.dc_meta)
         return self._arrays
 
     def _invalidate_code(self, first: int, end: int) -> None:

@@ -19,6 +19,8 @@ EXCL_ADDR = 37     # exclusive monitor: address of the last LDXR/LDAXR, -1 = ope
 EXCL_SIZE = 38     # bytes covered by the monitor
 ICOUNT = 39        # instructions retired before the current run (for CNTVCT_EL0)
 EXCL_VAL = 40      # values the last load-exclusive read (2 slots, for pairs)
+ZR = 46            # always 0: a source register 31 that means XZR (decode_table: register operands)
+DISCARD = 47       # write-only: a destination register 31 that means XZR
 NREGS = 48
 
 U64 = (1 << 64) - 1

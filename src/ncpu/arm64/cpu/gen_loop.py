@@ -1,0 +1,183 @@
+"""Generate the hot loop's per-row code (run.py, between the GENERATED markers).
+
+    python -m ncpu.arm64.cpu.gen_loop          # rewrite the generated part of run.py
+    python -m ncpu.arm64.cpu.gen_loop --check  # exit 1 if it is stale
+
+For each table row with an executor family (rows.py), in op-id order, the loop
+gets `elif op == ID:` and a copy of the family's body in which `op` is that
+row's id, every `if` whose test is then a constant is folded away, locals are
+prefixed with the row's name and `return X` becomes `pc = X`.  So each
+instruction is written once, in its family, and the loop still runs it with no
+call: numba does not inline calls between compiled functions, and a call per
+instruction costs more than most instructions (docs/arm64.md, "Adding an
+instruction", has the measurements).
+A flat chain of `op ==` tests over dense ids compiles to one jump table.
+tests/arm64/cpu/test_arm64cpu_rows.py checks that run.py is current.
+"""
+from __future__ import annotations
+
+import ast
+import builtins
+import copy
+import inspect
+import sys
+import textwrap
+from pathlib import Path
+
+from . import decode_table as T
+from . import exec_int  # noqa: F401  (registers its families)
+from .rows import EXECUTOR
+
+RUN = Path(__file__).with_name("run.py")
+BEGIN_IMPORTS, END_IMPORTS = "# ---- GENERATED IMPORTS BEGIN", "# ---- GENERATED IMPORTS END"
+BEGIN, END = "# ---- GENERATED ROWS BEGIN", "# ---- GENERATED ROWS END"
+PARAMS = ("op", "w", "imm", "pc", "R", "st", "a", "b", "c", "d")   # the loop's own names, but op
+INDENT = " " * 12
+
+
+def _constant(node: ast.AST):
+    """The value of an expression made only of constants and T.NAME, else None."""
+    if any(isinstance(n, ast.Name) and n.id != "T" for n in ast.walk(node)):
+        return None
+    try:
+        return eval(compile(ast.Expression(node), "<row>", "eval"), {"T": T})
+    except Exception:       # not constant after all (e.g. a call): keep the test
+        return None
+
+
+class _Specialise(ast.NodeTransformer):
+    """`op` -> the row id, locals -> prefixed, constant `if`s folded."""
+
+    def __init__(self, op_id: int, prefix: str, local_names: set[str]):
+        self.op_id, self.prefix, self.local_names = op_id, prefix, local_names
+
+    def visit_Name(self, node):
+        if node.id == "op":
+            return ast.copy_location(ast.Constant(self.op_id), node)
+        if node.id in self.local_names:
+            return ast.copy_location(ast.Name(self.prefix + node.id, node.ctx), node)
+        return node
+
+    def visit_If(self, node):
+        self.generic_visit(node)
+        value = _constant(node.test)
+        if value is None:
+            return node
+        return (node.body if value else node.orelse) or [ast.Pass()]
+
+    def visit_IfExp(self, node):
+        self.generic_visit(node)
+        value = _constant(node.test)
+        if value is None:
+            return node
+        return node.body if value else node.orelse
+
+
+def _ends_in_return(stmts: list) -> bool:
+    if not stmts:
+        return False
+    last = stmts[-1]
+    if isinstance(last, ast.Return):
+        return True
+    return isinstance(last, ast.If) and _ends_in_return(last.body) and _ends_in_return(last.orelse)
+
+
+def _returns_to_pc(stmts: list) -> list:
+    """`return X` -> `pc = X`; an early return inside an `if` takes the rest into its `else`."""
+    out = []
+    for k, stmt in enumerate(stmts):
+        if isinstance(stmt, ast.Return):
+            out.append(ast.Assign([ast.Name("pc", ast.Store())], stmt.value))
+            return out
+        if isinstance(stmt, ast.If) and (_ends_in_return(stmt.body) or _ends_in_return(stmt.orelse)):
+            rest = stmts[k + 1:]
+            body = stmt.body if _ends_in_return(stmt.body) else stmt.body + rest
+            orelse = stmt.orelse if _ends_in_return(stmt.orelse) else stmt.orelse + rest
+            out.append(ast.If(stmt.test, _returns_to_pc(body), _returns_to_pc(orelse)))
+            return out
+        out.append(stmt)
+    raise ValueError("an executor family must end every path with `return next_pc`")
+
+
+def _family_ast(fn) -> ast.FunctionDef:
+    tree = ast.parse(textwrap.dedent(inspect.getsource(fn.py_func)))
+    func = tree.body[0]
+    if [a.arg for a in func.args.args] != list(PARAMS):
+        raise ValueError(f"{fn.__name__}: parameters must be {PARAMS}")
+    return func
+
+
+def _row_code(name: str) -> tuple[str, set[str]]:
+    """The row's body as loop code, and the global names it uses."""
+    func = _family_ast(EXECUTOR[name])
+    body = func.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]                                        # the docstring
+    local_names = {n.id for n in ast.walk(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    module = ast.Module(body=copy.deepcopy(body), type_ignores=[])
+    module = _Specialise(T.BY_NAME_ID[name], f"{name.lower()}_", local_names).visit(module)
+    module.body = _returns_to_pc(module.body)
+    ast.fix_missing_locations(module)
+    used = {n.id for n in ast.walk(module) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    prefixed = {f"{name.lower()}_{v}" for v in local_names}
+    free = used - prefixed - set(PARAMS) - set(dir(builtins)) - {"T", "np"}
+    return ast.unparse(module), free
+
+
+def rows() -> list[str]:
+    """Rows with an executor, in op-id order; they must be the table's first rows."""
+    names = [e.name for e in T.TABLE if e.name in EXECUTOR]
+    gaps = [e.name for e in T.TABLE[:len(names)] if e.name not in EXECUTOR]
+    if gaps:
+        raise ValueError(f"rows without an executor before the last one with: {gaps}")
+    return names
+
+
+def generated() -> tuple[str, str]:
+    """(imports, row code) for run.py."""
+    lines, free = [], set()
+    for k, name in enumerate(rows()):
+        code, names = _row_code(name)
+        free |= names
+        lines.append(f"{INDENT}{'if' if k == 0 else 'elif'} op == {T.BY_NAME_ID[name]}:  # {name}")
+        lines += [f"{INDENT}    {line}" for line in code.splitlines()]
+    by_module: dict[str, list[str]] = {}
+    for name in sorted(free):
+        home = next(fn.py_func.__globals__ for fn in EXECUTOR.values() if name in fn.py_func.__globals__)
+        by_module.setdefault(home["__name__"].rsplit(".", 1)[-1], []).append(name)
+    imports = []
+    for mod, names in sorted(by_module.items()):
+        imports.append(f"from .{mod} import (  # noqa: F811")
+        imports += [f"    {', '.join(names[k:k + 8])}," for k in range(0, len(names), 8)]
+        imports.append(")")
+    imports.append(f"FIRST_UNDISPATCHED = {len(rows())}     # rows below this id run in the generated code")
+    return "\n".join(imports), "\n".join(lines)
+
+
+def _splice(text: str, begin: str, end: str, new: str) -> str:
+    head, rest = text.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    indent = head[head.rfind("\n") + 1:]
+    return f"{head}{begin}\n{new}\n{indent}{end}{tail}"
+
+
+def updated_run_source() -> str:
+    imports, code = generated()
+    text = RUN.read_text()
+    text = _splice(text, BEGIN_IMPORTS, END_IMPORTS, imports)
+    return _splice(text, BEGIN, END, code)
+
+
+def main(argv: list[str]) -> int:
+    new = updated_run_source()
+    if "--check" in argv:
+        if RUN.read_text() != new:
+            print("run.py is stale: run python -m ncpu.arm64.cpu.gen_loop", file=sys.stderr)
+            return 1
+        return 0
+    RUN.write_text(new)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,33 @@
+"""Which function executes which table row: the registry the hot loop is generated from.
+
+An executor family is one function `f(op, w, imm, pc, R, st, a, b, c, d) -> next pc`
+that implements one or more rows of decode_table (QEMU's `TRANS(ROW, gen_family)`):
+`op` is the row's id, `w` the word, `imm` the decoder's pre-computed immediate,
+a/b/c/d the resolved register operands (decode_table: register operands), `st`
+the stop array for faults.  A family is ordinary numba code and can be called
+as it is (tests do); the hot loop does not call it but carries a copy of its
+body per row, made by gen_loop.py, because a numba call per instruction costs
+more than the instruction.
+
+Adding an instruction: a row in decode_table, a family (or one more row name on
+an existing family), then `python -m ncpu.arm64.cpu.gen_loop`.
+"""
+from numba import njit
+
+from . import decode_table as T
+
+EXECUTOR: dict[str, object] = {}     # row name -> its executor family (numba dispatcher)
+
+
+def executes(*names: str):
+    """Register the decorated function as the executor of the named rows."""
+    def register(fn):
+        jitted = njit(cache=True)(fn)
+        for name in names:
+            if name not in T.BY_NAME:
+                raise ValueError(f"{fn.__name__}: no table row named {name}")
+            if name in EXECUTOR:
+                raise ValueError(f"row {name} has two executors: {EXECUTOR[name].__name__} and {fn.__name__}")
+            EXECUTOR[name] = jitted
+        return jitted
+    return register
