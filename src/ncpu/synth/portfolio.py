@@ -180,8 +180,7 @@ class Portfolio:
         # call returns up to GRACE_SECONDS later).
         result = best.result or SynthResult(False, seconds=time.monotonic() - started)
         if result.solved and use_cache:
-            cache.store(key, {"asm": result.asm, "python": result.python, "solver": result.solver,
-                              "seconds": result.seconds})
+            cache.store(key, result.asm, result.solver, result.seconds)
         return result
 
     def close(self) -> None:
@@ -200,11 +199,16 @@ class Portfolio:
 
 
 def cached_result(spec: Spec, key: str, engine: str = "compute") -> SynthResult | None:
+    """A cache hit, re-verified: the entry's assembly must meet the spec on
+    the machine, and its Python is regenerated from the decoded words (the
+    cache is a file anyone with access can edit; nothing in it is executed)."""
     entry = cache.lookup(key)
-    # Re-check a cached program: the cache is a file anyone can edit.
-    if entry and check_asm(entry.get("asm", ""), spec, engine=engine) and check_python(entry.get("python", ""), spec):
-        return SynthResult(True, entry["asm"], entry["python"], entry.get("solver", "?"), 0.0, cached=True)
-    return None
+    if entry is None or not check_asm(entry.asm, spec, engine=engine):
+        return None
+    python = to_python(entry.asm, spec)
+    if not check_python(python, spec):
+        return None
+    return SynthResult(True, entry.asm, python, entry.solver, 0.0, cached=True)
 
 
 def synthesize(spec: Spec, timeout: float = 60.0, families: list[str] | None = None, use_cache: bool = True,
