@@ -74,3 +74,27 @@ def test_fuzz_any_syscall_never_raises(seed, tools, tmp_path):
 
 def test_exclusions_are_counted():
     assert len(EXCLUDED) == 10
+
+
+# c/syscall_edges.c: Linux's answer for each case (several would hang or hurt under qemu).
+EDGES = {
+    "preadv_2^40": -14, "preadv_SIZE_MAX": -22,                  # EFAULT, EINVAL
+    "writev_second_bad": 5, "writev_first_bad": -14,             # a short write; EFAULT
+    "writev_amplified": 1 << 20, "readv_amplified": 1 << 20,     # 1,024 x 16 MiB: 1 MiB moves
+    "writev_1025": -22,                                          # more than UIO_MAXIOV
+    "tgkill_-1_-1_9": -22, "tkill_0_9": -22,                     # EINVAL: only single tasks
+    "nanosleep_bad_nsec": -22, "nanosleep_INT64_MAX": 0,         # sleeps in virtual time
+    "clock_gettime_after": 0, "monotonic_sec_positive": 1,
+    "execve_9MiB": -7, "execve_200KB_arg": -7,                   # E2BIG
+    "proc_fd_file_rest": -20, "proc_fd_dir_inner_opens": 1,      # ENOTDIR through a file's fd
+    "proc_fd_dir_missing": -2,
+    "read_into_readonly": -14, "offset_kept": 0,                 # EFAULT before consuming input
+}
+
+
+def test_syscall_edges(tools, tmp_path):
+    binary = harness.compile_c("syscall_edges")
+    ours = harness.run_ncpu(binary, ["prog"], harness.make_tree(tmp_path / "n"))
+    assert ours.status == 0, (ours.stderr, ours.messages)
+    got = {name: int(value) for name, value in (line.split() for line in ours.stdout.decode().splitlines())}
+    assert got == EDGES

@@ -7,6 +7,7 @@ message; pyelftools exceptions never escape.
 from __future__ import annotations
 
 import io
+import struct
 from dataclasses import dataclass
 
 from . import abi
@@ -40,6 +41,7 @@ def parse(data: bytes, name: str = "file"):
     """Check the header and return the list of program headers as dicts."""
     from elftools.elf.elffile import ELFFile
     from elftools.common.exceptions import ELFError as PyElfError
+    from elftools.construct import ConstructError
 
     if len(data) < 4 or data[:4] != b"\x7fELF":
         raise ElfError(f"{name}: not an ELF file")
@@ -65,9 +67,9 @@ def parse(data: bytes, name: str = "file"):
             h = seg.header
             segments.append({"type": h["p_type"], "offset": h["p_offset"], "vaddr": h["p_vaddr"],
                              "filesz": h["p_filesz"], "memsz": h["p_memsz"], "flags": h["p_flags"]})
-    except ElfError:
-        raise
-    except (PyElfError, Exception) as error:   # malformed in a way pyelftools noticed
+    except (PyElfError, ConstructError, struct.error, ValueError, EOFError) as error:
+        # malformed in a way pyelftools noticed (its own errors, its parser's, short reads);
+        # anything else is a bug and surfaces
         raise ElfError(f"{name}: malformed ELF file ({error})") from None
     for seg in segments:
         if seg["type"] in ("PT_INTERP", PT_INTERP):

@@ -168,6 +168,7 @@ class DirFile(OpenFile):
 
     readable = False
     writable = False
+    is_directory = True      # /proc/self/fd/N/name looks inside it
 
     def __init__(self, host_path: str, guest_path: str, flags: int, extra: list[tuple[str, int]] = ()):
         super().__init__(flags)

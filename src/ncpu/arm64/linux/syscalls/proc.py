@@ -7,7 +7,7 @@ import struct
 
 from .. import abi, threads
 from ..errors import SyscallError, WouldBlock
-from . import MAX_ARG_BYTES, NO_RESULT, cstring, read as rd, sint, string_array, syscall, write as wr
+from . import MAX_ARG_BYTES, NO_RESULT, GuestFault, cstring, read as rd, sint, string_array, syscall, write as wr
 
 # What uname reports.  Fixed (not the host's) so runs are deterministic;
 # machine and sysname are what qemu-aarch64 reports.
@@ -42,7 +42,7 @@ def sys_clone(k, p, flags, stack, ptid, tls, ctid, *_):
         if flags & abi.CLONE_CHILD_SETTID:
             try:
                 child.mem.write(ctid, struct.pack("<i", child.pid))
-            except Exception:
+            except GuestFault:
                 pass
         if flags & abi.CLONE_CHILD_CLEARTID:
             child.tid_address = ctid

@@ -8,7 +8,7 @@ import struct
 from .. import abi, signals
 from ..errors import SyscallError, WouldBlock
 from ..process import SigAction
-from . import NO_RESULT, read as rd, sint, syscall, write as wr
+from . import NO_RESULT, GuestFault, read as rd, sint, syscall, write as wr
 
 
 @syscall(134)
@@ -107,7 +107,7 @@ def sys_sigaltstack(k, p, new, old, *_):
 def sys_rt_sigreturn(k, p, *_):
     try:
         signals.sigreturn(p)
-    except Exception:
+    except GuestFault:
         k.kill_by_signal(p, abi.SIGSEGV, f"bad signal frame at sp={p.state.sp:#x}")
     return NO_RESULT
 
@@ -139,15 +139,23 @@ def sys_kill(k, p, pid, signo, *_):
 
 @syscall(130)
 def sys_tkill(k, p, tid, signo, *_):
-    return sys_tgkill(k, p, tid, tid, signo)
+    if sint(tid) <= 0:
+        raise SyscallError(errno.EINVAL)
+    return _tkill(k, p, 0, sint(tid), sint(signo))
 
 
 @syscall(131)
 def sys_tgkill(k, p, tgid, tid, signo, *_):
-    """Signal one thread (raise, abort, pthread_kill); tkill passes tgid = tid."""
-    target = k.tasks.get(sint(tid))
-    signo = sint(signo)
-    if target is None or not target.running or (sint(tgid) != sint(tid) and target.tgid != sint(tgid)):
+    """Signal one thread (raise, abort, pthread_kill)."""
+    if sint(tid) <= 0 or sint(tgid) <= 0:         # only single tasks (Linux checks this first)
+        raise SyscallError(errno.EINVAL)
+    return _tkill(k, p, sint(tgid), sint(tid), sint(signo))
+
+
+def _tkill(k, p, tgid: int, tid: int, signo: int):
+    """tgid 0: any thread group (tkill)."""
+    target = k.tasks.get(tid)
+    if target is None or not target.running or (tgid and target.tgid != tgid):
         raise SyscallError(errno.ESRCH)
     if not 0 <= signo <= abi.NSIG:
         raise SyscallError(errno.EINVAL)
