@@ -73,11 +73,22 @@ _INTEGER = re.compile(r"[+-]?(0[xX][0-9a-fA-F]+|0[bB][01]+|[0-9]+)$")
 _MAX_PROGRAM = field_range("addr")[1] + 1
 
 
+# The longest literal any field can use is a sign, 0b and 64 bits; a longer
+# one is not a number here (and Python refuses to convert over 4,300 digits).
+MAX_LITERAL_CHARS = 80
+
+
 def parse_integer(text: str) -> int | None:
-    """Decimal, 0x hex or 0b binary, optionally signed; None if not a number."""
-    if not _INTEGER.match(text):
+    """Decimal, 0x hex or 0b binary, optionally signed; None if not a number
+    (or too long to be one this machine can use)."""
+    if len(text) > MAX_LITERAL_CHARS or not _INTEGER.match(text):
         return None
     return int(text, 0) if not re.match(r"[+-]?0[0-9]", text) else int(text, 10)
+
+
+def shorten(text: str, limit: int = 40) -> str:
+    """Text for an error message: a long token is cut, with its length."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
 def _split_operands(text: str, start_column: int) -> list[_Token]:
@@ -144,7 +155,7 @@ class _Encoder:
     def immediate(self, statement: _Statement, token: _Token, field_name: str) -> int:
         value = parse_integer(token.text)
         if value is None:
-            raise AssemblerError(statement.line, token.column, f"expected an integer, found '{token.text}'")
+            raise AssemblerError(statement.line, token.column, f"expected an integer, found '{shorten(token.text)}'")
         lo, hi = field_range(field_name)
         if not lo <= value <= hi:
             raise AssemblerError(statement.line, token.column, f"immediate {value} does not fit {field_name} ({lo}..{hi})")
@@ -170,7 +181,7 @@ class _Encoder:
         if match.group(2):
             offset = parse_integer(match.group(3))
             if offset is None:
-                raise AssemblerError(statement.line, token.column, f"expected an integer offset, found '{match.group(3)}'")
+                raise AssemblerError(statement.line, token.column, f"expected an integer offset, found '{shorten(match.group(3))}'")
             offset = -offset if match.group(2) == "-" else offset
             lo, hi = field_range("imm15")
             if not lo <= offset <= hi:
@@ -224,7 +235,7 @@ class _Encoder:
     def _negated(self, statement: _Statement, token: _Token) -> int:
         value = parse_integer(token.text)
         if value is None:
-            raise AssemblerError(statement.line, token.column, f"expected an integer, found '{token.text}'")
+            raise AssemblerError(statement.line, token.column, f"expected an integer, found '{shorten(token.text)}'")
         lo, hi = field_range("imm15")
         if not lo <= -value <= hi:
             raise AssemblerError(statement.line, token.column, f"immediate {value} does not fit SUB ({-hi}..{-lo})")
