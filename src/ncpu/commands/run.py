@@ -98,8 +98,16 @@ def run(args: argparse.Namespace) -> int:
         engine = get_engine(args.mode)
     except EngineUnavailable as error:
         raise CommandError(str(error)) from None
+    usable = ()       # the neural engine loads weights: a bad file is the user's, one line
+    if args.mode == "neural":
+        from ncpu.commands._torch import weights_errors
+
+        usable = weights_errors()
     started = time.perf_counter()
-    final = engine.run(words, state, max_steps)
+    try:
+        final = engine.run(words, state, max_steps)
+    except usable as error:
+        raise CommandError(str(error)) from None
     seconds = time.perf_counter() - started
     if args.json:
         print(json.dumps(result_object(final, args.mode)))

@@ -35,8 +35,9 @@ def run_verify(args) -> int:
     from tqdm import tqdm
 
     from ncpu.alu.verify import as_dict, verify
-    from ncpu.alu.weights import WeightsUnavailable
+    from ncpu.alu.weights import WeightsError
     from ncpu.cli import CommandError
+    from ncpu.commands._torch import check_device
 
     from ncpu.alu.verify import COMPOSITE
 
@@ -47,6 +48,7 @@ def run_verify(args) -> int:
     if unknown or not ops:
         raise CommandError(f"--ops: unknown operation(s) {', '.join(unknown) or '(none given)'}; "
                            f"choose from {','.join(COMPOSITE)}")
+    check_device(args.device)
     checks = []
     start = time.perf_counter()
     with tqdm(desc="verify", unit="pair", unit_scale=True, disable=args.json) as bar:
@@ -56,7 +58,7 @@ def run_verify(args) -> int:
         try:
             for check in verify(args.weights, args.samples, args.exhaustive16, args.device, progress, ops):
                 checks.append(check)
-        except WeightsUnavailable as error:
+        except WeightsError as error:
             raise CommandError(str(error)) from None
     elapsed = time.perf_counter() - start
     ok = all(c.ok for c in checks)
