@@ -132,7 +132,7 @@ def _parse_lines(source: str) -> tuple[list[_Statement], dict[str, tuple[int, in
         match = _MNEMONIC.match(rest)
         column = position + len(rest) - len(rest.lstrip()) + 1
         if not match or (match.end() < len(rest) and not rest[match.end()].isspace()):
-            raise AssemblerError(line_number, column, f"expected an instruction, found '{rest.strip()}'")
+            raise AssemblerError(line_number, column, f"expected an instruction, found '{shorten(rest.strip())}'")
         mnemonic = _Token(match.group(1).upper(), column)
         operand_text = rest[match.end():]
         operands = _split_operands(operand_text, position + match.end() + 1)
@@ -149,7 +149,7 @@ class _Encoder:
     def register(self, statement: _Statement, token: _Token) -> int:
         match = _REGISTER.match(token.text)
         if not match or int(match.group(1)) >= NUM_REGISTERS:
-            raise AssemblerError(statement.line, token.column, f"expected a register R0-R{NUM_REGISTERS - 1}, found '{token.text}'")
+            raise AssemblerError(statement.line, token.column, f"expected a register R0-R{NUM_REGISTERS - 1}, found '{shorten(token.text)}'")
         return int(match.group(1))
 
     def immediate(self, statement: _Statement, token: _Token, field_name: str) -> int:
@@ -175,7 +175,7 @@ class _Encoder:
     def memory(self, statement: _Statement, token: _Token) -> tuple[int, int]:
         match = _MEMORY.match(token.text)
         if not match:
-            raise AssemblerError(statement.line, token.column, f"expected a memory operand like [R1+4], found '{token.text}'")
+            raise AssemblerError(statement.line, token.column, f"expected a memory operand like [R1+4], found '{shorten(token.text)}'")
         base = self.register(statement, _Token(match.group(1), token.column + 1))
         offset = 0
         if match.group(2):
@@ -201,7 +201,7 @@ class _Encoder:
             rd = self.register(statement, operands[0])
             value = parse_integer(operands[1].text)
             if value is None:
-                raise AssemblerError(statement.line, operands[1].column, f"expected a register or an integer, found '{operands[1].text}'")
+                raise AssemblerError(statement.line, operands[1].column, f"expected a register or an integer, found '{shorten(operands[1].text)}'")
             lo, hi = field_range("imm21")
             if lo <= value <= hi:
                 return [Instruction(BY_MNEMONIC["MOVI"], rd=rd, imm=value)]
