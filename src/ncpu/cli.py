@@ -37,6 +37,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
+    if any("\0" in arg for arg in (sys.argv[1:] if argv is None else argv)):
+        # a real command line cannot carry one (exec ends strings there); a path with one cannot be opened
+        print("ncpu: error: an argument contains a NUL byte", file=sys.stderr)
+        return 2
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
