@@ -88,6 +88,7 @@ EDGES = {
     "execve_9MiB": -7, "execve_200KB_arg": -7,                   # E2BIG
     "proc_fd_file_rest": -20, "proc_fd_dir_inner_opens": 1,      # ENOTDIR through a file's fd
     "proc_fd_dir_missing": -2,
+    "pselect6_huge_nfds": 0, "ppoll_huge_nfds": -22,             # clamped to the fd table; EINVAL
     "read_into_readonly": -14, "offset_kept": 0,                 # EFAULT before consuming input
 }
 

@@ -79,6 +79,11 @@ int main(void) {
     snprintf(path, sizeof path, "/proc/self/fd/%d/missing", dir);
     show("proc_fd_dir_missing", sc(SYS_openat, AT_FDCWD, (long)path, O_RDONLY, 0, 0));
 
+    /* descriptor counts from the guest must not become host loops */
+    struct timespec zero = {0, 0};
+    show("pselect6_huge_nfds", sc(SYS_pselect6, 0x7fffffff, 0, 0, 0, (long)&zero));
+    show("ppoll_huge_nfds", sc(SYS_ppoll, (long)buf, 1L << 40, (long)&zero, 0, 0));
+
     char *ro = mmap(0, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     lseek(fd, 0, SEEK_SET);
     show("read_into_readonly", sc(SYS_read, fd, (long)ro, 4, 0, 0));

@@ -365,6 +365,8 @@ def _ready(p, fd: int, events: int) -> int:
 
 @syscall(73)
 def sys_ppoll(k, p, fds_ptr, nfds, tmo, sigmask, *_):
+    if nfds > p.fds.MAX_FDS:                  # Linux: past RLIMIT_NOFILE is EINVAL
+        raise SyscallError(errno.EINVAL)
     raw = bytearray(rd(p, fds_ptr, 8 * nfds))
     count = 0
     for i in range(nfds):
@@ -382,6 +384,10 @@ def sys_ppoll(k, p, fds_ptr, nfds, tmo, sigmask, *_):
 
 @syscall(72)
 def sys_pselect6(k, p, nfds, rfds, wfds, efds, tmo, *_):
+    nfds = sint(nfds)
+    if nfds < 0:
+        raise SyscallError(errno.EINVAL)
+    nfds = min(nfds, p.fds.MAX_FDS)           # Linux clamps to the descriptor table's size
     nbytes = (nfds + 63) // 64 * 8
     sets = [bytearray(rd(p, a, nbytes)) if a else None for a in (rfds, wfds, efds)]
     out = [bytearray(nbytes) if s is not None else None for s in sets]
