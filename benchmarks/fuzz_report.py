@@ -43,6 +43,8 @@ def syscalls(seeds: int, calls: int) -> bool:
             ref, ours = _run_both(binary, ["prog", "compare", str(seed), str(calls)], Path(tmp))
         bad, used = compare(ref.stdout.decode().splitlines(), ours.stdout.decode().splitlines())
         mismatches += len(bad) + (ours.status != 0)
+        for line in bad[:3]:
+            print(f"    mismatch (seed {seed}): {line}")
         rules.update(used)
         compared += calls
     excluded = sum(n for rule, n in rules.items() if rule.startswith("excluded"))

@@ -91,8 +91,6 @@ def linux_answer(call: Call, qemu_ret: int) -> tuple[int, str] | None:
         return -errno.EBADF, "descriptor checked first"   # sendfile reads *offset, then in_fd
     if nr == 71 and qemu_ret == -errno.EOVERFLOW:
         return call.ret, "excluded: sendfile past the host filesystem's largest file"
-    if nr == 24 and a[2] >> 32:
-        return call.ret, "excluded: dup3 flags past 32 bits (Linux reads an int, qemu all 64)"
     if nr == 24 and a[2] & 0xFFFFFFFF & ~0x80000 == 0 and _sint(a[0]) != _sint(a[1]) \
             and _sint(a[1]) >= FD_LIMIT:
         return -errno.EBADF, "descriptor limit 1024"
