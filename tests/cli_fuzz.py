@@ -118,14 +118,15 @@ UNCAUGHT = 99   # the child's status when main() let an exception out
 
 def run_forked(argv: list[str], timeout: float, scratch: str) -> Outcome:
     """`ncpu.cli.main(argv)` in a forked child (no interpreter start-up per
-    run), with stdout discarded, stderr captured and the user directories
-    pointed at `scratch`."""
+    run), with stdout discarded, stderr captured, and the working directory
+    and the user directories pointed at `scratch`."""
     with tempfile.TemporaryFile() as err:
         pid = os.fork()
         if pid == 0:  # child
             status = UNCAUGHT
             try:
                 os.setpgid(0, 0)      # its own group: worker processes it starts die with it
+                os.chdir(scratch)     # outputs named by relative paths (asm -o 17) land there
                 for variable in ("XDG_DATA_HOME", "XDG_CACHE_HOME", "NCPU_CACHE_DIR"):
                     os.environ[variable] = scratch   # nothing lands in the user's directories
                 devnull = os.open(os.devnull, os.O_RDWR)
