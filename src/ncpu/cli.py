@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from ncpu import __version__
@@ -36,6 +37,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
+    if any("\0" in arg for arg in (sys.argv[1:] if argv is None else argv)):
+        # a real command line cannot carry one (exec ends strings there); a path with one cannot be opened
+        print("ncpu: error: an argument contains a NUL byte", file=sys.stderr)
+        return 2
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
@@ -48,6 +53,20 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("ncpu: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        return _closed_pipe()
+
+
+def _closed_pipe() -> int:
+    """The reader of our output went away (`ncpu ... | head -1`): stop quietly,
+    as Unix tools do on SIGPIPE. Point stdout at /dev/null so that the
+    interpreter's final flush does not complain about the pipe again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return 128 + 13   # the shell's status for a process ended by SIGPIPE
 
 
 if __name__ == "__main__":

@@ -8,6 +8,8 @@ the sign), plus the mean trained magnitude so the soft variant has a scale.
 
 from __future__ import annotations
 
+import os
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -22,8 +24,29 @@ SOURCES = ("trained", "analytic")
 _PACKED = "multiplier.product_logits"
 
 
-class WeightsUnavailable(FileNotFoundError):
+# Where `ncpu train alu` writes by default, and the variable that points the
+# machine at weights other than the shipped ones.
+WEIGHTS_ENV = "NCPU_ALU_WEIGHTS"
+
+
+class WeightsError(Exception):
+    """Weights that cannot be used; the message is one line naming the file."""
+
+
+class WeightsUnavailable(WeightsError, FileNotFoundError):
     """No trained weights at the expected path."""
+
+
+def default_path() -> Path:
+    """$NCPU_ALU_WEIGHTS when set, else the weights the package ships."""
+    return Path(os.environ[WEIGHTS_ENV]) if os.environ.get(WEIGHTS_ENV) else TRAINED_PATH
+
+
+def user_path() -> Path:
+    """Where freshly trained weights go unless told otherwise: the user's data
+    directory, never inside the installed package."""
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "ncpu" / "trained.npz"
 
 
 def save_weights(alus: dict[int, NeuralALU], path: Path | str = TRAINED_PATH) -> Path:
@@ -43,27 +66,47 @@ def save_weights(alus: dict[int, NeuralALU], path: Path | str = TRAINED_PATH) ->
     return path
 
 
-def load_weights(alu: NeuralALU, path: Path | str = TRAINED_PATH) -> NeuralALU:
-    path = Path(path)
+def load_weights(alu: NeuralALU, path: Path | str | None = None) -> NeuralALU:
+    """Fill `alu` from a weights file; WeightsError (one line) for a missing,
+    corrupted or mismatched file."""
+    path = Path(path) if path is not None else default_path()
     if not path.exists():
         raise WeightsUnavailable(f"no trained weights at {path}; run `ncpu train alu`")
+    if not zipfile.is_zipfile(path):
+        raise WeightsError(f"{path}: not a weights file (not an .npz archive)")
     prefix = f"w{alu.width}."
-    with np.load(path) as data:
-        state = {}
-        for name, current in alu.state_dict().items():
-            key = prefix + name
-            if name == _PACKED:
-                if key + ".signs" not in data:
-                    raise WeightsUnavailable(f"{path} has no weights for width {alu.width}")
-                signs = np.unpackbits(data[key + ".signs"])[:current.numel()].astype(np.float32)
-                value = (2 * signs - 1) * float(data[key + ".scale"])
-                state[name] = torch.from_numpy(value.reshape(tuple(current.shape)))
-            else:
-                if key not in data:
-                    raise WeightsUnavailable(f"{path} has no {key}")
-                state[name] = torch.from_numpy(data[key])
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            state = {name: _entry(data, prefix + name, name, current, path)
+                     for name, current in alu.state_dict().items()}
+    except WeightsError:
+        raise
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile, KeyError) as error:
+        raise WeightsError(f"{path}: not a readable weights file ({type(error).__name__}: "
+                           f"{str(error).splitlines()[0] if str(error) else 'corrupted'})") from None
     alu.load_state_dict(state)
     return alu
+
+
+def _entry(data, key: str, name: str, current: torch.Tensor, path: Path) -> torch.Tensor:
+    """One parameter from the archive, checked against the shape the ALU has."""
+    if name == _PACKED:
+        if key + ".signs" not in data or key + ".scale" not in data:
+            raise WeightsUnavailable(f"{path} has no weights for width {key.split('.')[0][1:]}")
+        packed = data[key + ".signs"]
+        if packed.dtype != np.uint8 or packed.size * 8 < current.numel():
+            raise WeightsError(f"{path}: {key}.signs holds {packed.size * 8} bits, expected {current.numel()}")
+        signs = np.unpackbits(packed)[:current.numel()].astype(np.float32)
+        value = (2 * signs - 1) * float(data[key + ".scale"])
+        return torch.from_numpy(value.reshape(tuple(current.shape)))
+    if key not in data:
+        raise WeightsUnavailable(f"{path} has no {key}")
+    value = data[key]
+    if tuple(value.shape) != tuple(current.shape):
+        raise WeightsError(f"{path}: {key} has shape {tuple(value.shape)}, expected {tuple(current.shape)}")
+    if value.dtype.kind != "f" or not np.isfinite(value).all():
+        raise WeightsError(f"{path}: {key} is not finite floating point ({value.dtype})")
+    return torch.from_numpy(value)
 
 
 def build_alu(width: int = 32, source: str = "trained", device: torch.device | str | None = None,
@@ -75,6 +118,6 @@ def build_alu(width: int = 32, source: str = "trained", device: torch.device | s
     if source == "analytic":
         alu.analytic_()
     else:
-        load_weights(alu, path or TRAINED_PATH)
+        load_weights(alu, path)
     alu.requires_grad_(False)
     return alu.to(device=device) if device is not None else alu

@@ -29,6 +29,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"{address:6d}: {word:08x}")
         return 0
     output = Path(args.output) if args.output else Path(args.file).with_suffix(".bin")
+    if output.resolve() == Path(args.file).resolve():
+        raise CommandError(f"{output} would overwrite the source; name the output with -o FILE.bin")
     try:
         output.write_bytes(words_to_binary(program.words))
     except OSError as error:

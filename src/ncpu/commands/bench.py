@@ -221,10 +221,9 @@ def run_bench(args: argparse.Namespace) -> int:
     if DEVICE_ENGINES & set(args.engines):
         import torch
 
-        try:
-            torch.empty(1, device=args.device)
-        except (RuntimeError, AssertionError) as error:
-            raise CommandError(f"device {args.device!r} is not usable: {error}") from None
+        from ncpu.commands._torch import check_device
+
+        check_device(args.device)
         if args.torch_threads < 1:
             raise CommandError("--torch-threads must be at least 1")
         torch.set_num_threads(args.torch_threads)
@@ -239,6 +238,13 @@ def run_bench(args: argparse.Namespace) -> int:
         if not args.no_cold_compile:
             lines.append(f"compute cold compile (fresh interpreter, empty numba cache): "
                          f"{compute_cold_compile_seconds():.2f} s")
+    if "neural" in args.engines:
+        from ncpu.alu.weights import WeightsError, build_alu
+
+        try:
+            build_alu(32, "trained")     # a weights file that cannot be used is a one-line error, up front
+        except WeightsError as error:
+            raise CommandError(str(error)) from None
     plan = [(engine, b, steps_for(engine, b, args.steps)) for engine in args.engines for b in args.batches]
     rows = [measure(engine, b, steps, **options[engine])
             for engine, b, steps in tqdm([p for p in plan if p[2] is not None], desc="bench", leave=False,

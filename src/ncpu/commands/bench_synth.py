@@ -50,8 +50,9 @@ def generalisation(problem, asm: str, count: int = 50) -> float:
 def run_synth_bench(args) -> int:
     from tqdm import tqdm
 
+    from ncpu.cli import CommandError
     from ncpu.cluster import Job
-    from ncpu.synth import Portfolio, sygus
+    from ncpu.synth import FAMILIES, Portfolio, sygus
     from ncpu.synth.benchmarks import load_suite
 
     problems = load_suite()
@@ -62,7 +63,9 @@ def run_synth_bench(args) -> int:
     if args.limit:
         problems = problems[: args.limit]
     use_cvc5 = not args.no_cvc5 and sygus.available()
-    solvers = args.solvers.split(",") if args.solvers else None
+    solvers = [f.strip() for f in args.solvers.split(",")] if args.solvers else None
+    if solvers is not None and (unknown := [f for f in solvers if f not in FAMILIES]):
+        raise CommandError(f"--solvers: unknown family {unknown[0]!r} (choose from {', '.join(FAMILIES)})")
     cvc5_timeout = args.timeout if getattr(args, "cvc5_timeout", None) is None else args.cvc5_timeout
     started = time.monotonic()
     shards = [(p.name, args.timeout, use_cvc5, cvc5_timeout) for p in problems]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 
 from ncpu.cli import CommandError
@@ -47,8 +48,8 @@ def run(args) -> int:
         unknown = [f for f in families if f not in FAMILIES]
         if unknown:
             raise CommandError(f"unknown solver family '{unknown[0]}' (choose from {', '.join(FAMILIES)})")
-    if args.timeout <= 0:
-        raise CommandError("--timeout must be positive")
+    if not math.isfinite(args.timeout) or args.timeout <= 0:
+        raise CommandError("--timeout must be a positive number of seconds")
     try:
         spec = load_spec(args.spec) if args.spec else _inline_spec(args)
     except SpecError as error:

@@ -14,7 +14,8 @@ from ncpu.commands._load import assemble_file, words_from_binary
 from ncpu.isa.opcodes import NUM_REGISTERS
 from ncpu.machine.program_file import DEFAULT_MAX_STEPS, ProgramFileError, load_program_file
 from ncpu.machine.semantics import wrap
-from ncpu.machine.state import DEFAULT_MEM_SIZE, MachineState
+from ncpu.isa.assembler import parse_integer, shorten
+from ncpu.machine.state import DEFAULT_MEM_SIZE, MAX_MEM_SIZE, MAX_STEPS, MachineState
 
 MODES = ("reference", "compute", "fast", "neural")
 
@@ -33,12 +34,13 @@ def register(subparsers) -> None:
     parser.add_argument("--mode", choices=MODES, default="compute",
                         help="engine: reference (readable Python), compute (compiled), "
                              "fast (batched torch tensors), neural (neural ALU); default: compute")
-    parser.add_argument("--max-steps", type=_positive, metavar="N",
-                        help=f"instruction budget (default: the file's @max-steps or {DEFAULT_MAX_STEPS:,})")
+    parser.add_argument("--max-steps", type=_bounded(MAX_STEPS), metavar="N",
+                        help=f"instruction budget (default: the file's @max-steps or {DEFAULT_MAX_STEPS:,}; at most 2**62)")
     parser.add_argument("--reg", action="append", default=[], metavar="RN=VALUE",
                         help="initial register value, e.g. --reg R0=5 (repeatable)")
-    parser.add_argument("--mem-size", type=_positive, metavar="W",
-                        help=f"data memory size in words (default: the file's @mem-size or {DEFAULT_MEM_SIZE})")
+    parser.add_argument("--mem-size", type=_bounded(MAX_MEM_SIZE), metavar="W",
+                        help=f"data memory size in words (default: the file's @mem-size or {DEFAULT_MEM_SIZE}; "
+                             f"at most {MAX_MEM_SIZE:,})")
     parser.add_argument("--json", action="store_true", help="print exactly one JSON object")
     add_display_options(parser, _positive)
     parser.add_argument("--batch", metavar="STATES.jsonl",
@@ -51,21 +53,24 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text, 0)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got '{text}'") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got '{text}'")
-    return value
+def _bounded(limit: int):
+    """argparse type: an integer in 1..limit (0x/0b allowed)."""
+    def parse(text: str) -> int:
+        value = parse_integer(text.strip())
+        if value is None or value < 1:
+            raise argparse.ArgumentTypeError(f"expected a positive integer, got '{shorten(text)}'")
+        if value > limit:
+            raise argparse.ArgumentTypeError(f"{value} is above the limit of {limit:,}")
+        return value
+    return parse
 
 
 def parse_register_assignment(text: str) -> tuple[int, int]:
-    match = re.fullmatch(r"\s*[Rr]([0-9]+)\s*=\s*([+-]?(?:0[xX][0-9a-fA-F]+|0[bB][01]+|[0-9]+))\s*", text)
-    if not match or int(match.group(1)) >= NUM_REGISTERS:
-        raise CommandError(f"--reg expects RN=VALUE with N in 0..{NUM_REGISTERS - 1}, got '{text}'")
-    value = int(match.group(2), 0) if not re.match(r"[+-]?0[0-9]", match.group(2)) else int(match.group(2), 10)
+    match = re.fullmatch(r"\s*[Rr]([0-9]{1,3})\s*=\s*([+-]?(?:0[xX][0-9a-fA-F]+|0[bB][01]+|[0-9]+))\s*", text)
+    value = parse_integer(match.group(2)) if match else None
+    if not match or int(match.group(1)) >= NUM_REGISTERS or value is None:
+        raise CommandError(f"--reg expects RN=VALUE with N in 0..{NUM_REGISTERS - 1} and a 32-bit VALUE, "
+                           f"got '{shorten(text)}'")
     if not -(1 << 31) <= value < (1 << 32):
         raise CommandError(f"--reg value {value} does not fit 32 bits")
     return int(match.group(1)), wrap(value)
@@ -107,11 +112,19 @@ def run(args: argparse.Namespace) -> int:
         return run_batch_file(args, words, state, max_steps)
     if args.workers is not None or args.cluster != "local" or args.checkpoint:
         raise CommandError("--workers, --cluster and --checkpoint shard a --batch run; give --batch STATES.jsonl")
+    usable = ()       # the neural engine loads weights: a bad file is the user's, one line
+    if args.mode == "neural":
+        from ncpu.commands._torch import weights_errors
+
+        usable = weights_errors()
     started = time.perf_counter()
-    if args.display or args.display_every:
-        final = run_displayed(args, engine, words, state, max_steps)
-    else:
-        final = engine.run(words, state, max_steps)
+    try:
+        if args.display or args.display_every:
+            final = run_displayed(args, engine, words, state, max_steps)
+        else:
+            final = engine.run(words, state, max_steps)
+    except usable as error:
+        raise CommandError(str(error)) from None
     seconds = time.perf_counter() - started
     if args.json:
         print(json.dumps(result_object(final, args.mode)))

@@ -38,8 +38,9 @@ def run_verify(args) -> int:
     from tqdm import tqdm
 
     from ncpu.alu.verify import as_dict, verify
-    from ncpu.alu.weights import WeightsUnavailable
+    from ncpu.alu.weights import WeightsError
     from ncpu.cli import CommandError
+    from ncpu.commands._torch import check_device
 
     from ncpu.alu.verify import COMPOSITE
 
@@ -50,6 +51,7 @@ def run_verify(args) -> int:
     if unknown or not ops:
         raise CommandError(f"--ops: unknown operation(s) {', '.join(unknown) or '(none given)'}; "
                            f"choose from {','.join(COMPOSITE)}")
+    check_device(args.device)
     # On a cluster, each worker asks Ray for a GPU when the checks run on CUDA.
     run_shards = shard_runner(args, gpus_per_shard=1.0 if args.device.startswith("cuda") else 0.0)
     checks = []
@@ -62,7 +64,7 @@ def run_verify(args) -> int:
             for check in verify(args.weights, args.samples, args.exhaustive16, args.device, progress, ops,
                                 run_shards):
                 checks.append(check)
-        except WeightsUnavailable as error:
+        except WeightsError as error:
             raise CommandError(str(error)) from None
     elapsed = time.perf_counter() - start
     ok = all(c.ok for c in checks)

@@ -73,11 +73,22 @@ _INTEGER = re.compile(r"[+-]?(0[xX][0-9a-fA-F]+|0[bB][01]+|[0-9]+)$")
 _MAX_PROGRAM = field_range("addr")[1] + 1
 
 
+# The longest literal any field can use is a sign, 0b and 64 bits; a longer
+# one is not a number here (and Python refuses to convert over 4,300 digits).
+MAX_LITERAL_CHARS = 80
+
+
 def parse_integer(text: str) -> int | None:
-    """Decimal, 0x hex or 0b binary, optionally signed; None if not a number."""
-    if not _INTEGER.match(text):
+    """Decimal, 0x hex or 0b binary, optionally signed; None if not a number
+    (or too long to be one this machine can use)."""
+    if len(text) > MAX_LITERAL_CHARS or not _INTEGER.match(text):
         return None
     return int(text, 0) if not re.match(r"[+-]?0[0-9]", text) else int(text, 10)
+
+
+def shorten(text: str, limit: int = 40) -> str:
+    """Text for an error message: a long token is cut, with its length."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
 def _split_operands(text: str, start_column: int) -> list[_Token]:
@@ -121,7 +132,7 @@ def _parse_lines(source: str) -> tuple[list[_Statement], dict[str, tuple[int, in
         match = _MNEMONIC.match(rest)
         column = position + len(rest) - len(rest.lstrip()) + 1
         if not match or (match.end() < len(rest) and not rest[match.end()].isspace()):
-            raise AssemblerError(line_number, column, f"expected an instruction, found '{rest.strip()}'")
+            raise AssemblerError(line_number, column, f"expected an instruction, found '{shorten(rest.strip())}'")
         mnemonic = _Token(match.group(1).upper(), column)
         operand_text = rest[match.end():]
         operands = _split_operands(operand_text, position + match.end() + 1)
@@ -138,13 +149,13 @@ class _Encoder:
     def register(self, statement: _Statement, token: _Token) -> int:
         match = _REGISTER.match(token.text)
         if not match or int(match.group(1)) >= NUM_REGISTERS:
-            raise AssemblerError(statement.line, token.column, f"expected a register R0-R{NUM_REGISTERS - 1}, found '{token.text}'")
+            raise AssemblerError(statement.line, token.column, f"expected a register R0-R{NUM_REGISTERS - 1}, found '{shorten(token.text)}'")
         return int(match.group(1))
 
     def immediate(self, statement: _Statement, token: _Token, field_name: str) -> int:
         value = parse_integer(token.text)
         if value is None:
-            raise AssemblerError(statement.line, token.column, f"expected an integer, found '{token.text}'")
+            raise AssemblerError(statement.line, token.column, f"expected an integer, found '{shorten(token.text)}'")
         lo, hi = field_range(field_name)
         if not lo <= value <= hi:
             raise AssemblerError(statement.line, token.column, f"immediate {value} does not fit {field_name} ({lo}..{hi})")
@@ -164,13 +175,13 @@ class _Encoder:
     def memory(self, statement: _Statement, token: _Token) -> tuple[int, int]:
         match = _MEMORY.match(token.text)
         if not match:
-            raise AssemblerError(statement.line, token.column, f"expected a memory operand like [R1+4], found '{token.text}'")
+            raise AssemblerError(statement.line, token.column, f"expected a memory operand like [R1+4], found '{shorten(token.text)}'")
         base = self.register(statement, _Token(match.group(1), token.column + 1))
         offset = 0
         if match.group(2):
             offset = parse_integer(match.group(3))
             if offset is None:
-                raise AssemblerError(statement.line, token.column, f"expected an integer offset, found '{match.group(3)}'")
+                raise AssemblerError(statement.line, token.column, f"expected an integer offset, found '{shorten(match.group(3))}'")
             offset = -offset if match.group(2) == "-" else offset
             lo, hi = field_range("imm15")
             if not lo <= offset <= hi:
@@ -190,7 +201,7 @@ class _Encoder:
             rd = self.register(statement, operands[0])
             value = parse_integer(operands[1].text)
             if value is None:
-                raise AssemblerError(statement.line, operands[1].column, f"expected a register or an integer, found '{operands[1].text}'")
+                raise AssemblerError(statement.line, operands[1].column, f"expected a register or an integer, found '{shorten(operands[1].text)}'")
             lo, hi = field_range("imm21")
             if lo <= value <= hi:
                 return [Instruction(BY_MNEMONIC["MOVI"], rd=rd, imm=value)]
@@ -224,7 +235,7 @@ class _Encoder:
     def _negated(self, statement: _Statement, token: _Token) -> int:
         value = parse_integer(token.text)
         if value is None:
-            raise AssemblerError(statement.line, token.column, f"expected an integer, found '{token.text}'")
+            raise AssemblerError(statement.line, token.column, f"expected an integer, found '{shorten(token.text)}'")
         lo, hi = field_range("imm15")
         if not lo <= -value <= hi:
             raise AssemblerError(statement.line, token.column, f"immediate {value} does not fit SUB ({-hi}..{-lo})")

@@ -6,9 +6,9 @@ directives, one per line:
     ; @name gcd
     ; @description Euclid's algorithm by repeated MOD
     ; @init R0=48 R1=18          registers, flags N Z C V (0/1), pc, sp; rest start at 0
-    ; @mem-size 64               words of memory (default 1024)
+    ; @mem-size 64               words of memory (default 1024, at most 4,194,304)
     ; @mem 16: 5 3 -8 1          initial words from an address (repeatable)
-    ; @max-steps 10000           instruction budget (default 1000000)
+    ; @max-steps 10000           instruction budget (default 1000000, at most 2**62)
     ; @expect R0=6 Z=1 halted=1  R0-R7, N Z C V, pc, sp, steps, halted (repeatable)
     ; @expect-mem 16: 1 3 5 8    expected words from an address (repeatable)
     ; @test-init R0=1000         register overrides for quick test runs
@@ -31,10 +31,10 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ncpu.isa.assembler import AssemblerError, Program, assemble, parse_integer
+from ncpu.isa.assembler import AssemblerError, Program, assemble, parse_integer, shorten
 from ncpu.isa.opcodes import NUM_REGISTERS
 from ncpu.machine.semantics import wrap
-from ncpu.machine.state import DEFAULT_MEM_SIZE, MachineState
+from ncpu.machine.state import DEFAULT_MEM_SIZE, MAX_MEM_SIZE, MAX_PC, MAX_STEPS, MachineState
 
 DEFAULT_MAX_STEPS = 1_000_000
 
@@ -134,7 +134,7 @@ class _HeaderParser:
     def integer(self, text: str, what: str) -> int:
         value = parse_integer(text)
         if value is None:
-            self.fail(f"{what}: expected an integer, found '{text}'")
+            self.fail(f"{what}: expected an integer, found '{shorten(text)}'")
         return value
 
     def assignments(self, text: str, allowed: tuple[str, ...], into: dict[str, int], directive: str) -> None:
@@ -159,6 +159,8 @@ class _HeaderParser:
                 value = word
             elif value < 0:
                 self.fail(f"@{directive}: {canonical} must not be negative")
+            elif canonical == "pc" and value > MAX_PC:
+                self.fail(f"@{directive}: pc={value} is beyond the largest address {MAX_PC}")
             into[canonical] = value
 
     def memory_block(self, text: str, directive: str) -> tuple[int, int, list[int]]:
@@ -206,6 +208,9 @@ class _HeaderParser:
             value = self.integer(text.strip(), f"@{key}")
             if value < 1:
                 self.fail(f"@{key} must be at least 1")
+            limit = MAX_MEM_SIZE if key == "mem-size" else MAX_STEPS
+            if value > limit:
+                self.fail(f"@{key} {value} is above the limit of {limit:,}")
             if key == "mem-size":
                 self.mem_size = value
             else:

@@ -9,6 +9,14 @@ import numpy as np
 from ncpu.isa.opcodes import NUM_REGISTERS
 
 DEFAULT_MEM_SIZE = 1024
+# Limits on what a program file or the command line may ask for. Memory: 4 Mi
+# words (16 MiB as int32; a batch multiplies it), far past what imm15 offsets
+# and programs here use. pc: a jump target is 21 bits, so any pc beyond
+# that halts at once; the bound keeps it inside every engine's int64/int32.
+# Steps: an int64 counter in the compiled engines, with room to count past.
+MAX_MEM_SIZE = 1 << 22
+MAX_PC = (1 << 31) - 1
+MAX_STEPS = 1 << 62
 FLAG_NAMES = ("N", "Z", "C", "V")
 
 

@@ -85,13 +85,15 @@ class Shortest:
             return False
 
 
-def accept(lines: list[str], spec: Spec, engine: str = "compute") -> tuple[str, str] | None:
-    """(asm, python) when the candidate is exact on every example, else None."""
+def accept(lines: list[str], spec: Spec, engine: str = "compute",
+           deadline: float | None = None) -> tuple[str, str] | None:
+    """(asm, python) when the candidate is exact on every example, else None
+    (also None when `deadline` passes during the check: it counts against the budget)."""
     asm = "\n".join(lines)
-    if not check_asm(asm, spec, engine=engine):
+    if not check_asm(asm, spec, engine=engine, deadline=deadline):
         return None
     python = to_python(asm, spec)
-    return (asm, python) if check_python(python, spec) else None
+    return (asm, python) if check_python(python, spec, deadline) else None
 
 
 def _worker(family: str, jobs, results, current) -> None:
@@ -171,7 +173,8 @@ class Portfolio:
                 running.discard(family)
             elif isinstance(lines, str):
                 self.errors.append(f"{family}: {lines}")
-            elif best.worth_checking(lines) and (found := accept(lines, spec, self.engine)) is not None:
+            elif best.worth_checking(lines) and \
+                    (found := accept(lines, spec, self.engine, best.deadline)) is not None:
                 now = time.monotonic()
                 best.offer(SynthResult(True, found[0], found[1], family, now - started), now)
         with self.current.get_lock():
@@ -180,17 +183,22 @@ class Portfolio:
         # call returns up to GRACE_SECONDS later).
         result = best.result or SynthResult(False, seconds=time.monotonic() - started)
         if result.solved and use_cache:
-            cache.store(key, {"asm": result.asm, "python": result.python, "solver": result.solver,
-                              "seconds": result.seconds})
+            cache.store(key, result.asm, result.solver, result.seconds)
         return result
 
     def close(self) -> None:
         for family in self.families:
             self.jobs[family].put(None)
+        # A worker still importing torch reads no queue: give all of them one
+        # short grace period together, then stop the rest (closing must not
+        # add seconds to a caller's time budget).
+        until = time.monotonic() + 1.0
         for p in self.processes:
-            p.join(timeout=2)
+            p.join(timeout=max(0.0, until - time.monotonic()))
             if p.is_alive():
                 p.terminate()
+        for q in self.jobs.values():
+            q.cancel_join_thread()   # a job its stopped worker never read must not hold up our exit
 
     def __enter__(self) -> Portfolio:
         return self
@@ -200,11 +208,16 @@ class Portfolio:
 
 
 def cached_result(spec: Spec, key: str, engine: str = "compute") -> SynthResult | None:
+    """A cache hit, re-verified: the entry's assembly must meet the spec on
+    the machine, and its Python is regenerated from the decoded words (the
+    cache is a file anyone with access can edit; nothing in it is executed)."""
     entry = cache.lookup(key)
-    # Re-check a cached program: the cache is a file anyone can edit.
-    if entry and check_asm(entry.get("asm", ""), spec, engine=engine) and check_python(entry.get("python", ""), spec):
-        return SynthResult(True, entry["asm"], entry["python"], entry.get("solver", "?"), 0.0, cached=True)
-    return None
+    if entry is None or not check_asm(entry.asm, spec, engine=engine):
+        return None
+    python = to_python(entry.asm, spec)
+    if not check_python(python, spec):
+        return None
+    return SynthResult(True, entry.asm, python, entry.solver, 0.0, cached=True)
 
 
 def synthesize(spec: Spec, timeout: float = 60.0, families: list[str] | None = None, use_cache: bool = True,

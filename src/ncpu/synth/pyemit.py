@@ -8,6 +8,8 @@ Only the helpers and flags the program needs are emitted.
 
 from __future__ import annotations
 
+import time
+
 from ncpu.isa import assemble, decode
 from ncpu.machine.state import DEFAULT_MEM_SIZE
 from ncpu.synth.spec import Spec
@@ -207,10 +209,13 @@ def compile_python(source: str, name: str = "f"):
     return namespace[name]
 
 
-def check_python(source: str, spec: Spec) -> bool:
-    """Run the emitted function on every example."""
+def check_python(source: str, spec: Spec, deadline: float | None = None) -> bool:
+    """Run the emitted function on every example (False when `deadline`,
+    a time.monotonic() value, passes first)."""
     f = compile_python(source)
-    for example in spec.examples:
+    for index, example in enumerate(spec.examples):
+        if deadline is not None and index % 256 == 0 and time.monotonic() > deadline:
+            return False
         args = list(example.inputs)
         mem = None
         if spec.uses_memory:

@@ -19,11 +19,13 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ncpu.isa.assembler import parse_integer
 from ncpu.isa.opcodes import BY_MNEMONIC, NUM_REGISTERS
 from ncpu.machine.semantics import wrap
 from ncpu.machine.state import DEFAULT_MEM_SIZE
 
 Region = tuple[int, tuple[int, ...]]  # (base address, words)
+MAX_SPEC_BYTES = 64 << 20     # a spec file larger than this is refused before it is parsed
 
 
 class SpecError(ValueError):
@@ -98,18 +100,32 @@ class Spec:
 
 
 def _register(text, where: str) -> int:
-    if not isinstance(text, str) or not text.upper().startswith("R") or not text[1:].isdigit() \
-            or int(text[1:]) >= NUM_REGISTERS:
-        raise SpecError(f"{where}: unknown register {text!r} (expected R0-R{NUM_REGISTERS - 1})")
+    # ASCII digits only: "R²" passes str.isdigit() but is not a number int() reads
+    if not isinstance(text, str) or text[:1].upper() != "R" or not 2 <= len(text) <= 3 \
+            or not all(c in "0123456789" for c in text[1:]) or int(text[1:]) >= NUM_REGISTERS:
+        raise SpecError(f"{where}: unknown register {_short(text)} (expected R0-R{NUM_REGISTERS - 1})")
     return int(text[1:])
+
+
+def _short(value) -> str:
+    """repr for a message, cut when long (a spec value can be anything)."""
+    text = repr(value) if not isinstance(value, (list, dict)) else type(value).__name__
+    return text if len(text) <= 40 else text[:40] + "..."
+
+
+def _list(data: dict, key: str, default=()) -> list:
+    value = data.get(key, list(default))
+    if not isinstance(value, list):
+        raise SpecError(f"{key}: expected a list, found {_short(value)}")
+    return value
 
 
 def _word(value, where: str) -> int:
     # Accept signed and unsigned spellings of a 32-bit word; booleans are not numbers here.
     if isinstance(value, bool) or not isinstance(value, int):
-        raise SpecError(f"{where}: expected an integer, found {value!r}")
+        raise SpecError(f"{where}: expected an integer, found {_short(value)}")
     if not -(1 << 31) <= value < (1 << 32):
-        raise SpecError(f"{where}: {value} is not a 32-bit value")
+        raise SpecError(f"{where}: {_short(value)} is not a 32-bit value")
     return wrap(value)
 
 
@@ -139,8 +155,8 @@ def parse_spec(data) -> Spec:
                            "family", "description"}
     if unknown:
         raise SpecError(f"unknown field(s): {', '.join(sorted(unknown))}")
-    inputs = tuple(_register(r, "inputs") for r in data.get("inputs", []))
-    outputs = tuple(_register(r, "outputs") for r in data.get("outputs", []))
+    inputs = tuple(_register(r, "inputs") for r in _list(data, "inputs"))
+    outputs = tuple(_register(r, "outputs") for r in _list(data, "outputs"))
     if len(set(inputs)) != len(inputs) or len(set(outputs)) != len(outputs):
         raise SpecError("a register is listed twice in inputs or outputs")
     raw_examples = data.get("examples")
@@ -175,12 +191,12 @@ def parse_spec(data) -> Spec:
             raise SpecError("opcodes: expected a list of mnemonics")
         bad = [o for o in opcodes if not isinstance(o, str) or o.upper() not in BY_MNEMONIC]
         if bad:
-            raise SpecError(f"opcodes: unknown mnemonic {bad[0]!r}")
+            raise SpecError(f"opcodes: unknown mnemonic {_short(bad[0])}")
         opcodes = frozenset(o.upper() for o in opcodes)
     max_length = data.get("max_length")
     if max_length is not None and (isinstance(max_length, bool) or not isinstance(max_length, int) or max_length < 1):
         raise SpecError("max_length: expected a positive integer")
-    constants = tuple(_word(c, "constants") for c in data.get("constants", []))
+    constants = tuple(_word(c, "constants") for c in _list(data, "constants"))
     name = data.get("name", "unnamed")
     if not isinstance(name, str):
         raise SpecError("name: expected a string")
@@ -190,27 +206,38 @@ def parse_spec(data) -> Spec:
 
 def load_spec(path: str | Path) -> Spec:
     try:
-        text = Path(path).read_text()
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_SPEC_BYTES + 1)
     except OSError as error:
         raise SpecError(f"cannot read {path}: {error.strerror}") from None
+    if len(raw) > MAX_SPEC_BYTES:
+        raise SpecError(f"{path}: larger than {MAX_SPEC_BYTES >> 20} MiB")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise SpecError(f"{path}: not UTF-8 text (byte {error.start})") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise SpecError(f"{path}: malformed JSON at line {error.lineno} column {error.colno}: {error.msg}") from None
+    except RecursionError:
+        raise SpecError(f"{path}: JSON nested too deeply") from None
+    except ValueError as error:      # an integer past Python's 4,300-digit conversion limit
+        raise SpecError(f"{path}: {str(error).split(';')[0]}") from None
     return parse_spec(data)
 
 
 def parse_example(text: str) -> tuple[list[int], list[int]]:
     """`"3,5->8"` or `"3 5 -> 8 1"` into ([3, 5], [8]) / ([3, 5], [8, 1])."""
     if "->" not in text:
-        raise SpecError(f"example {text!r}: expected 'IN,...->OUT,...'")
+        raise SpecError(f"example {_short(text)}: expected 'IN,...->OUT,...'")
     left, right = text.split("->", 1)
 
     def numbers(part: str) -> list[int]:
         items = [p for p in part.replace(",", " ").split() if p]
-        try:
-            return [int(p, 0) for p in items]
-        except ValueError:
-            raise SpecError(f"example {text!r}: expected integers") from None
+        values = [parse_integer(p) for p in items]
+        if None in values:
+            raise SpecError(f"example {_short(text)}: expected integers") from None
+        return values
 
     return numbers(left), numbers(right)

@@ -7,6 +7,7 @@ fast approximations (numpy, torch) but the verdict is the machine's.
 from __future__ import annotations
 
 import os
+import time
 
 import numpy as np
 
@@ -67,8 +68,15 @@ def matches(final: BatchState, spec: Spec, examples=None) -> np.ndarray:
     return ok
 
 
-def check_asm(asm: str, spec: Spec, engine: str = "compute", max_steps: int = LOOP_STEPS) -> bool:
-    """True when the assembly meets the spec's constraints and every example."""
+# With a deadline, examples are run in chunks of this many and the deadline is
+# looked at between chunks: checking a candidate counts against the budget.
+CHECK_CHUNK = 256
+
+
+def check_asm(asm: str, spec: Spec, engine: str = "compute", max_steps: int = LOOP_STEPS,
+              deadline: float | None = None) -> bool:
+    """True when the assembly meets the spec's constraints and every example
+    (False, unverified, when `deadline` (time.monotonic) passes first)."""
     try:
         program = assemble(asm)
     except AssemblerError:
@@ -80,7 +88,15 @@ def check_asm(asm: str, spec: Spec, engine: str = "compute", max_steps: int = LO
 
         if any(decode(w).op.mnemonic not in spec.opcodes | {"HALT"} for w in program.words):
             return False
-    return bool(matches(run_examples(program.words, spec, engine=engine, max_steps=max_steps), spec).all())
+    if deadline is None:
+        return bool(matches(run_examples(program.words, spec, engine=engine, max_steps=max_steps), spec).all())
+    for first in range(0, len(spec.examples), CHECK_CHUNK):
+        if time.monotonic() > deadline:
+            return False
+        chunk = spec.examples[first:first + CHECK_CHUNK]
+        if not matches(run_examples(program.words, spec, chunk, engine, max_steps), spec, chunk).all():
+            return False
+    return True
 
 
 def count_instructions(asm: str) -> int:

@@ -13,6 +13,10 @@ import random
 import time
 
 EPOCH_NS = 1_704_067_200 * 10**9     # 2024-01-01T00:00:00Z
+# Linux's ktime saturates at KTIME_MAX (2^63-1 ns, about 292 years): a guest
+# that sleeps "for ever" (nanosleep of INT64_MAX seconds) ends there, so every
+# time stays representable in a timespec.
+KTIME_MAX = (1 << 63) - 1
 NS_PER_INSTRUCTION = 16       # 62.5 MHz, the CNTFRQ_EL0 our CPU reports
 
 
@@ -43,9 +47,9 @@ class Clock:
         if ns <= 0:
             return
         if self.host:
-            time.sleep(ns / 1e9)
+            time.sleep(min(ns, KTIME_MAX) / 1e9 if ns < 1 << 60 else 1 << 30)   # "for ever", without OverflowError
         else:
-            self.slept_ns += ns
+            self.slept_ns = min(self.slept_ns + ns, KTIME_MAX - EPOCH_NS - self.monotonic_ns() + self.slept_ns)
 
     def random_bytes(self, n: int) -> bytes:
         if self.host:

@@ -49,6 +49,15 @@ def _check_ident(data: bytes, name: str) -> None:
         raise ElfError(f"{name}: not a little-endian ELF file")
 
 
+def _malformed_errors() -> tuple:
+    """What pyelftools raises on a malformed file (its own errors, its parser's, short reads);
+    anything else is a bug and surfaces."""
+    from elftools.common.exceptions import ELFError as PyElfError
+    from elftools.construct import ConstructError
+
+    return (PyElfError, ConstructError, struct.error, ValueError, EOFError)
+
+
 def _open_aarch64(data: bytes, name: str):
     """pyelftools' view of an AArch64 ELF file (pyelftools errors pass through: callers convert)."""
     from elftools.elf.elffile import ELFFile
@@ -64,23 +73,17 @@ def code_sections(data: bytes, name: str = "file") -> list[tuple[str, int, bytes
 
     Any AArch64 ELF file qualifies (dynamic, relocatable), not only what `load` runs.
     """
-    from elftools.common.exceptions import ELFError as PyElfError
-
     _check_ident(data, name)
     try:
         elf = _open_aarch64(data, name)
         return [(section.name, section["sh_addr"], section.data()) for section in elf.iter_sections()
                 if section["sh_type"] == "SHT_PROGBITS" and section["sh_flags"] & SHF_EXECINSTR]
-    except ElfError:
-        raise
-    except (PyElfError, ValueError, KeyError, IndexError, struct.error) as error:   # what pyelftools raises
+    except _malformed_errors() as error:
         raise ElfError(f"{name}: malformed ELF file ({error})") from None
 
 
 def parse(data: bytes, name: str = "file"):
     """Check the header and return the list of program headers as dicts."""
-    from elftools.common.exceptions import ELFError as PyElfError
-
     _check_ident(data, name)
     try:
         elf = _open_aarch64(data, name)
@@ -96,9 +99,7 @@ def parse(data: bytes, name: str = "file"):
             h = seg.header
             segments.append({"type": h["p_type"], "offset": h["p_offset"], "vaddr": h["p_vaddr"],
                              "filesz": h["p_filesz"], "memsz": h["p_memsz"], "flags": h["p_flags"]})
-    except ElfError:
-        raise
-    except (PyElfError, Exception) as error:   # malformed in a way pyelftools noticed
+    except _malformed_errors() as error:
         raise ElfError(f"{name}: malformed ELF file ({error})") from None
     for seg in segments:
         if seg["type"] in ("PT_INTERP", PT_INTERP):

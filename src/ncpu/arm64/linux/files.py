@@ -136,7 +136,7 @@ class HostFile(OpenFile):
         return n
 
     def lseek(self, offset: int, whence: int) -> int:
-        if whence not in (0, 1, 2):
+        if whence not in (0, 1, 2, 3, 4):    # SEEK_SET, SEEK_CUR, SEEK_END, SEEK_DATA, SEEK_HOLE
             raise SyscallError(errno.EINVAL)
         return self._os(os.lseek, self.fd, offset, whence)
 
@@ -168,6 +168,7 @@ class DirFile(OpenFile):
 
     readable = False
     writable = False
+    is_directory = True      # /proc/self/fd/N/name looks inside it
 
     def __init__(self, host_path: str, guest_path: str, flags: int, extra: list[tuple[str, int]] = ()):
         super().__init__(flags)
@@ -362,6 +363,8 @@ class FdTable:
             raise SyscallError(errno.EBADF) from None
 
     def lowest_free(self, start: int = 0) -> int:
+        if not 0 <= start < self.MAX_FDS:     # F_DUPFD's minimum past the limit (Linux: EINVAL)
+            raise SyscallError(errno.EINVAL)
         fd = start
         while fd in self.files:
             fd += 1
@@ -371,6 +374,8 @@ class FdTable:
 
     def install(self, file: OpenFile, *, cloexec: bool = False, at: int | None = None, start: int = 0) -> int:
         fd = self.lowest_free(start) if at is None else at
+        if not 0 <= fd < self.MAX_FDS:
+            raise SyscallError(errno.EBADF)
         if at is not None and at in self.files:
             self.close(at)
         self.files[fd] = file.acquire()

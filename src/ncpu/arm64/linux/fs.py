@@ -122,7 +122,15 @@ class FileSystem:
                         raise SyscallError(errno.ENOTDIR)
                     return Node("exe", _join(parts))
                 if kind == "fd":
-                    return Node("fdlink", _join(parts), fd=int(target))
+                    if last:
+                        return Node("fdlink", _join(parts), fd=int(target))
+                    # more components follow: the magic link leads to the open file,
+                    # which must be a directory to look inside (else ENOTDIR, as Linux)
+                    file = fd_links[int(target)]
+                    if not getattr(file, "is_directory", False) or not file.guest_path.startswith("/"):
+                        raise SyscallError(errno.ENOTDIR)
+                    stack = [c for c in file.guest_path.split("/") if c]
+                    continue
                 if kind == "dev":
                     if not last:
                         raise SyscallError(errno.ENOTDIR)

@@ -13,6 +13,8 @@ import errno
 import os
 import stat as stat_mod
 
+from ncpu.arm64.cpu import GuestFault
+
 from . import abi, elf, signals, stack, threads
 from .clock import Clock
 from .errors import ElfError, ExecError, SyscallError, WouldBlock
@@ -287,7 +289,7 @@ class Kernel:
                     proc.state.x[0] = (-errno.EINTR) & abi.MASK64
             try:
                 signals.setup_frame(proc, signo, info, action, saved_mask=saved)
-            except Exception:
+            except GuestFault:
                 self.kill_by_signal(proc, abi.SIGSEGV, "cannot push signal frame")
             return
 
@@ -305,7 +307,7 @@ class Kernel:
         info = signals.siginfo(signo, code, addr=address)
         try:
             signals.setup_frame(proc, signo, info, action, fault_address=address)
-        except Exception:
+        except GuestFault:
             if self.is_init(proc):
                 self.message(why)
             self.exit(proc, signo)

@@ -13,6 +13,8 @@ from __future__ import annotations
 import errno
 import struct
 
+from ncpu.arm64.cpu import GuestFault
+
 from . import abi
 from .errors import SyscallError
 from .process import Process
@@ -91,5 +93,5 @@ def after_exec(kernel, task: Process) -> None:
 def _store(task: Process, addr: int, data: bytes) -> None:
     try:
         task.mem.write(addr, data)
-    except Exception:
+    except GuestFault:
         pass                                 # Linux ignores a bad tid pointer here too

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import errno
 
+from ncpu.arm64.cpu import GuestFault
+from ncpu.arm64.cpu.memory import ADDR_BITS, PAGE_SHIFT, PROT_READ, PROT_WRITE
+
 from ..errors import GuestMemoryError, SyscallError
 
 NO_RESULT = object()
@@ -23,22 +26,49 @@ def syscall(nr: int, name: str | None = None):
     return register
 
 
+TASK_SIZE = 1 << 48     # arm64 Linux's user address limit (48-bit VA)
+
+
 # --- guest memory access for handlers (a bad pointer is EFAULT, not a crash) ----
+# Only GuestFault (the memory's own "not mapped" signal) becomes EFAULT: any
+# other exception is a host bug and must surface, not be hidden from the guest.
+def accessible(proc, addr: int, n: int, prot: int = PROT_READ) -> bool:
+    """Is every byte of [addr, addr+n) mapped with `prot`? The guest space is
+    4 GiB, so a range past it (a huge length) is not, whatever the mapping."""
+    if n <= 0:
+        return addr <= TASK_SIZE          # Linux's access_ok checks the address even for 0 bytes
+    if addr + n > 1 << ADDR_BITS:
+        return False
+    mem = proc.mem
+    first, last = addr >> PAGE_SHIFT, (addr + n - 1) >> PAGE_SHIFT
+    rows = mem.pt[first:last + 1]
+    return bool((rows >= 0).all() and ((mem.perm[first:last + 1] & prot) == prot).all())
+
+
+def check(proc, addr: int, n: int, prot: int = PROT_READ) -> None:
+    """EFAULT unless the whole buffer is accessible (checked before any side
+    effect, as qemu-aarch64 does: a read into a read-only buffer consumes nothing)."""
+    if not accessible(proc, addr, n, prot):
+        raise SyscallError(errno.EFAULT)
+
+
 def read(proc, addr: int, n: int) -> bytes:
     if n == 0:
         return b""
+    check(proc, addr, n, PROT_READ)
     try:
         return proc.mem.read(addr, n)
-    except Exception:
+    except GuestFault:
         raise SyscallError(errno.EFAULT) from None
 
 
 def write(proc, addr: int, data: bytes) -> None:
     if not data:
         return
+    check(proc, addr, len(data), PROT_WRITE)
     try:
         proc.mem.write(addr, data)
-    except Exception:
+    except GuestFault:
         raise SyscallError(errno.EFAULT) from None
 
 
@@ -47,7 +77,7 @@ def cstring(proc, addr: int, limit: int = 4096) -> bytes:
         raise SyscallError(errno.EFAULT)
     try:
         s = proc.mem.read_cstring(addr, limit + 1)
-    except Exception:
+    except GuestFault:
         raise SyscallError(errno.EFAULT) from None
     if len(s) > limit:
         raise SyscallError(errno.ENAMETOOLONG)
@@ -58,16 +88,27 @@ def u64(proc, addr: int) -> int:
     return int.from_bytes(read(proc, addr, 8), "little")
 
 
-def string_array(proc, addr: int, limit: int = 65536) -> list[bytes]:
-    """A NULL-terminated array of C strings (argv, envp)."""
+MAX_ARG_STRLEN = 32 * 4096     # Linux: one argument or environment string, NUL included
+MAX_ARG_BYTES = 2 << 20        # Linux: a quarter of the default 8 MiB stack limit, for argv + envp
+
+
+def string_array(proc, addr: int, budget: list[int] | None = None) -> list[bytes]:
+    """A NULL-terminated array of C strings (argv, envp). `budget` is the
+    bytes left (shared by argv and envp, as Linux counts them): E2BIG past it."""
+    budget = budget if budget is not None else [MAX_ARG_BYTES]
     out = []
     while addr:
         ptr = u64(proc, addr + 8 * len(out))
         if ptr == 0:
             break
-        out.append(cstring(proc, ptr, 131072))
-        if len(out) > limit:
+        try:
+            text = cstring(proc, ptr, MAX_ARG_STRLEN - 1)
+        except SyscallError as error:
+            raise SyscallError(errno.E2BIG if error.errno == errno.ENAMETOOLONG else error.errno) from None
+        budget[0] -= len(text) + 1 + 8
+        if budget[0] < 0:
             raise SyscallError(errno.E2BIG)
+        out.append(text)
     return out
 
 

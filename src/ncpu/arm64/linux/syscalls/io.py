@@ -9,10 +9,11 @@ import struct
 
 from .. import abi
 from ..errors import SyscallError, WouldBlock
-from ..files import Pipe, PipeEnd
-from . import read as rd, write as wr, sint, slong, syscall
+from ..files import DirFile, HostFile, Pipe, PipeEnd
+from . import PROT_READ, PROT_WRITE, accessible, check, read as rd, write as wr, sint, slong, syscall
 
 MAX_IO = 1 << 20      # one system call moves at most this much (Linux caps at ~2 GiB)
+IOV_MAX = 1024        # Linux's UIO_MAXIOV
 
 
 def _write_file(k, p, file, data: bytes) -> int:
@@ -24,9 +25,34 @@ def _write_file(k, p, file, data: bytes) -> int:
         raise
 
 
+def _reader(p, fd: int):
+    """The open file for a read: EBADF if not open or not open for reading
+    (Linux checks the descriptor before the buffer)."""
+    file = p.fds.get(sint(fd))
+    if not file.readable and not isinstance(file, DirFile):
+        raise SyscallError(errno.EBADF)
+    return file
+
+
+def _writer(p, fd: int):
+    file = p.fds.get(sint(fd))
+    if not file.writable and not isinstance(file, DirFile):
+        raise SyscallError(errno.EBADF)
+    return file
+
+
+def _offset(offset: int) -> int:
+    """pread/pwrite/preadv/pwritev offset: negative is EINVAL (checked first, as Linux does)."""
+    offset = slong(offset)
+    if offset < 0:
+        raise SyscallError(errno.EINVAL)
+    return offset
+
+
 @syscall(63)
 def sys_read(k, p, fd, buf, count, *_):
-    file = p.fds.get(sint(fd))
+    file = _reader(p, fd)
+    check(p, buf, count, PROT_WRITE)
     data = file.read(min(count, MAX_IO))
     wr(p, buf, data)
     return len(data)
@@ -34,37 +60,69 @@ def sys_read(k, p, fd, buf, count, *_):
 
 @syscall(64)
 def sys_write(k, p, fd, buf, count, *_):
-    file = p.fds.get(sint(fd))
+    file = _writer(p, fd)
+    check(p, buf, count, PROT_READ)
     return _write_file(k, p, file, rd(p, buf, min(count, MAX_IO)))
 
 
-def _iovecs(p, iov, cnt):
-    if cnt > 1024:
+def _iovecs(p, iov, cnt, prot: int) -> list[tuple[int, int]]:
+    """The (base, length) pairs of an iovec array, cut to MAX_IO bytes in all.
+
+    As qemu-aarch64 (and, for the first buffer, Linux): a negative length is
+    EINVAL, a bad first buffer is EFAULT, a bad later buffer ends the list
+    there (the call moves what came before it: a short read or write). The
+    cut bounds the host memory one call can make us use, however many
+    iovecs point at the same large mapping."""
+    if cnt > IOV_MAX:
         raise SyscallError(errno.EINVAL)
     raw = rd(p, iov, 16 * cnt)
-    return [abi.IOVEC.unpack_from(raw, 16 * i) for i in range(cnt)]
+    vecs = [abi.IOVEC.unpack_from(raw, 16 * i) for i in range(cnt)]
+    if any(n >> 63 for _, n in vecs):
+        raise SyscallError(errno.EINVAL)
+    out, room = [], MAX_IO
+    for i, (base, n) in enumerate(vecs):
+        if n == 0:
+            continue
+        if not accessible(p, base, n, prot):
+            if i == 0:
+                raise SyscallError(errno.EFAULT)
+            break
+        out.append((base, min(n, room)))
+        room -= out[-1][1]
+        if room == 0:
+            break
+    return out
+
+
+def _scatter(p, vecs, data: bytes) -> None:
+    pos = 0
+    for base, n in vecs:
+        if pos >= len(data):
+            break
+        wr(p, base, data[pos:pos + n])
+        pos += n
+
+
+def _gather(p, vecs) -> bytes:
+    return b"".join(rd(p, base, n) for base, n in vecs)
 
 
 @syscall(65)
 def sys_readv(k, p, fd, iov, cnt, *_):
-    file = p.fds.get(sint(fd))
-    vecs = _iovecs(p, iov, cnt)
+    file = _reader(p, fd)
+    vecs = _iovecs(p, iov, cnt, PROT_WRITE)
     total = sum(n for _, n in vecs)
-    data = file.read(min(total, MAX_IO))
-    pos = 0
-    for base, n in vecs:
-        chunk = data[pos:pos + n]
-        wr(p, base, chunk)
-        pos += len(chunk)
-        if pos >= len(data):
-            break
+    if total == 0:
+        return 0
+    data = file.read(total)
+    _scatter(p, vecs, data)
     return len(data)
 
 
 @syscall(66)
 def sys_writev(k, p, fd, iov, cnt, *_):
-    file = p.fds.get(sint(fd))
-    data = b"".join(rd(p, base, n) for base, n in _iovecs(p, iov, cnt))
+    file = _writer(p, fd)
+    data = _gather(p, _iovecs(p, iov, cnt, PROT_READ))
     if not data:
         return 0
     return _write_file(k, p, file, data)
@@ -72,46 +130,73 @@ def sys_writev(k, p, fd, iov, cnt, *_):
 
 @syscall(67)
 def sys_pread64(k, p, fd, buf, count, offset, *_):
-    data = p.fds.get(sint(fd)).pread(min(count, MAX_IO), slong(offset))
+    offset = _offset(offset)
+    file = _reader(p, fd)
+    check(p, buf, count, PROT_WRITE)
+    data = file.pread(min(count, MAX_IO), offset)
     wr(p, buf, data)
     return len(data)
 
 
 @syscall(68)
 def sys_pwrite64(k, p, fd, buf, count, offset, *_):
-    return p.fds.get(sint(fd)).pwrite(rd(p, buf, min(count, MAX_IO)), slong(offset))
+    offset = _offset(offset)
+    file = _writer(p, fd)
+    check(p, buf, count, PROT_READ)
+    return file.pwrite(rd(p, buf, min(count, MAX_IO)), offset)
 
 
 @syscall(69)
 def sys_preadv(k, p, fd, iov, cnt, offset, *_):
-    file = p.fds.get(sint(fd))
-    total = 0
-    for base, n in _iovecs(p, iov, cnt):
-        data = file.pread(n, slong(offset) + total)
-        wr(p, base, data)
-        total += len(data)
-        if len(data) < n:
-            break
-    return total
+    offset = _offset(offset)
+    file = _reader(p, fd)
+    vecs = _iovecs(p, iov, cnt, PROT_WRITE)
+    total = sum(n for _, n in vecs)
+    if total == 0:
+        return 0
+    data = file.pread(total, offset)
+    _scatter(p, vecs, data)
+    return len(data)
 
 
 @syscall(70)
 def sys_pwritev(k, p, fd, iov, cnt, offset, *_):
-    data = b"".join(rd(p, base, n) for base, n in _iovecs(p, iov, cnt))
-    return p.fds.get(sint(fd)).pwrite(data, slong(offset))
+    offset = _offset(offset)
+    file = _writer(p, fd)
+    data = _gather(p, _iovecs(p, iov, cnt, PROT_READ))
+    if not data:
+        return 0
+    return file.pwrite(data, offset)
 
 
 @syscall(71)
 def sys_sendfile(k, p, out_fd, in_fd, offset_ptr, count, *_):
-    src, dst = p.fds.get(sint(in_fd)), p.fds.get(sint(out_fd))
+    # Linux's order: *offset is read, the input checked, the output checked
+    # (an O_APPEND output is EINVAL), then the data moves and *offset is written
+    off = int.from_bytes(rd(p, offset_ptr, 8), "little") if offset_ptr else None
+    src = _reader(p, in_fd)
+    _check_span(_position(src) if off is None else off, count)
+    dst = _writer(p, out_fd)
+    _check_span(_position(dst), count)
+    if dst.flags & abi.O_APPEND:
+        raise SyscallError(errno.EINVAL)
     count = min(count, MAX_IO)
-    if offset_ptr:
-        off = int.from_bytes(rd(p, offset_ptr, 8), "little")
+    if off is not None:
         data = src.pread(count, off)
         wr(p, offset_ptr, (off + len(data)).to_bytes(8, "little"))
     else:
         data = src.read(count)
     return _write_file(k, p, dst, data) if data else 0
+
+
+def _position(file) -> int:
+    return file.lseek(0, 1) if isinstance(file, HostFile) else 0
+
+
+def _check_span(pos: int, count: int) -> None:
+    """Linux's rw_verify_area: a negative count or position, or one whose end overflows, is EINVAL."""
+    if count >> 63 or pos >> 63 or (pos + count) >> 63:
+        raise SyscallError(errno.EINVAL)
 
 
 @syscall(62)
@@ -132,10 +217,13 @@ def sys_dup(k, p, fd, *_):
 
 @syscall(24)
 def sys_dup3(k, p, old, new, flags, *_):
-    old, new = sint(old), sint(new)
+    old, new, flags = sint(old), sint(new), flags & 0xFFFFFFFF
+    # Linux's order: flags, old == new, new past the limit, then old not open
+    if flags & ~abi.O_CLOEXEC or old == new:
+        raise SyscallError(errno.EINVAL)
+    if not 0 <= new < p.fds.MAX_FDS:
+        raise SyscallError(errno.EBADF)
     file = p.fds.get(old)
-    if old == new or flags & ~abi.O_CLOEXEC or not 0 <= new < p.fds.MAX_FDS:
-        raise SyscallError(errno.EINVAL if old == new or flags & ~abi.O_CLOEXEC else errno.EBADF)
     return p.fds.install(file, at=new, cloexec=bool(flags & abi.O_CLOEXEC))
 
 
@@ -144,7 +232,10 @@ def sys_fcntl(k, p, fd, cmd, arg, *_):
     fd, cmd = sint(fd), sint(cmd)
     file = p.fds.get(fd)
     if cmd in (abi.F_DUPFD, abi.F_DUPFD_CLOEXEC):
-        return p.fds.install(file, start=sint(arg), cloexec=cmd == abi.F_DUPFD_CLOEXEC)
+        start = arg & 0xFFFFFFFF              # Linux reads an int, compared unsigned with the limit
+        if start >= p.fds.MAX_FDS:
+            raise SyscallError(errno.EINVAL)
+        return p.fds.install(file, start=start, cloexec=cmd == abi.F_DUPFD_CLOEXEC)
     if cmd == abi.F_GETFD:
         return abi.FD_CLOEXEC if fd in p.fds.cloexec else 0
     if cmd == abi.F_SETFD:
@@ -160,11 +251,47 @@ def sys_fcntl(k, p, fd, cmd, arg, *_):
             flags = host_fcntl.fcntl(host, host_fcntl.F_GETFL) & ~os.O_APPEND
             host_fcntl.fcntl(host, host_fcntl.F_SETFL, flags | (os.O_APPEND if arg & abi.O_APPEND else 0))
         return 0
-    if cmd in (abi.F_GETLK, abi.F_SETLK, abi.F_SETLKW):
-        if cmd == abi.F_GETLK:   # nobody else holds locks: report F_UNLCK (2) in l_type
+    if cmd in (abi.F_GETLK, abi.F_SETLK, abi.F_SETLKW, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW):
+        l_type, whence = struct.unpack("<hh", rd(p, arg, 32)[:4])
+        if l_type not in (0, 1, 2) or whence not in (0, 1, 2):    # F_RDLCK, F_WRLCK, F_UNLCK
+            raise SyscallError(errno.EINVAL)
+        if cmd in (abi.F_GETLK, F_OFD_GETLK):   # nobody else holds locks: report F_UNLCK in l_type
             wr(p, arg, struct.pack("<h", 2))
         return 0
+    if cmd == F_GETOWN or cmd == F_GETSIG:
+        return 0
+    if cmd == F_SETSIG:
+        if arg > abi.NSIG:
+            raise SyscallError(errno.EINVAL)
+        return 0
+    if cmd == F_SETOWN:
+        _owner(k, sint(arg))
+        return 0
+    if cmd == F_GETOWN_EX:
+        wr(p, arg, bytes(8))
+        return 0
+    if cmd == F_SETOWN_EX:
+        kind, pid = struct.unpack("<ii", rd(p, arg, 8))
+        if kind not in (0, 1, 2):
+            raise SyscallError(errno.EINVAL)
+        _owner(k, -pid if kind == 2 else pid)
+        return 0
     raise SyscallError(errno.EINVAL)
+
+
+# fcntl commands beyond abi's: owners (SIGIO is never sent) and open-file-description locks
+F_SETOWN, F_GETOWN, F_SETSIG, F_GETSIG, F_SETOWN_EX, F_GETOWN_EX = 8, 9, 10, 11, 15, 16
+F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW = 36, 37, 38
+
+
+def _owner(k, pid: int) -> None:
+    """F_SETOWN's target must exist: a process (pid > 0) or a process group (pid < 0)."""
+    if pid == -(1 << 31):
+        raise SyscallError(errno.EINVAL)
+    if pid > 0 and pid not in k.procs:
+        raise SyscallError(errno.ESRCH)
+    if pid < 0 and not any(q.pgid == -pid for q in k.procs.values()):
+        raise SyscallError(errno.ESRCH)
 
 
 @syscall(29)
@@ -238,6 +365,8 @@ def _ready(p, fd: int, events: int) -> int:
 
 @syscall(73)
 def sys_ppoll(k, p, fds_ptr, nfds, tmo, sigmask, *_):
+    if nfds > p.fds.MAX_FDS:                  # Linux: past RLIMIT_NOFILE is EINVAL
+        raise SyscallError(errno.EINVAL)
     raw = bytearray(rd(p, fds_ptr, 8 * nfds))
     count = 0
     for i in range(nfds):
@@ -255,6 +384,10 @@ def sys_ppoll(k, p, fds_ptr, nfds, tmo, sigmask, *_):
 
 @syscall(72)
 def sys_pselect6(k, p, nfds, rfds, wfds, efds, tmo, *_):
+    nfds = sint(nfds)
+    if nfds < 0:
+        raise SyscallError(errno.EINVAL)
+    nfds = min(nfds, p.fds.MAX_FDS)           # Linux clamps to the descriptor table's size
     nbytes = (nfds + 63) // 64 * 8
     sets = [bytearray(rd(p, a, nbytes)) if a else None for a in (rfds, wfds, efds)]
     out = [bytearray(nbytes) if s is not None else None for s in sets]

@@ -7,7 +7,7 @@ import struct
 
 from .. import abi, threads
 from ..errors import SyscallError, WouldBlock
-from . import NO_RESULT, cstring, read as rd, sint, string_array, syscall, write as wr
+from . import MAX_ARG_BYTES, NO_RESULT, GuestFault, cstring, read as rd, sint, string_array, syscall, write as wr
 
 # What uname reports.  Fixed (not the host's) so runs are deterministic;
 # machine and sysname are what qemu-aarch64 reports.
@@ -42,7 +42,7 @@ def sys_clone(k, p, flags, stack, ptid, tls, ctid, *_):
         if flags & abi.CLONE_CHILD_SETTID:
             try:
                 child.mem.write(ctid, struct.pack("<i", child.pid))
-            except Exception:
+            except GuestFault:
                 pass
         if flags & abi.CLONE_CHILD_CLEARTID:
             child.tid_address = ctid
@@ -57,8 +57,9 @@ def sys_clone3(k, p, *_):
 @syscall(221)
 def sys_execve(k, p, path, argv, envp, *_):
     name = cstring(p, path)
-    args = string_array(p, argv)
-    env = string_array(p, envp)
+    budget = [MAX_ARG_BYTES]
+    args = string_array(p, argv, budget)
+    env = string_array(p, envp, budget)
     k.execve(p, name, args, env)
     return NO_RESULT
 
@@ -128,6 +129,8 @@ def _rusage(ns: int) -> bytes:
 
 @syscall(165)
 def sys_getrusage(k, p, who, buf, *_):
+    if sint(who) not in (0, -1, 1):          # RUSAGE_SELF, RUSAGE_CHILDREN, RUSAGE_THREAD
+        raise SyscallError(errno.EINVAL)
     n = p.children_instructions if sint(who) == -1 else p.instructions
     wr(p, buf, _rusage(k.clock.cpu_ns(n)))
     return 0
@@ -347,7 +350,12 @@ def sys_prctl(k, p, option, arg2, *_):
 
 @syscall(278)
 def sys_getrandom(k, p, buf, count, flags, *_):
-    count = min(count, 1 << 20)
+    flags &= 0xFFFFFFFF                       # an unsigned int
+    if flags & ~0x7:                          # GRND_NONBLOCK | GRND_RANDOM | GRND_INSECURE
+        raise SyscallError(errno.EINVAL)
+    if flags & 0x6 == 0x6:                    # GRND_INSECURE with GRND_RANDOM
+        raise SyscallError(errno.EINVAL)
+    count = min(count, 1 << 25)               # Linux returns at most 32 MiB per call
     wr(p, buf, k.clock.random_bytes(count))
     return count
 

@@ -8,24 +8,26 @@ import struct
 from .. import abi, signals
 from ..errors import SyscallError, WouldBlock
 from ..process import SigAction
-from . import NO_RESULT, read as rd, sint, syscall, write as wr
+from . import NO_RESULT, GuestFault, read as rd, sint, syscall, write as wr
 
 
 @syscall(134)
 def sys_rt_sigaction(k, p, signo, act, oldact, sigsetsize, *_):
+    # Linux's order: the set size, reading act, the signal number, then writing oldact
     signo = sint(signo)
-    if not 1 <= signo <= abi.NSIG or sigsetsize != 8:
+    if sigsetsize != 8:
+        raise SyscallError(errno.EINVAL)
+    new = abi.SIGACTION.unpack(rd(p, act, 32)) if act else None
+    if not 1 <= signo <= abi.NSIG or (new and signo in (abi.SIGKILL, abi.SIGSTOP)):
         raise SyscallError(errno.EINVAL)
     current = p.action(signo)
-    if oldact:
-        wr(p, oldact, abi.SIGACTION.pack(current.handler, current.flags, current.restorer, current.mask))
-    if act:
-        if signo in (abi.SIGKILL, abi.SIGSTOP):
-            raise SyscallError(errno.EINVAL)
-        handler, flags, restorer, mask = abi.SIGACTION.unpack(rd(p, act, 32))
+    if new:
+        handler, flags, restorer, mask = new
         p.actions[signo] = SigAction(handler, flags, restorer, mask & ~signals.UNBLOCKABLE)
         if handler == abi.SIG_IGN:     # ignoring drops what is pending
             p.pending = [(s, i) for s, i in p.pending if s != signo]
+    if oldact:
+        wr(p, oldact, abi.SIGACTION.pack(current.handler, current.flags, current.restorer, current.mask))
     return 0
 
 
@@ -36,6 +38,7 @@ def sys_rt_sigprocmask(k, p, how, set_ptr, old_ptr, sigsetsize, *_):
     old = p.sigmask
     if set_ptr:
         (mask,) = struct.unpack("<Q", rd(p, set_ptr, 8))
+        how = sint(how)
         if how == abi.SIG_BLOCK:
             p.sigmask |= mask
         elif how == abi.SIG_UNBLOCK:
@@ -51,11 +54,13 @@ def sys_rt_sigprocmask(k, p, how, set_ptr, old_ptr, sigsetsize, *_):
 
 
 @syscall(136)
-def sys_rt_sigpending(k, p, set_ptr, *_):
+def sys_rt_sigpending(k, p, set_ptr, size, *_):
+    if size > 8:
+        raise SyscallError(errno.EINVAL)
     mask = 0
     for signo, _info in p.pending:
         mask |= signals.bit(signo)
-    wr(p, set_ptr, struct.pack("<Q", mask & p.sigmask))
+    wr(p, set_ptr, struct.pack("<Q", mask & p.sigmask)[:size])
     return 0
 
 
@@ -69,25 +74,32 @@ def sys_rt_sigsuspend(k, p, mask_ptr, size, *_):
     raise WouldBlock()
 
 
+MINSIGSTKSZ = 5120      # arm64's
+SS_AUTODISARM = 1 << 31
+
+
 @syscall(132)
 def sys_sigaltstack(k, p, new, old, *_):
-    if old:
-        base, flags, size = p.altstack
-        if not flags & abi.SS_DISABLE and signals.on_altstack(p, p.state.sp):
-            flags |= abi.SS_ONSTACK
-        wr(p, old, abi.STACK_T.pack(base, flags, 0, size))
+    # Linux's order: read the new stack, check it, install it, then write the old one
+    base, flags, size = p.altstack
+    if not flags & abi.SS_DISABLE and signals.on_altstack(p, p.state.sp):
+        flags |= abi.SS_ONSTACK
+    previous = abi.STACK_T.pack(base, flags, 0, size)
     if new:
         base, flags, _pad, size = abi.STACK_T.unpack(rd(p, new, 24))
         if signals.on_altstack(p, p.state.sp):
             raise SyscallError(errno.EPERM)
-        if flags & abi.SS_DISABLE:
-            p.altstack = (0, abi.SS_DISABLE, 0)
-        elif flags & ~abi.SS_ONSTACK:
+        mode = flags & 0xFFFFFFFF & ~SS_AUTODISARM
+        if mode not in (0, abi.SS_ONSTACK, abi.SS_DISABLE):
             raise SyscallError(errno.EINVAL)
+        if mode == abi.SS_DISABLE:
+            p.altstack = (0, abi.SS_DISABLE, 0)
         else:
-            if size < 2048:
+            if size < MINSIGSTKSZ:
                 raise SyscallError(errno.ENOMEM)
             p.altstack = (base, 0, size)
+    if old:
+        wr(p, old, previous)
     return 0
 
 
@@ -95,7 +107,7 @@ def sys_sigaltstack(k, p, new, old, *_):
 def sys_rt_sigreturn(k, p, *_):
     try:
         signals.sigreturn(p)
-    except Exception:
+    except GuestFault:
         k.kill_by_signal(p, abi.SIGSEGV, f"bad signal frame at sp={p.state.sp:#x}")
     return NO_RESULT
 
@@ -127,15 +139,23 @@ def sys_kill(k, p, pid, signo, *_):
 
 @syscall(130)
 def sys_tkill(k, p, tid, signo, *_):
-    return sys_tgkill(k, p, tid, tid, signo)
+    if sint(tid) <= 0:
+        raise SyscallError(errno.EINVAL)
+    return _tkill(k, p, 0, sint(tid), sint(signo))
 
 
 @syscall(131)
 def sys_tgkill(k, p, tgid, tid, signo, *_):
-    """Signal one thread (raise, abort, pthread_kill); tkill passes tgid = tid."""
-    target = k.tasks.get(sint(tid))
-    signo = sint(signo)
-    if target is None or not target.running or (sint(tgid) != sint(tid) and target.tgid != sint(tgid)):
+    """Signal one thread (raise, abort, pthread_kill)."""
+    if sint(tid) <= 0 or sint(tgid) <= 0:         # only single tasks (Linux checks this first)
+        raise SyscallError(errno.EINVAL)
+    return _tkill(k, p, sint(tgid), sint(tid), sint(signo))
+
+
+def _tkill(k, p, tgid: int, tid: int, signo: int):
+    """tgid 0: any thread group (tkill)."""
+    target = k.tasks.get(tid)
+    if target is None or not target.running or (tgid and target.tgid != tgid):
         raise SyscallError(errno.ESRCH)
     if not 0 <= signo <= abi.NSIG:
         raise SyscallError(errno.EINVAL)

@@ -20,6 +20,11 @@ def clock_ns(k, p, clock: int) -> int:
         return k.clock.monotonic_ns()
     if clock in (abi.CLOCK_PROCESS_CPUTIME_ID, abi.CLOCK_THREAD_CPUTIME_ID):
         return k.clock.cpu_ns(p.instructions)
+    if clock < 0 and clock & 3 != 3:
+        # a CPU clock of a process or thread (clock_getcpuclockid): pid in the high bits, 0 = self
+        target = k.tasks.get(~clock >> 3) if ~clock >> 3 else p
+        if target is not None:
+            return k.clock.cpu_ns(target.instructions)
     raise SyscallError(errno.EINVAL)
 
 
