@@ -202,7 +202,8 @@ static int hexval(int c) {
 
 static int read_escape(char **pp) {
     char *p = *pp + 1;
-    int c = *p++, n, i;
+    int c = *p, n, i;
+    if (c) p++; /* a backslash at the end of the file stays there */
     if (c >= '0' && c <= '7') {
         n = c - '0';
         for (i = 0; i < 2 && *p >= '0' && *p <= '7'; i++) n = n * 8 + (*p++ - '0');
@@ -469,10 +470,33 @@ static Token *stringize(Token *where, Token **toks, int n) {
     return t;
 }
 
+static int expand(Token *t);
+
+/* fully macro-expands n tokens into out (`where` marks the end) */
+static void expand_list(Token **toks_in, int n, TokList *out, Token *where) {
+    Token **v = xalloc(sizeof(Token *) * (n + 1)), *end = copy_tok(where), *t;
+    int base = nsrc, i;
+    memset(out, 0, sizeof(TokList));
+    for (i = 0; i < n; i++) v[i] = toks_in[i];
+    end->kind = T_EOF;
+    v[n] = end;
+    push_src(v, n + 1, 0, 0);
+    for (;;) {
+        t = next_raw();
+        if (t == end) break;
+        if (t->kind == T_EOF) error_at(where, "unterminated macro argument");
+        if (expand(t)) continue;
+        tl_push(out, t);
+    }
+    if (nsrc != base + 1) error_at(where, "internal error: macro argument expansion");
+    nsrc--;
+}
+
 /* if `t` names an enabled macro, push its expansion and return 1 */
 static int expand(Token *t) {
     Macro *m;
     Token *u, **body, ***args;
+    TokList *expanded;
     int *nargs, *caps, nargc, depth, i, j, k, n, cap;
     if (t->kind != T_IDENT) return 0;
     m = t->name->macro;
@@ -509,6 +533,9 @@ static int expand(Token *t) {
         args[i][nargs[i]++] = u;
     }
     if (m->nparams > 0 && i != m->nparams - 1) error_at(t, "wrong number of arguments to macro '%s'", t->name->s);
+    /* arguments are macro-expanded before substitution (the raw ones serve #) */
+    expanded = xalloc(sizeof(TokList) * nargc);
+    for (i = 0; i < nargc; i++) expand_list(args[i], nargs[i], &expanded[i], t);
     body = 0;
     n = 0;
     cap = 0;
@@ -529,8 +556,8 @@ static int expand(Token *t) {
             for (k = 0; k < m->nparams; k++)
                 if (m->params[k] == u->name) break;
         if (k < m->nparams) {
-            body = grow(body, &cap, n + nargs[k] + 1, sizeof(Token *));
-            for (j = 0; j < nargs[k]; j++) body[n++] = args[k][j];
+            body = grow(body, &cap, n + expanded[k].n + 1, sizeof(Token *));
+            for (j = 0; j < expanded[k].n; j++) body[n++] = expanded[k].v[j];
         } else {
             body = grow(body, &cap, n + 1, sizeof(Token *));
             body[n++] = u;
@@ -586,25 +613,27 @@ static long ev_cond(void);
 
 static Token *ev_tok(void) { return ev_toks[ev_pos < ev_n ? ev_pos : ev_n - 1]; }
 
+static int ev_depth;
+
 static long ev_primary(void) {
     Token *t = ev_tok();
     long v;
     if (ev_pos >= ev_n - 1) error_at(t, "expected value in #if expression");
+    if (++ev_depth > 200) error_at(t, "#if expression nested too deeply");
     ev_pos++;
-    if (t->kind == T_NUM) return t->val;
-    if (t->kind == T_IDENT) return 0;
-    if (is_punct(t, '(')) {
+    if (t->kind == T_NUM) v = t->val;
+    else if (t->kind == T_IDENT) v = 0;
+    else if (is_punct(t, '(')) {
         v = ev_cond();
         if (!is_punct(ev_tok(), ')')) error_at(ev_tok(), "expected ')' in #if expression");
         ev_pos++;
-        return v;
-    }
-    if (is_punct(t, '-')) return -ev_primary();
-    if (is_punct(t, '+')) return ev_primary();
-    if (is_punct(t, '!')) return !ev_primary();
-    if (is_punct(t, '~')) return ~ev_primary();
-    error_at(t, "invalid token in #if expression");
-    return 0;
+    } else if (is_punct(t, '-')) v = -ev_primary();
+    else if (is_punct(t, '+')) v = ev_primary();
+    else if (is_punct(t, '!')) v = !ev_primary();
+    else if (is_punct(t, '~')) v = ~ev_primary();
+    else error_at(t, "invalid token in #if expression");
+    ev_depth--;
+    return v;
 }
 
 static int binprec(int p) {
@@ -657,13 +686,18 @@ static long ev_binary(int minprec) {
 }
 
 static long ev_cond(void) {
-    long c = ev_binary(1), a, b;
+    long c, a, b;
+    if (++ev_depth > 200) error_at(ev_tok(), "#if expression nested too deeply");
+    c = ev_binary(1);
+    ev_depth--;
     if (!is_punct(ev_tok(), '?')) return c;
+    ev_depth++;
     ev_pos++;
     a = ev_cond();
     if (!is_punct(ev_tok(), ':')) error_at(ev_tok(), "expected ':' in #if expression");
     ev_pos++;
     b = ev_cond();
+    ev_depth--;
     return c ? a : b;
 }
 
@@ -677,7 +711,7 @@ static long eval_if(Token *dir) {
     line_tokens(&raw);
     for (i = 0; i < raw.n; i++) {
         t = raw.v[i];
-        if (t->kind == T_IDENT && t->name == n_defined) {
+        if (t && t->kind == T_IDENT && t->name == n_defined) {
             int paren = i + 1 < raw.n && is_punct(raw.v[i + 1], '(');
             int j = i + 1 + paren;
             Token *c;
@@ -719,6 +753,7 @@ static long eval_if(Token *dir) {
     ev_toks = exp.v;
     ev_n = exp.n;
     ev_pos = 0;
+    ev_depth = 0;
     v = ev_cond();
     if (ev_pos != ev_n - 1) error_at(ev_tok(), "extra tokens in #if expression");
     return v;
@@ -1304,6 +1339,7 @@ static void struct_body(Type *ty, int is_union) {
     Name *name;
     Token *start;
     int off = 0, size = 0, align = 1;
+    enter_nest();
     expect('{');
     while (!consume('}')) {
         start = tok;
@@ -1332,6 +1368,7 @@ static void struct_body(Type *ty, int is_union) {
         }
         expect(';');
     }
+    nest--;
     if (!is_union) size = off;
     ty->align = align;
     ty->size = (size + align - 1) / align * align;
@@ -1477,6 +1514,8 @@ static Type *func_params(Type *ret) {
 
 static Type *type_suffix(Type *ty) {
     long len;
+    enter_nest();
+    nest--;
     if (consume('(')) {
         if (ty->kind == TY_FUNC || ty->kind == TY_ARRAY) error_at(tok, "invalid function return type");
         return func_params(ty);
@@ -1488,7 +1527,9 @@ static Type *type_suffix(Type *ty) {
             if (len < 0 || len > 0x10000000) error_at(tok, "invalid array size");
         }
         expect(']');
+        enter_nest();
         ty = type_suffix(ty);
+        nest--;
         if (!ty->complete || ty->kind == TY_FUNC || ty->kind == TY_VOID) error_at(tok, "array of incomplete type");
         return array_of(ty, len);
     }
