@@ -14,13 +14,13 @@ CC=${CC:-aarch64-linux-gnu-gcc}
 mkdir -p "$DIR/bin" "$DIR/usr/lib/ncc" "$DIR/src/ncc"
 cp "$HERE"/guest/ncc/lib/*.h "$HERE"/guest/ncc/lib/libc.c "$DIR/usr/lib/ncc/"
 cp "$HERE"/guest/ncc/ncc.c "$DIR/src/ncc/"
-"$CC" -static -O2 -w -o "$DIR/bin/ncc" "$HERE/guest/ncc/ncc.c"
+"$CC" -static -O2 -fwrapv -w -o "$DIR/bin/ncc" "$HERE/guest/ncc/ncc.c"
 
 # ncc for this host, to build the applications quickly (its output is the same
 # bytes as the guest ncc's: the self-hosting test checks that)
 HOSTNCC="$DIR/.ncc-host"
 if command -v cc >/dev/null; then
-    cc -O2 -w -o "$HOSTNCC" "$HERE/guest/ncc/ncc.c"
+    cc -O2 -fwrapv -w -o "$HOSTNCC" "$HERE/guest/ncc/ncc.c"
     run_ncc() { "$HOSTNCC" -L "$HERE/guest/ncc/lib" "$@"; }
 else
     run_ncc() { qemu-aarch64 "$DIR/bin/ncc" -L "$HERE/guest/ncc/lib" "$@"; }

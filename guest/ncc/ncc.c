@@ -298,7 +298,9 @@ static void tokenize(int file, char *p, TokList *out) {
                 else break;
                 p++;
             }
-            if (is_ident2(*p) || *p == '.') error_pos(file, line, t->col, "invalid number");
+            if (*p == '.' || ((*p == 'e' || *p == 'E') && !(t->nflags & 4)))
+                error_pos(file, line, t->col, "floating point is not supported");
+            if (is_ident2(*p)) error_pos(file, line, t->col, "invalid number");
             t->kind = T_NUM;
             t->val = v;
         } else if (is_ident1(*p)) {
@@ -1791,6 +1793,7 @@ static Type *primary(void) {
         if (v->kind == V_LOCAL) {
             e_addr(0, 29, v->off);
         } else {
+            if (!v->sym->tok) v->sym->tok = t;
             e_addr_sym(v->sym);
             if (v->ty->kind == TY_FUNC) {
                 lastfunc = ncode - 2;
@@ -2820,16 +2823,10 @@ static void write_elf(char *out) {
     int i, fd;
     for (i = 0; i < nrelocs; i++) {
         r = &relocs[i];
-        if (!r->sym->defined) {
-            fprintf(stderr, "ncc: error: undefined reference to '%s'\n", r->sym->name->s);
-            exit(1);
-        }
+        if (!r->sym->defined) error_at(r->sym->tok ? r->sym->tok : eof_tok, "undefined reference to '%s'", r->sym->name->s);
         a = BASE + (r->sym->is_func ? code_off : data_off) + r->sym->off;
         if (r->kind == R_BL) {
-            if (!r->sym->is_func) {
-                fprintf(stderr, "ncc: error: '%s' is not a function\n", r->sym->name->s);
-                exit(1);
-            }
+            if (!r->sym->is_func) error_at(r->sym->tok ? r->sym->tok : eof_tok, "'%s' is not a function", r->sym->name->s);
             code[r->at] = 0x94000000 | ((r->sym->off / 4 - r->at) & 0x3ffffff);
         } else if (r->kind == R_ADR) {
             code[r->at] = code[r->at] | (a & 0xffff) << 5;
