@@ -19,7 +19,8 @@ import guest_harness as gh
 PROGRAMS = gh.corpus()
 ARGS = ["one", "two words"]
 STDIN = b"some input\nsecond line\n"
-ON_MACHINE_COMPILE_SAMPLE = {"struct_by_value"}
+ON_MACHINE_COMPILE_SAMPLE = {"struct_by_value", "pp_function_macros", "variadic_sum", "switch_fallthrough",
+                             "global_init", "gen_convert_int", "function_pointers", "pp_include"}
 
 
 def test_corpus_is_large_enough():

@@ -2,14 +2,12 @@
 
 stage 0: aarch64-linux-gnu-gcc builds ncc; stage 0 compiles ncc.c into stage 1;
 stage 1 compiles ncc.c into stage 2; stage 1 and stage 2 must be the same bytes.
-Under qemu-aarch64 in the default run; all on our machine with `-m slow`.
+Both checks run by default: under qemu-aarch64, and all on our machine.
 """
 
 from __future__ import annotations
 
 import shutil
-
-import pytest
 
 import guest_harness as gh
 
@@ -30,7 +28,6 @@ def test_fixed_point_under_qemu(tree, tmp_path):
     assert (out.stdout, out.status) == (b"made by stage 2\n", 5)
 
 
-@pytest.mark.slow
 def test_fixed_point_on_machine(tree, tmp_path):
     root = tmp_path / "root"
     shutil.copytree(tree, root, ignore=shutil.ignore_patterns(".done"))
