@@ -35,7 +35,7 @@ FIPS_MESSAGES = [b"abc", b"", b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmno
 FIPS_DIGESTS = ["ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
                 "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
                 "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1",
-                "cf5b16a77a5e4d8f1d4f4cb6d45ae0bb5e1a1b0e4b0f21c8b0c4ba5c1db8e4c5"]
+                "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1"]
 
 
 @pytest.mark.parametrize("build", BUILDS)
@@ -43,8 +43,7 @@ def test_sha256_fips_vectors(root, build):
     lines = b"".join(m.hex().encode() + b"\n" for m in FIPS_MESSAGES)
     out = run(root, "sha256", build, ["-lines"], stdin=lines)
     got = out.stdout.decode().split()
-    assert got[:3] == FIPS_DIGESTS[:3]
-    assert got[3] == hashlib.sha256(FIPS_MESSAGES[3]).hexdigest()
+    assert got == FIPS_DIGESTS
 
 
 @pytest.mark.parametrize("build", BUILDS)
@@ -93,7 +92,7 @@ def test_bf_squares(root, build):
 def test_bf_deep_nesting_and_input(root, build):
     # 500 nested loops that each run once, then echo input shifted by one
     depth = 500
-    prog = "+" + "[" * depth + "-" + "]" * depth + ",[+.,]"
+    prog = "+" + "[" * depth + "-" + "]" * depth + ",[+.[-],]"
     (root / "deep.bf").write_text(prog)
     out = run(root, "bf", build, ["/deep.bf"], stdin=b"HAL")
     assert (out.stdout, out.status) == (b"IBM", 0)
