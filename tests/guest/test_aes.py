@@ -83,11 +83,11 @@ def _distinct_traces(root, build, leaky, n):
 
 
 def test_constant_time_trace_identical_gcc(root):
-    assert len(_distinct_traces(root, "gcc", False, 3)) == 1
+    assert len(_distinct_traces(root, "gcc", False, 2)) == 1
 
 
 def test_table_aes_trace_depends_on_key(root):
-    assert len(_distinct_traces(root, "gcc", True, 3)) == 3
+    assert len(_distinct_traces(root, "gcc", True, 2)) == 2
 
 
 @pytest.mark.slow
