@@ -121,9 +121,9 @@ def test_fuzz_under_qemu(tree, tmp_path):
 
 
 def test_fuzz_host_asan(asan_ncc, tree, tmp_path):
-    cases = _cases(2, 600)
+    cases = _cases(2, 300)
     if asan_ncc is None:  # no host compiler: the same cases through qemu, fewer of them
-        cases = cases[:60]
+        cases = cases[:40]
     env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0")
     for i, text in enumerate(cases):
         src = tmp_path / f"fuzz{i}.c"
