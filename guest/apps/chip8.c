@@ -38,7 +38,7 @@ static int step(void) {
             pc = stack[--sp];
         } else return 0;
         break;
-    case 1: if (nnn == here) return 0; pc = nnn; break;
+    case 1: if (nnn == here) { pc = here; return 0; } pc = nnn; break;
     case 2: if (sp == 16) return 0; stack[sp++] = pc; pc = nnn; break;
     case 3: if (V[x] == nn) pc += 2; break;
     case 4: if (V[x] != nn) pc += 2; break;
