@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -41,12 +42,18 @@ def build_tree() -> Path:
     tree = CACHE / f"tree-{_digest(*guest_sources())}"
     if not (tree / ".done").exists():
         tmp = CACHE / f"tree-tmp{os.getpid()}"
+        if tmp.exists():
+            shutil.rmtree(tmp)
         subprocess.run(["bash", str(REPO / "scripts" / "build_guest.sh"), str(tmp)], check=True)
-        if tree.exists():
-            import shutil
-            shutil.rmtree(tree)
-        os.replace(tmp, tree)
-        (tree / ".done").write_text("")
+        (tmp / ".done").write_text("")
+        try:
+            os.rename(tmp, tree)
+        except OSError:  # built meanwhile by another process, or a half-built tree from a crash
+            if not (tree / ".done").exists():
+                shutil.rmtree(tree, ignore_errors=True)
+                os.rename(tmp, tree)
+            else:
+                shutil.rmtree(tmp)
     return tree
 
 
