@@ -131,6 +131,7 @@ struct Name {
     Var *var; /* innermost binding */
     Var *tag; /* innermost struct/union/enum tag */
     Sym *sym; /* global symbol */
+    char *unsupported; /* why this name is outside the subset, if it is */
     Name *next;
 };
 
@@ -587,6 +588,7 @@ static void define_macro(void) {
         if (i < l.n && is_punct(l.v[i], ')')) i++;
         else
             for (;;) {
+                if (i < l.n && is_punct(l.v[i], P_ELLIPSIS)) error_at(l.v[i], "variadic macros are not supported");
                 if (i >= l.n || l.v[i]->kind != T_IDENT) error_at(i < l.n ? l.v[i] : name, "expected parameter name");
                 m->params = grow(m->params, &cap, m->nparams + 1, sizeof(Name *));
                 m->params[m->nparams++] = l.v[i]->name;
@@ -604,6 +606,8 @@ static void define_macro(void) {
     }
     m->body = l.v + i;
     m->nbody = l.n - i;
+    for (; i < l.n; i++)
+        if (is_punct(l.v[i], P_HASHHASH)) error_at(l.v[i], "token pasting (##) is not supported");
     name->name->macro = m;
 }
 
@@ -1350,6 +1354,7 @@ static void struct_body(Type *ty, int is_union) {
             name = 0;
             t = declarator(base, &name, 0);
             if (!name) error_at(start, "member name expected");
+            if (at(':')) error_at(tok, "bit-fields are not supported");
             if (!t->complete || t->kind == TY_FUNC || t->kind == TY_VOID) error_at(start, "member '%s' has incomplete type", name->s);
             m = xalloc(sizeof(Member));
             m->name = name;
@@ -1781,6 +1786,7 @@ static Type *primary(void) {
             return ptr_to(ty_char);
         }
         v = n->var;
+        if (!v && n->unsupported) error_at(t, "%s", n->unsupported);
         if (!v) error_at(t, "use of undeclared identifier '%s'", n->s);
         if (v->kind == V_ENUM) {
             e_imm(0, v->val);
@@ -2295,9 +2301,14 @@ static void local_scalar(Type *ty, long off) {
     }
 }
 
+static void no_designator(void) {
+    if (at('[') || at('.')) error_at(tok, "designated initializers are not supported");
+}
+
 static void local_elem(Type *ty, long off) {
     Token *t = tok;
     Type *rt;
+    no_designator();
     if (ty->kind == TY_ARRAY || ty->kind == TY_STRUCT) {
         if (at('{') || (ty->kind == TY_ARRAY && tok->kind == T_STR)) {
             local_agg(ty, off);
@@ -2371,6 +2382,7 @@ static void global_init(Type *ty, long off) {
     Member *m;
     Var *v;
     Token *t = tok;
+    no_designator();
     if (ty->kind == TY_ARRAY) {
         if (tok->kind == T_STR && ty->base->size == 1) {
             for (i = 0; i < tok->slen && i < ty->len; i++) data[off + i] = tok->str[i];
@@ -2782,6 +2794,7 @@ static void toplevel(void) {
     Var *v;
     while (tok->kind != T_EOF) {
         if (consume(';')) continue;
+        if (tok->kind == T_IDENT && tok->name->unsupported) error_at(tok, "%s", tok->name->unsupported);
         if (!is_typename(tok)) error_at(tok, "expected a declaration");
         base = declspec(&storage);
         if (consume(';')) continue;
@@ -2889,6 +2902,10 @@ static void init(void) {
     n_defined = intern_str("defined");
     n_syscall = intern_str("__syscall");
     n_va_area = intern_str("__va_area");
+    intern_str("float")->unsupported = "floating point types are not supported";
+    intern_str("double")->unsupported = "floating point types are not supported";
+    intern_str("_Bool")->unsupported = "_Bool is not supported";
+    intern_str("_Complex")->unsupported = "_Complex is not supported";
     ty_void = new_type(TY_VOID, 1, 1);
     ty_char = int_type(1, 1);
     ty_schar = int_type(1, 0);

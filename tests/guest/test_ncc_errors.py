@@ -45,6 +45,14 @@ CASES = [  # (source, line, col, message fragment)
     ("int main(void) { switch (1) { case 1: case 2: ; } default: ; }\n", 1, 51, "'default' statement not in switch"),
     ("int x = y;\n", 1, 9, "undeclared identifier"),
     ("int main(void) { int x; x = *x; }\n", 1, 29, "indirection requires a pointer"),
+    # outside the subset
+    ("int main(void) { double d = 1; return 0; }\n", 1, 18, "floating point types are not supported"),
+    ("struct s { int a : 3; };\n", 1, 18, "bit-fields are not supported"),
+    ("int a[3] = {[1] = 2};\n", 1, 13, "designated initializers are not supported"),
+    ("#define CAT(a, b) a ## b\nint CAT(x, y);\n", 1, 21, "token pasting (##) is not supported"),
+    ("#define V(...) __VA_ARGS__\n", 1, 11, "variadic macros are not supported"),
+    ("struct p { int x; };\nint main(void) { struct p v = (struct p){1}; return 0; }\n", 2, 41,
+     "compound literals are not supported"),
 ]
 
 
