@@ -53,8 +53,8 @@ def register(subparsers) -> None:
     watch.add_argument("--fault", action="append", default=[], metavar="KIND@STEP",
                        help="inject a fault after STEP: register, alu, skip, memory or branch (repeatable)")
     watch.add_argument("--max-steps", type=_positive, default=200, help="steps to run (default 200)")
-    watch.add_argument("--score", choices=("probe", "latent"), default="probe",
-                       help="score that flags a step (default probe)")
+    watch.add_argument("--score", choices=("latent", "latent_word", "probe", "probe_bit"), default=None,
+                       help="score that flags a step (default: the one best on validation programs, probe_bit)")
     watch.add_argument("--png", metavar="FILE", help="also plot the error trace to FILE")
     watch.add_argument("--json", action="store_true", help="print exactly one JSON object")
     watch.set_defaults(func=run_watch)
@@ -113,59 +113,16 @@ def run_eval(args) -> int:
     import torch
 
     from ncpu.world.evaluate import evaluate
+    from ncpu.world.report import format_report
 
     torch.set_num_threads(1)
     model, checkpoint = _load(args.checkpoint)
-    result = evaluate(model, checkpoint.get("thresholds"), args.programs, args.seed)
+    from ncpu.world.evaluate import calibrated_thresholds
+    result = evaluate(model, calibrated_thresholds(model, checkpoint), args.programs, args.seed)
     result["checkpoint"] = {"path": str(args.checkpoint), "steps": checkpoint["step"],
                             "config": checkpoint["config"]}
     print(json.dumps(result) if args.json else format_report(result))
     return 0
-
-
-def format_report(r: dict) -> str:
-    """The eval result as the tables the README quotes."""
-    p, o = r["programs"], r["one_step"]
-    lines = [f"held-out programs: {p['random']} random + corpus {', '.join(p['corpus'])} "
-             f"({p['transitions']:,} transitions)", "",
-             f"{'1-step prediction':<22}{'latent MSE':>12}{'bit acc':>10}{'state acc':>11}"]
-    for name in ("model", "no_change", "linear"):
-        row = o[name]
-        lines.append(f"{name.replace('_', ' '):<22}{row['latent_mse']:>12.4g}{row['bit_accuracy']:>10.2%}"
-                     f"{row['state_accuracy']:>11.2%}")
-    probe = o["probe_on_true_latents"]
-    lines.append(f"{'probe on true latents':<22}{'':>12}{probe['bit_accuracy']:>10.2%}{probe['state_accuracy']:>11.2%}")
-    lines += ["", "model bit accuracy by field: " + "  ".join(f"{k} {v:.2%}" for k, v in o["model"]["fields"].items()),
-              "by instruction class:  " + "  ".join(
-                  f"{k} {v['bit_accuracy']:.2%} bits / {v['state_accuracy']:.2%} states ({v['steps']})"
-                  for k, v in o["per_class"].items())]
-    lat = o["latent"]
-    lines.append(f"latents: {lat['dims']} dims, per-dim variance min {lat['variance_min']:.3g} / median "
-                 f"{lat['variance_median']:.3g} / max {lat['variance_max']:.3g}, dims with std < 0.1: "
-                 f"{lat['dims_std_below_0.1']}, effective rank {lat['effective_rank']:.1f}")
-    ro = r["rollouts"]
-    lines += ["", f"{'open-loop rollout':<22}{'state acc':>11}{'bit acc':>10}"]
-    for k in ("k=1", "k=4", "k=16", "k=64"):
-        lines.append(f"{k:<22}{ro[k]['state_accuracy']:>11.2%}{ro[k]['bit_accuracy']:>10.2%}")
-    d = ro["steps_to_divergence"]
-    lines.append(f"mean exact steps before the first divergence: {d['mean']:.2f} "
-                 f"(horizon {d['horizon']}, {d['never_diverged']:.1%} never diverged)")
-    an = r["anomalies"]
-    lines += ["", f"{'fault':<12}{'count':>7}{'AUROC latent':>14}{'AUROC probe':>13}{'caught@thr':>12}"]
-    for kind in ("register", "alu", "skip", "memory", "branch"):
-        if kind in an:
-            row = an[kind]
-            caught = f"{row['detected_probe']:.1%}" if "detected_probe" in row else "-"
-            lines.append(f"{kind:<12}{row['faults']:>7}{row['auroc_latent']:>14.4f}{row['auroc_probe']:>13.4f}{caught:>12}")
-    if "false_positive_rate" in an:
-        lines.append(f"threshold (probe score) flags {an['false_positive_rate']['probe']:.2%} of clean held-out steps")
-    sp = r["speculation"]
-    lines += ["", "branch outcome from latents (held-out corpus): " + "  ".join(
-        f"{k.split('_')[1]} {v['accuracy']:.1%} of {v['branches']}" for k, v in sp.items() if k.startswith("branch"))]
-    sv = sp["speculate_verify"]
-    lines.append(f"speculate-then-verify (horizon {sv['horizon']}): {sv['steps']} steps in {sv['rounds']} rounds, "
-                 f"{sv['sequential_steps_saved']} sequential steps saved ({sv['saved_share']:.1%})")
-    return "\n".join(lines)
 
 
 def run_watch(args) -> int:
@@ -188,27 +145,30 @@ def run_watch(args) -> int:
         loaded = load_program_file(args.file)
     except ProgramFileError as error:
         raise CommandError(str(error)) from None
+    from ncpu.world.evaluate import FALSE_POSITIVE_RATE, SCORES, calibrated_thresholds
+    from ncpu.world.watch import DEFAULT_SCORE
+
     model, checkpoint = _load(args.checkpoint)
-    thresholds = checkpoint.get("thresholds")
-    if not thresholds:
-        raise CommandError(f"{args.checkpoint} has no calibrated thresholds (training did not finish)")
+    thresholds = calibrated_thresholds(model, checkpoint)
+    score = args.score or DEFAULT_SCORE
     try:
         steps = watch(model, thresholds, loaded.program.words, loaded.fresh_state(), args.max_steps,
-                      faults, score=args.score)
+                      faults, score=score)
     except FaultNotApplied as error:
         raise CommandError(str(error)) from None
     if args.png:
-        plot(steps, thresholds, args.png, f"{args.file}: per-step prediction error", args.score)
+        plot(steps, thresholds, args.png, f"{args.file}: per-step prediction error ({score} score)", score)
     if args.json:
-        print(json.dumps({"threshold": thresholds[args.score], "score": args.score,
-                          "false_positive_rate": 0.01, "steps": [vars(s) for s in steps]}))
+        print(json.dumps({"score": score, "threshold": thresholds[score],
+                          "false_positive_rate": FALSE_POSITIVE_RATE, "steps": [vars(s) for s in steps]}))
         return 0
-    print(f"{'step':>5} {'pc':>4}  {'instruction':<22}{'latent':>10}{'probe':>10}")
+    print(f"{'step':>5} {'pc':>4}  {'instruction':<20}" + "".join(f"{name:>12}" for name in SCORES))
     for s in steps:
         mark = "!" if s.flagged else " "
         fault = f"  <- {s.fault} fault injected" if s.fault else ""
-        print(f"{s.step:>5} {s.pc:>4}  {s.instruction:<22}{s.latent:>10.4f}{s.probe:>10.2f} {mark}{fault}")
+        print(f"{s.step:>5} {s.pc:>4}  {s.instruction:<20}" + "".join(f"{s.scores[n]:>12.4g}" for n in SCORES)
+              + f" {mark}{fault}")
     flagged = sum(s.flagged for s in steps)
-    print(f"{flagged} of {len(steps)} steps flagged; threshold {thresholds[args.score]:.4g} on the {args.score} "
-          f"score flags 1% of clean steps of held-out validation programs")
+    print(f"{flagged} of {len(steps)} steps flagged ('!'): {score} score above {thresholds[score]:.4g}, "
+          f"a threshold that flags {FALSE_POSITIVE_RATE:.0%} of the clean steps of held-out validation programs")
     return 0

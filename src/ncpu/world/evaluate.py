@@ -55,18 +55,32 @@ def _batched(fn, *tensors: torch.Tensor, size: int = 4096) -> torch.Tensor:
     return torch.cat([fn(*(t[i:i + size] for t in tensors)) for i in range(0, len(tensors[0]), size)])
 
 
+SCORES = ("latent", "latent_word", "probe", "probe_bit")
+
+
 @torch.no_grad()
 def anomaly_scores(model: WorldModel, before: torch.Tensor, action: torch.Tensor,
                    after: torch.Tensor) -> dict[str, torch.Tensor]:
-    """Per-step fault scores [N]: the latent prediction error, and the probe's
-    negative log-likelihood of the observed next state's bits."""
+    """Per-step fault scores [N], each a distance between the prediction and
+    the observed next state:
+
+      latent       latent prediction error, mean over every latent dimension
+      latent_word  the same for the worst word (mean per slot, max over slots):
+                   a fault touches one or two words of 19
+      probe        negative log-likelihood of the observed bits under the
+                   probe reading the predicted latent (sum over the 608 bits)
+      probe_bit    the largest single-bit surprise of that likelihood
+    """
+    d = model.config.word_latent
+
     def scores(b, a, s):
         predicted = model.predict(model.encode(b), a)
-        latent = (predicted - model.encode_target(s)).pow(2).mean(-1)
-        nll = F.binary_cross_entropy_with_logits(model.decode(predicted), s, reduction="none").sum(-1)
-        return torch.stack([latent, nll], -1)
-    both = _batched(scores, before, action, after)
-    return {"latent": both[:, 0], "probe": both[:, 1]}
+        error = (predicted - model.encode_target(s)).pow(2)  # (n, S*d)
+        surprise = F.binary_cross_entropy_with_logits(model.decode(predicted), s, reduction="none")  # (n, 608)
+        return torch.stack([error.mean(-1), error.view(len(error), -1, d).mean(-1).amax(-1),
+                            surprise.sum(-1), surprise.amax(-1)], -1)
+    stacked = _batched(scores, before, action, after)
+    return {name: stacked[:, i] for i, name in enumerate(SCORES)}
 
 
 def auroc(positive: np.ndarray, negative: np.ndarray) -> float:
@@ -84,6 +98,15 @@ def thresholds(model: WorldModel, traces: list[Trace]) -> dict[str, float]:
     """Score thresholds that flag FALSE_POSITIVE_RATE of the clean steps of `traces`."""
     scores = anomaly_scores(model, *Transitions.of(traces).bits())
     return {k: float(torch.quantile(v, 1 - FALSE_POSITIVE_RATE)) for k, v in scores.items()}
+
+
+def calibrated_thresholds(model: WorldModel, checkpoint: dict) -> dict[str, float]:
+    """The checkpoint's thresholds, or (for a checkpoint saved without every
+    score) thresholds calibrated now on the same validation programs."""
+    saved = checkpoint.get("thresholds") or {}
+    if all(name in saved for name in SCORES):
+        return saved
+    return thresholds(model, held_out("valid", 200))
 
 
 def effective_rank(z: torch.Tensor) -> float:
@@ -133,10 +156,12 @@ def one_step(model: WorldModel, data: Transitions, linear: torch.Tensor) -> dict
                         for i, name in enumerate(CLASSES) if (classes == i).any()}
     out["probe_on_true_latents"] = _bit_scores(_batched(model.decode, target) > 0, after)
     variance = target.var(0)
+    d = model.config.word_latent
     out["latent"] = {"dims": int(target.shape[1]), "variance_min": float(variance.min()),
                      "variance_median": float(variance.median()), "variance_max": float(variance.max()),
                      "dims_std_below_0.1": int((variance.sqrt() < 0.1).sum()),
-                     "effective_rank": effective_rank(target[:8192])}
+                     "effective_rank": effective_rank(target[:8192]),
+                     "word_dims": d, "word_effective_rank": effective_rank(target.reshape(-1, d)[:32768])}
     return out
 
 
@@ -268,7 +293,8 @@ def speculation(model: WorldModel, traces: list[Trace], horizon: int = 16) -> di
 
 def evaluate(model: WorldModel, threshold: dict[str, float] | None = None, programs: int = 300,
              seed: int = 0) -> dict:
-    """Every figure of `ncpu world eval`, as one dict."""
+    """Every figure of `ncpu world eval`, as one dict. `threshold` maps each
+    score to its calibrated threshold (for the "caught" share of each fault)."""
     rng = random.Random(seed)
     traces = held_out("eval", programs)
     corpus = [t for t in traces if not t.name.startswith("random:")]

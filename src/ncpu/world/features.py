@@ -2,7 +2,7 @@
 
 A *raw state* is a row of 22 integers (`STATE_COLUMNS`): R0..R7, N Z C V,
 pc, sp, and a window of memory (words 0..7, where the corpus keeps its
-data). A *raw action* is 8 integers (`ACTION_COLUMNS`): the instruction's
+data). Encoded, it is 19 words of 32 bits (`WORD_ORDER`), one per latent slot. A *raw action* is 8 integers (`ACTION_COLUMNS`): the instruction's
 decoded fields plus what the memory bus carried during the step. The
 world model treats memory outside the window as the environment: a read
 (LOAD, POP, RET) arrives as the word on the bus, which no state in the
@@ -10,7 +10,7 @@ window could predict; an address written is given too (STORE, PUSH, CALL)
 so that writes into the window can be placed.
 
 Both become bit vectors (`state_bits`, `action_bits`): the encoders see
-every register bit, and the probes are judged bit by bit.
+every bit of every word, and the probes are judged bit by bit.
 """
 
 from __future__ import annotations
@@ -20,18 +20,20 @@ import numpy as np
 from ncpu.isa.opcodes import NUM_REGISTERS, OPCODES
 
 WINDOW = 8  # memory words 0..WINDOW-1 are part of the state
-PC_BITS = 16  # pc and sp are encoded modulo 2**16
 STATE_COLUMNS = ([f"R{i}" for i in range(NUM_REGISTERS)] + ["N", "Z", "C", "V", "pc", "sp"]
                  + [f"M{i}" for i in range(WINDOW)])
 ACTION_COLUMNS = ["op", "rd", "rs1", "rs2", "imm", "bus", "addr", "value"]
 BUS_NONE, BUS_READ, BUS_WRITE = 0, 1, 2
 
-# Bit layout of an encoded state: (column slice, bits per column).
-_STATE_PARTS = ((slice(0, 8), 32), (slice(8, 12), 1), (slice(12, 14), PC_BITS), (slice(14, 22), 32))
-STATE_BITS = sum((s.stop - s.start) * width for s, width in _STATE_PARTS)  # 548
+# An encoded state is WORDS words of 32 bits: R0..R7, M0..M7, pc, sp, and the
+# flags (N Z C V in bits 0..3 of the last word). One word = one latent slot.
+WORD_ORDER = ([f"R{i}" for i in range(NUM_REGISTERS)] + [f"M{i}" for i in range(WINDOW)]
+              + ["pc", "sp", "flags"])
+WORDS = len(WORD_ORDER)  # 19
+STATE_BITS = 32 * WORDS  # 608
 # Named bit ranges of the encoded state, for per-part accuracy.
-STATE_FIELDS = {"registers": slice(0, 256), "flags": slice(256, 260), "pc": slice(260, 276),
-                "sp": slice(276, 292), "memory": slice(292, 548)}
+STATE_FIELDS = {"registers": slice(0, 256), "memory": slice(256, 512), "pc": slice(512, 544),
+                "sp": slice(544, 576), "flags": slice(576, 580)}
 
 _OP_INDEX = np.full(256, -1, np.int64)
 _OP_INDEX[[op.code for op in OPCODES]] = np.arange(len(OPCODES))
@@ -69,10 +71,15 @@ def from_bits(bits: np.ndarray) -> np.ndarray:
     return np.where(unsigned >= 1 << 31, unsigned - (1 << 32), unsigned)
 
 
+def state_words(raw: np.ndarray) -> np.ndarray:
+    """Raw states int64[N, 22] -> the WORDS words of an encoded state, int64[N, 19]."""
+    flags = (raw[:, 8:12].astype(np.int64) << np.arange(4)).sum(1)
+    return np.concatenate([raw[:, 0:8], raw[:, 14:22], raw[:, 12:14], flags[:, None]], axis=1)
+
+
 def state_bits(raw: np.ndarray) -> np.ndarray:
-    """Raw states int64[N, 22] -> float32[N, 548] of 0/1."""
-    parts = [to_bits(raw[:, cols], width).reshape(len(raw), -1) for cols, width in _STATE_PARTS]
-    return np.concatenate(parts, axis=1)
+    """Raw states int64[N, 22] -> float32[N, 608] of 0/1, word after word."""
+    return to_bits(state_words(raw), 32).reshape(len(raw), STATE_BITS)
 
 
 def action_bits(raw: np.ndarray) -> np.ndarray:

@@ -16,6 +16,10 @@ import numpy as np
 from ncpu.isa import decode, format_instruction
 from ncpu.machine.state import MachineState
 from ncpu.world.evaluate import Transitions, anomaly_scores
+
+# The score that flags steps unless told otherwise: the one with the best
+# AUROC on the validation programs (see docs/world.md).
+DEFAULT_SCORE = "probe_bit"
 from ncpu.world.faults import inject, write_raw
 from ncpu.world.model import WorldModel
 from ncpu.world.traces import raw_state, record
@@ -26,8 +30,7 @@ class WatchedStep:
     step: int
     pc: int
     instruction: str
-    latent: float  # latent prediction error
-    probe: float  # probe negative log-likelihood of the observed bits
+    scores: dict[str, float]  # every score of `evaluate.anomaly_scores`
     flagged: bool
     fault: str | None  # the fault injected at this step, if any
 
@@ -38,9 +41,9 @@ class FaultNotApplied(ValueError):
 
 def watch(model: WorldModel, thresholds: dict[str, float], words: list[int], state: MachineState,
           max_steps: int, faults: dict[int, str] | None = None, seed: int = 0,
-          score: str = "probe") -> list[WatchedStep]:
+          score: str = DEFAULT_SCORE) -> list[WatchedStep]:
     """Run and score every step; `faults` maps a step index to a fault kind.
-    A step is flagged when its `score` ('probe' or 'latent') passes its threshold."""
+    A step is flagged when its `score` (one of `evaluate.SCORES`) passes its threshold."""
     faults = dict(faults or {})
     rng = random.Random(seed)
     applied: dict[int, str] = {}
@@ -65,7 +68,7 @@ def watch(model: WorldModel, thresholds: dict[str, float], words: list[int], sta
         pc = int(trace.states[t, 12])
         steps.append(WatchedStep(
             step=t, pc=pc, instruction=format_instruction(decode(words[pc])),
-            latent=float(scores["latent"][t]), probe=float(scores["probe"][t]),
+            scores={name: float(values[t]) for name, values in scores.items()},
             flagged=float(scores[score][t]) > thresholds[score], fault=applied.get(t)))
     return steps
 
@@ -73,19 +76,19 @@ def watch(model: WorldModel, thresholds: dict[str, float], words: list[int], sta
 
 
 def plot(steps: list[WatchedStep], thresholds: dict[str, float], path: str, title: str,
-         score: str = "probe") -> None:
+         score: str = DEFAULT_SCORE) -> None:
     """The per-step error trace with the threshold and the injected faults, as a PNG."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     x = [s.step for s in steps]
-    y = [getattr(s, score) for s in steps]
+    y = [s.scores[score] for s in steps]
     fig, ax = plt.subplots(figsize=(10, 3.6), dpi=120)
     ax.plot(x, y, lw=0.9, color="#2a6f97", label=f"{score} score")
     ax.axhline(thresholds[score], color="#c1121f", ls="--", lw=0.9, label="anomaly threshold")
     flagged = [s for s in steps if s.flagged]
-    ax.scatter([s.step for s in flagged], [getattr(s, score) for s in flagged], s=14, color="#c1121f",
+    ax.scatter([s.step for s in flagged], [s.scores[score] for s in flagged], s=14, color="#c1121f",
                zorder=3, label="flagged")
     for s in steps:
         if s.fault:
