@@ -22,7 +22,7 @@ from ncpu.world.traces import corpus_traces, random_traces, record, split_of
 from ncpu.world.train import TrainConfig, WindowPool, load_model, train
 
 ROOT = Path(__file__).resolve().parents[2]
-TINY = WorldConfig(word_latent=32, word_hidden=48, action_embed=48, core_hidden=128, key=16, probe_hidden=48)
+TINY = WorldConfig(word_latent=32, byte_hidden=32, action_embed=48, core_hidden=128, key=16, probe_hidden=32)
 
 
 def test_state_bits_round_trip_every_register_and_memory_word():

@@ -157,7 +157,12 @@ def run_watch(args) -> int:
     except FaultNotApplied as error:
         raise CommandError(str(error)) from None
     if args.png:
-        plot(steps, thresholds, args.png, f"{args.file}: per-step prediction error ({score} score)", score)
+        try:
+            plot(steps, thresholds, args.png, f"{args.file}: per-step prediction error ({score} score)", score)
+        except ImportError:
+            raise CommandError("--png needs matplotlib: pip install 'ncpu[world]'") from None
+        except OSError as error:
+            raise CommandError(f"cannot write {args.png}: {error.strerror or error}") from None
     if args.json:
         print(json.dumps({"score": score, "threshold": thresholds[score],
                           "false_positive_rate": FALSE_POSITIVE_RATE, "steps": [vars(s) for s in steps]}))

@@ -155,13 +155,18 @@ def one_step(model: WorldModel, data: Transitions, linear: torch.Tensor) -> dict
                                "steps": int((classes == i).sum())}
                         for i, name in enumerate(CLASSES) if (classes == i).any()}
     out["probe_on_true_latents"] = _bit_scores(_batched(model.decode, target) > 0, after)
-    variance = target.var(0)
-    d = model.config.word_latent
-    out["latent"] = {"dims": int(target.shape[1]), "variance_min": float(variance.min()),
+    # Collapse is measured where the anti-collapse terms act: over the byte
+    # latents of every word of every state (per-dimension variance of the
+    # flat state latent would also count bytes that are constant in every
+    # state, such as the flags word's upper three).
+    b = model.config.word_latent // 4
+    byte_latents = target.reshape(-1, b)
+    variance = byte_latents.var(0)
+    out["latent"] = {"byte_dims": b, "variance_min": float(variance.min()),
                      "variance_median": float(variance.median()), "variance_max": float(variance.max()),
                      "dims_std_below_0.1": int((variance.sqrt() < 0.1).sum()),
-                     "effective_rank": effective_rank(target[:8192]),
-                     "word_dims": d, "word_effective_rank": effective_rank(target.reshape(-1, d)[:32768])}
+                     "byte_effective_rank": effective_rank(byte_latents[:65536]),
+                     "dims": int(target.shape[1]), "effective_rank": effective_rank(target[:8192])}
     return out
 
 

@@ -1,7 +1,8 @@
 """The world model: predict the machine's next state in a latent space.
 
 The state is 19 words (R0..R7, memory words 0..7, pc, sp, flags); each word
-is one *slot* of the latent state, encoded by one shared word encoder:
+is one *slot* of the latent state, encoded byte by byte by one shared
+byte encoder:
 
     s_t  --context encoder (per word)-->  z_t [S=19, d]
     z_t, action a_t  --predictor-->  ẑ_{t+1}
@@ -18,9 +19,9 @@ predictor (gates closed) is "no change".
     JEPA loss      ||ẑ_{t+1} - z_{t+1}||² over a window of L steps, the
                    predictor fed its own output (open loop, like a rollout)
     anti-collapse  VICReg's variance hinge (each latent dimension keeps a
-                   standard deviation >= 1 over a batch of words) and its
+                   standard deviation >= 1 over a batch of bytes) and its
                    covariance penalty (dimensions decorrelated)
-    probes         a small MLP reading each slot's latent back into its 32
+    probes         a small MLP reading each byte's latent back into its 8
                    bits; trained on *detached* latents, so it measures what
                    the latent space holds and never shapes it
 
@@ -43,13 +44,13 @@ from ncpu.world.features import ACTION_BITS, WORDS
 
 @dataclass
 class WorldConfig:
-    word_latent: int = 64  # d, per slot
-    word_hidden: int = 96
+    word_latent: int = 64  # d, per slot (d/4 per byte)
+    byte_hidden: int = 64
     action_embed: int = 96  # E
     core_hidden: int = 384
     heads: int = 4  # read heads and write heads
     key: int = 32  # slot address size for attention
-    probe_hidden: int = 256
+    probe_hidden: int = 64
     window: int = 4  # L: open-loop steps per training example
     ema: float = 0.99  # target = ema * target + (1 - ema) * context, after every step
     # Loss weights, VICReg's defaults (invariance 25, variance 25, covariance 1).
@@ -75,15 +76,21 @@ def _mlp(sizes: list[int]) -> nn.Sequential:
 
 
 class StateEncoder(nn.Module):
-    """State bits [B, 608] -> latent [B, S*d], every word through the same network."""
+    """State bits [B, 608] -> latent [B, S*d]: every byte of every word through
+    one small network, a word's latent the concatenation of its 4 bytes'.
+
+    Why bytes: a network that reads whole 32-bit words meets in training a
+    vanishing share of the 2**32 values, and its latents of unseen values
+    are not decodable (a probe fits the training words and misses on new
+    ones). A byte has 256 values, and training meets them all."""
 
     def __init__(self, c: WorldConfig):
         super().__init__()
-        self.word = _mlp([32, c.word_hidden, c.word_hidden, c.word_latent])
+        self.byte = _mlp([8, c.byte_hidden, c.byte_hidden, c.word_latent // 4])
 
     def forward(self, bits: torch.Tensor) -> torch.Tensor:
-        words = bits.view(*bits.shape[:-1], WORDS, 32) * 2 - 1  # (B, S, 32)
-        return self.word(words).flatten(-2)
+        byte_bits = bits.view(*bits.shape[:-1], WORDS * 4, 8) * 2 - 1  # (B, S*4, 8)
+        return self.byte(byte_bits).flatten(-2)  # (B, S*d)
 
 
 class Predictor(nn.Module):
@@ -127,7 +134,8 @@ class WorldModel(nn.Module):
         self.context = StateEncoder(c)
         self.target = copy.deepcopy(self.context).requires_grad_(False)
         self.predictor = Predictor(c)
-        self.probe = _mlp([c.word_latent, c.probe_hidden, 32])  # one slot's latent -> its 32 bit logits
+        # One byte's latent -> its 8 bit logits (bytes, like the encoder: every value is met).
+        self.probe = _mlp([c.word_latent // 4, c.probe_hidden, 8])
 
     def encode(self, bits: torch.Tensor) -> torch.Tensor:
         return self.context(bits)
@@ -149,8 +157,8 @@ class WorldModel(nn.Module):
 
     def decode(self, z: torch.Tensor) -> torch.Tensor:
         """Probe logits [..., 608] for latents [..., S*d]."""
-        words = z.view(*z.shape[:-1], WORDS, self.config.word_latent)
-        return self.probe(words).flatten(-2)
+        byte_latents = z.view(*z.shape[:-1], WORDS * 4, self.config.word_latent // 4)
+        return self.probe(byte_latents).flatten(-2)
 
     @torch.no_grad()
     def update_target(self) -> None:
@@ -178,7 +186,7 @@ def losses(model: WorldModel, states: torch.Tensor, actions: torch.Tensor) -> di
     with torch.no_grad():
         targets = model.encode_target(states[:, 1:].flatten(0, 1)).view_as(predicted)
     predict = F.mse_loss(predicted, targets)
-    variance, covariance = vicreg_terms(z0.view(-1, c.word_latent))  # over every word of the batch
+    variance, covariance = vicreg_terms(z0.view(-1, c.word_latent // 4))  # over every byte of the batch
     # Probes read detached latents: they measure, they do not shape. One step of
     # each window (a different one per example) keeps their cost at B rows.
     pick = torch.randint(predicted.shape[1], (predicted.shape[0],))

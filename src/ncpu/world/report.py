@@ -21,10 +21,10 @@ def format_report(r: dict, flag: str = "probe_bit") -> str:
                   f"{k} {v['bit_accuracy']:.2%} bits / {v['state_accuracy']:.2%} states ({v['steps']})"
                   for k, v in o["per_class"].items())]
     lat = o["latent"]
-    lines.append(f"latents: {lat['dims']} dims, per-dim variance min {lat['variance_min']:.3g} / median "
+    lines.append(f"byte latents ({lat['byte_dims']} dims): per-dim variance min {lat['variance_min']:.3g} / median "
                  f"{lat['variance_median']:.3g} / max {lat['variance_max']:.3g}, dims with std < 0.1: "
-                 f"{lat['dims_std_below_0.1']}, effective rank {lat['effective_rank']:.1f} of {lat['dims']} "
-                 f"(one word's latent: {lat['word_effective_rank']:.1f} of {lat['word_dims']})")
+                 f"{lat['dims_std_below_0.1']}, effective rank {lat['byte_effective_rank']:.1f}; "
+                 f"state latent ({lat['dims']} dims): effective rank {lat['effective_rank']:.1f}")
     ro = r["rollouts"]
     lines += ["", f"{'open-loop rollout':<22}{'state acc':>11}{'bit acc':>10}"]
     for k in ("k=1", "k=4", "k=16", "k=64"):
@@ -48,8 +48,12 @@ def format_report(r: dict, flag: str = "probe_bit") -> str:
                      f"{an['false_positive_rate'][flag]:.2%} of clean held-out steps "
                      f"(calibrated to 1% on validation programs)")
     sp = r["speculation"]
-    lines += ["", "branch outcome from latents (held-out corpus): " + "  ".join(
-        f"{k.split('_')[1]} {v['accuracy']:.1%} of {v['branches']}" for k, v in sp.items() if k.startswith("branch"))]
+    branches = {k: v for k, v in sp.items() if k.startswith("branch")}
+    if branches:
+        majority = max(next(iter(branches.values()))["taken_share"], 1 - next(iter(branches.values()))["taken_share"])
+        lines += ["", "branch direction predicted k steps ahead (held-out corpus): " + "  ".join(
+            f"{k.split('_')[1]} {v['accuracy']:.1%} of {v['branches']}" for k, v in branches.items())
+            + f"  (always guessing the majority direction: {majority:.1%})"]
     sv = sp["speculate_verify"]
     lines.append(f"speculate-then-verify (horizon {sv['horizon']}): {sv['steps']} steps in {sv['rounds']} rounds, "
                  f"{sv['sequential_steps_saved']} sequential steps saved ({sv['saved_share']:.1%})")

@@ -27,7 +27,7 @@ from ncpu.world.traces import Trace, corpus_traces, random_traces
 
 @dataclass
 class TrainConfig:
-    steps: int = 1600
+    steps: int = 2400
     batch: int = 128
     lr: float = 1e-3
     weight_decay: float = 1e-4
