@@ -17,9 +17,9 @@ from ncpu.world.evaluate import SCORES, Transitions, anomaly_scores, auroc, line
 from ncpu.world.faults import FAULTS, inject
 from ncpu.world.features import (ACTION_BITS, STATE_BITS, from_bits, instruction_class, state_bits,
                                  action_bits, CLASSES)
-from ncpu.world.model import WorldConfig, WorldModel, losses, vicreg_terms
+from ncpu.world.model import WorldConfig, vicreg_terms
 from ncpu.world.traces import corpus_traces, random_traces, record, split_of
-from ncpu.world.train import TrainConfig, WindowPool, load_model, train
+from ncpu.world.train import TrainConfig, load_model, train
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = WorldConfig(word_latent=32, byte_hidden=32, action_embed=48, core_hidden=128, key=16, probe_hidden=32)
