@@ -27,7 +27,8 @@ def register(subparsers) -> None:
                                        "validation programs.")
     _checkpoint_option(train)
     train.add_argument("--steps", type=_positive, default=None,
-                       help="total optimiser steps (default: %(default)s -> the TrainConfig default)")
+                       help="total optimiser steps, counting those of a resumed checkpoint "
+                            "(default: the default model's, TrainConfig.steps)")
     train.add_argument("--seed", type=int, default=0, help="seed of the weights and the programs (default 0)")
     train.add_argument("--resume", action="store_true", help="continue from the checkpoint if it exists")
     train.add_argument("--threads", type=_positive, default=1, help="torch CPU threads (default 1)")
