@@ -15,7 +15,7 @@ import sys
 from ncpu import __version__
 
 # Module names under ncpu.commands, in the order `ncpu --help` lists them.
-COMMANDS = ["run", "asm", "disasm", "bench", "train", "verify", "discover", "arm64", "muxleq"]
+COMMANDS = ["run", "asm", "disasm", "bench", "train", "verify", "discover", "arm64", "muxleq", "world"]
 
 
 class CommandError(Exception):

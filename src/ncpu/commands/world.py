@@ -1,0 +1,180 @@
+"""`ncpu world train | eval | watch`: the JEPA world model of the nCPU machine."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from ncpu.cli import CommandError
+
+DEFAULT_CHECKPOINT = Path("world.pt")
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "world", help="train, evaluate and watch the world model of the machine",
+        description="A JEPA-style model that predicts the nCPU machine's next state in a latent space. "
+                    "Trained on traces the exact machine produces on the fly; evaluated only on "
+                    "programs whose content keeps them out of training.")
+    sub = parser.add_subparsers(dest="world_command", metavar="ACTION", required=True)
+
+    train = sub.add_parser("train", help="train (or resume) a model on CPU",
+                           description="Train on fresh random programs and the training share of the "
+                                       "programs/ corpus; saves a checkpoint every few hundred steps and "
+                                       "at the end, with the anomaly thresholds calibrated on held-out "
+                                       "validation programs.")
+    _checkpoint_option(train)
+    train.add_argument("--steps", type=_positive, default=None,
+                       help="total optimiser steps, counting those of a resumed checkpoint "
+                            "(default: the default model's, TrainConfig.steps)")
+    train.add_argument("--seed", type=int, default=0, help="seed of the weights and the programs (default 0)")
+    train.add_argument("--resume", action="store_true", help="continue from the checkpoint if it exists")
+    train.add_argument("--threads", type=_positive, default=1, help="torch CPU threads (default 1)")
+    train.set_defaults(func=run_train)
+
+    evaluate = sub.add_parser("eval", help="print the held-out figures",
+                              description="1-step latent error against 'no change' and linear baselines, "
+                                          "probe-decoded accuracy, k-step rollouts, anomaly AUROC per "
+                                          "fault type and branch speculation, on held-out programs.")
+    _checkpoint_option(evaluate)
+    evaluate.add_argument("--programs", type=_positive, default=300,
+                          help="held-out random programs (default 300; the corpus share is always added)")
+    evaluate.add_argument("--seed", type=int, default=0, help="seed for sampling rollouts and faults")
+    evaluate.add_argument("--json", action="store_true", help="print exactly one JSON object")
+    evaluate.set_defaults(func=run_eval)
+
+    watch = sub.add_parser("watch", help="run a program beside the predictor, step by step",
+                           description="Run PROGRAM on the exact machine and score every step by how "
+                                       "far the observed next state is from the prediction; steps over "
+                                       "the calibrated threshold are flagged ('!').")
+    watch.add_argument("file", metavar="PROGRAM.asm", help="program file (its header sets the start state)")
+    _checkpoint_option(watch)
+    watch.add_argument("--fault", action="append", default=[], metavar="KIND@STEP",
+                       help="inject a fault after STEP: register, alu, skip, memory or branch (repeatable)")
+    watch.add_argument("--max-steps", type=_positive, default=200, help="steps to run (default 200)")
+    watch.add_argument("--score", choices=("latent", "latent_word", "probe", "probe_bit"), default=None,
+                       help="score that flags a step (default: the one best on validation programs, probe_bit)")
+    watch.add_argument("--png", metavar="FILE", help="also plot the error trace to FILE")
+    watch.add_argument("--json", action="store_true", help="print exactly one JSON object")
+    watch.set_defaults(func=run_watch)
+
+
+def _checkpoint_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--checkpoint", type=Path, default=DEFAULT_CHECKPOINT,
+                        help=f"model checkpoint (default: {DEFAULT_CHECKPOINT})")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got '{text}'") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got '{text}'")
+    return value
+
+
+def _load(path: Path):
+    from ncpu.world.train import load_model
+    if not path.exists():
+        raise CommandError(f"no checkpoint at {path}; run `ncpu world train` first")
+    try:
+        return load_model(path)
+    except Exception as error:  # a corrupt or foreign file
+        raise CommandError(f"cannot load {path}: {error}") from None
+
+
+def run_train(args) -> int:
+    import time
+
+    import torch
+    from tqdm import tqdm
+
+    from ncpu.world.model import WorldConfig
+    from ncpu.world.train import TrainConfig, train
+
+    torch.set_num_threads(args.threads)
+    tc = TrainConfig(seed=args.seed, **({"steps": args.steps} if args.steps else {}))
+    started = time.perf_counter()
+    with tqdm(total=tc.steps, desc="training", unit="step", file=sys.stderr) as bar:
+        def progress(step: int, terms: dict) -> None:
+            if bar.n == 0 and step > 1:
+                bar.update(step - 1)  # resumed
+            bar.update(1)
+            bar.set_postfix(predict=f"{terms['predict']:.4f}", var=f"{terms['variance']:.3f}",
+                            probe=f"{terms['probe_next']:.3f}")
+        train(tc, WorldConfig(), args.checkpoint, args.resume, progress)
+    print(f"trained {tc.steps} steps in {time.perf_counter() - started:.0f} s; checkpoint {args.checkpoint}")
+    return 0
+
+
+def run_eval(args) -> int:
+    import torch
+
+    from ncpu.world.evaluate import evaluate
+    from ncpu.world.report import format_report
+
+    torch.set_num_threads(1)
+    model, checkpoint = _load(args.checkpoint)
+    from ncpu.world.evaluate import calibrated_thresholds
+    result = evaluate(model, calibrated_thresholds(model, checkpoint), args.programs, args.seed)
+    result["checkpoint"] = {"path": str(args.checkpoint), "steps": checkpoint["step"],
+                            "config": checkpoint["config"]}
+    print(json.dumps(result) if args.json else format_report(result))
+    return 0
+
+
+def run_watch(args) -> int:
+    import torch
+
+    from ncpu.commands._load import assemble_file
+    from ncpu.machine.program_file import ProgramFileError, load_program_file
+    from ncpu.world.faults import FAULTS
+    from ncpu.world.watch import FaultNotApplied, plot, watch
+
+    torch.set_num_threads(1)
+    faults = {}
+    for text in args.fault:
+        kind, _, step = text.partition("@")
+        if kind not in FAULTS or not step.isdigit():
+            raise CommandError(f"--fault expects KIND@STEP with KIND one of {', '.join(FAULTS)}, got '{text}'")
+        faults[int(step)] = kind
+    assemble_file(args.file)
+    try:
+        loaded = load_program_file(args.file)
+    except ProgramFileError as error:
+        raise CommandError(str(error)) from None
+    from ncpu.world.evaluate import FALSE_POSITIVE_RATE, SCORES, calibrated_thresholds
+    from ncpu.world.watch import DEFAULT_SCORE
+
+    model, checkpoint = _load(args.checkpoint)
+    thresholds = calibrated_thresholds(model, checkpoint)
+    score = args.score or DEFAULT_SCORE
+    try:
+        steps = watch(model, thresholds, loaded.program.words, loaded.fresh_state(), args.max_steps,
+                      faults, score=score)
+    except FaultNotApplied as error:
+        raise CommandError(str(error)) from None
+    if args.png:
+        try:
+            plot(steps, thresholds, args.png, f"{args.file}: per-step prediction error ({score} score)", score)
+        except ImportError:
+            raise CommandError("--png needs matplotlib: pip install 'ncpu[world]'") from None
+        except OSError as error:
+            raise CommandError(f"cannot write {args.png}: {error.strerror or error}") from None
+    if args.json:
+        print(json.dumps({"score": score, "threshold": thresholds[score],
+                          "false_positive_rate": FALSE_POSITIVE_RATE, "steps": [vars(s) for s in steps]}))
+        return 0
+    print(f"{'step':>5} {'pc':>4}  {'instruction':<20}" + "".join(f"{name:>12}" for name in SCORES))
+    for s in steps:
+        mark = "!" if s.flagged else " "
+        fault = f"  <- {s.fault} fault injected" if s.fault else ""
+        print(f"{s.step:>5} {s.pc:>4}  {s.instruction:<20}" + "".join(f"{s.scores[n]:>12.4g}" for n in SCORES)
+              + f" {mark}{fault}")
+    flagged = sum(s.flagged for s in steps)
+    print(f"{flagged} of {len(steps)} steps flagged ('!'): {score} score above {thresholds[score]:.4g}, "
+          f"a threshold that flags {FALSE_POSITIVE_RATE:.0%} of the clean steps of held-out validation programs")
+    return 0

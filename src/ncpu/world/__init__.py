@@ -1,0 +1,13 @@
+"""A JEPA-style world model of the nCPU machine.
+
+Read in this order:
+  model.py     the network: state and action encoders, EMA target encoder,
+               predictor, probes, the JEPA + VICReg loss (start here)
+  features.py  how a machine state and an instruction become bit vectors
+  traces.py    transitions recorded from the reference engine; the split of
+               programs into train / valid / eval by content
+  train.py     the training loop with checkpoints
+  faults.py    injected faults for the anomaly benchmark
+  evaluate.py  held-out figures: baselines, probes, rollouts, AUROC, speculation
+  watch.py     one program beside the predictor, step by step
+"""

@@ -1,0 +1,81 @@
+"""Faults injected into one transition, for the anomaly benchmark and `watch`.
+
+Each fault takes the raw state before a step, the raw action and the raw
+state the exact machine reached, and returns the state a faulty machine
+would have reached instead — or None where the fault cannot happen there
+or would leave no trace (skipping an instruction that changes nothing).
+
+  register  one bit flips in a register the step did not write
+  alu       the result written by an ALU instruction has one bit flipped
+  skip      the instruction is skipped: nothing changes but pc += 1
+  memory    a word of the memory window is replaced by another value
+  branch    a conditional branch goes the other way
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from ncpu.isa.opcodes import BY_MNEMONIC
+from ncpu.machine.semantics import wrap
+from ncpu.machine.state import MachineState
+from ncpu.world.features import CONDITIONAL_CODES, WINDOW, instruction_class
+
+FAULTS = ("register", "alu", "skip", "memory", "branch")
+_PC, _MEMORY = 12, 14  # raw-state columns
+_NO_RESULT = {BY_MNEMONIC[name].code for name in ("CMP", "CMPI")}
+_REGISTER_FORMATS = {"rrr", "rri", "rr", "r", "ri21", "ri16"}
+_WRITES_REGISTER = {op.code for op in BY_MNEMONIC.values() if op.format in _REGISTER_FORMATS}
+
+
+def _flip(value: int, bit: int) -> int:
+    return wrap(value ^ (1 << bit))
+
+
+def inject(kind: str, before: np.ndarray, action: np.ndarray, after: np.ndarray,
+           rng: random.Random) -> np.ndarray | None:
+    """The faulty next raw state (int64[22]), or None where `kind` does not apply."""
+    faulty = after.copy()
+    op = int(action[0])
+    if kind == "register":
+        written = int(action[1]) if op in _WRITES_REGISTER and op not in _NO_RESULT else -1
+        register = rng.choice([r for r in range(8) if r != written])
+        faulty[register] = _flip(int(after[register]), rng.randrange(32))
+    elif kind == "alu":
+        alu = instruction_class(np.array([op]))[0] == 0
+        if not alu or op not in _WRITES_REGISTER or op in _NO_RESULT:
+            return None
+        rd = int(action[1])
+        faulty[rd] = _flip(int(after[rd]), rng.randrange(32))
+    elif kind == "skip":
+        faulty = before.copy()
+        faulty[_PC] += 1
+        if np.array_equal(faulty, after):
+            return None
+    elif kind == "memory":
+        word = _MEMORY + rng.randrange(WINDOW)
+        old = int(after[word])
+        new = old
+        while new == old:
+            new = wrap(rng.getrandbits(32)) if rng.random() < 0.5 else rng.randint(-64, 64)
+        faulty[word] = new
+    elif kind == "branch":
+        target, fall_through = int(action[4]), int(before[_PC]) + 1
+        if op not in CONDITIONAL_CODES or target == fall_through:
+            return None
+        faulty[_PC] = fall_through if after[_PC] == target else target
+    else:
+        raise ValueError(f"unknown fault {kind!r}; choose one of {', '.join(FAULTS)}")
+    return faulty
+
+
+def write_raw(state: MachineState, raw: np.ndarray) -> None:
+    """Put a raw state's registers, flags, pc, sp and window back into a machine."""
+    values = [int(x) for x in raw]
+    state.registers = values[:8]
+    state.n, state.z, state.c, state.v = (bool(x) for x in values[8:12])
+    state.pc, state.sp = values[12], values[13]
+    for i in range(min(WINDOW, len(state.memory))):
+        state.memory[i] = values[_MEMORY + i]

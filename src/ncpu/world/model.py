@@ -1,0 +1,200 @@
+"""The world model: predict the machine's next state in a latent space.
+
+The state is 19 words (R0..R7, memory words 0..7, pc, sp, flags); each word
+is one *slot* of the latent state, encoded byte by byte by one shared
+byte encoder:
+
+    s_t  --context encoder (per word)-->  z_t [S=19, d]
+    z_t, action a_t  --predictor-->  ẑ_{t+1}
+    s_{t+1}  --target encoder (EMA of the context encoder, no gradient)-->  z_{t+1}
+
+The predictor is shaped like a register machine, but learns everything:
+read heads attend over the slots (where to read is a function of the
+action), a core MLP combines the action with what was read, and write heads
+attend over the slots and overwrite them through a gate:
+    ẑ_s = z_s + Σ_w attention_w(s) · gate_w · (value_w - z_s)
+so a slot no head writes is carried over unchanged, and the untrained
+predictor (gates closed) is "no change".
+
+    JEPA loss      ||ẑ_{t+1} - z_{t+1}||² over a window of L steps, the
+                   predictor fed its own output (open loop, like a rollout)
+    anti-collapse  VICReg's variance hinge (each latent dimension keeps a
+                   standard deviation >= 1 over a batch of bytes) and its
+                   covariance penalty (dimensions decorrelated)
+    probes         a small MLP reading each byte's latent back into its 8
+                   bits; trained on *detached* latents, so it measures what
+                   the latent space holds and never shapes it
+
+Nothing reconstructs the state: the encoders learn only from predicting
+latents. Latents leave this module flat, [B, S*d].
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from dataclasses import asdict, dataclass
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from ncpu.world.features import ACTION_BITS, WORDS
+
+
+@dataclass
+class WorldConfig:
+    word_latent: int = 64  # d, per slot (d/4 per byte)
+    byte_hidden: int = 64
+    action_embed: int = 96  # E
+    core_hidden: int = 384
+    heads: int = 4  # read heads and write heads
+    key: int = 32  # slot address size for attention
+    probe_hidden: int = 64
+    window: int = 4  # L: open-loop steps per training example
+    ema: float = 0.99  # target = ema * target + (1 - ema) * context, after every step
+    # Loss weights, VICReg's defaults (invariance 25, variance 25, covariance 1).
+    w_predict: float = 25.0
+    w_variance: float = 25.0
+    w_covariance: float = 1.0
+
+    @property
+    def latent(self) -> int:
+        return WORDS * self.word_latent
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def _mlp(sizes: list[int]) -> nn.Sequential:
+    layers: list[nn.Module] = []
+    for i, (a, b) in enumerate(zip(sizes, sizes[1:])):
+        layers.append(nn.Linear(a, b))
+        if i < len(sizes) - 2:
+            layers += [nn.LayerNorm(b), nn.GELU()]
+    return nn.Sequential(*layers)
+
+
+class StateEncoder(nn.Module):
+    """State bits [B, 608] -> latent [B, S*d]: every byte of every word through
+    one small network, a word's latent the concatenation of its 4 bytes'.
+
+    Why bytes: a network that reads whole 32-bit words meets in training a
+    vanishing share of the 2**32 values, and its latents of unseen values
+    are not decodable (a probe fits the training words and misses on new
+    ones). A byte has 256 values, and training meets them all."""
+
+    def __init__(self, c: WorldConfig):
+        super().__init__()
+        self.byte = _mlp([8, c.byte_hidden, c.byte_hidden, c.word_latent // 4])
+
+    def forward(self, bits: torch.Tensor) -> torch.Tensor:
+        byte_bits = bits.view(*bits.shape[:-1], WORDS * 4, 8) * 2 - 1  # (B, S*4, 8)
+        return self.byte(byte_bits).flatten(-2)  # (B, S*d)
+
+
+class Predictor(nn.Module):
+    """(latent [B, S*d], action bits [B, 144]) -> next latent [B, S*d]."""
+
+    def __init__(self, c: WorldConfig):
+        super().__init__()
+        self.c = c
+        self.action = _mlp([ACTION_BITS, c.action_embed, c.action_embed])
+        self.read_keys = nn.Parameter(torch.randn(WORDS, c.key))  # where each slot is, to readers
+        self.write_keys = nn.Parameter(torch.randn(WORDS, c.key))
+        self.read_query = nn.Linear(c.action_embed, c.heads * c.key)
+        self.write_query = nn.Linear(c.action_embed, c.heads * c.key)
+        self.core = _mlp([c.action_embed + c.heads * c.word_latent, c.core_hidden, c.core_hidden])
+        self.values = nn.Linear(c.core_hidden, c.heads * c.word_latent)
+        self.gates = nn.Linear(c.core_hidden, c.heads)
+        nn.init.constant_(self.gates.bias, -3.0)  # start closed: "no change"
+
+    def _attend(self, query: nn.Linear, keys: torch.Tensor, e: torch.Tensor) -> torch.Tensor:
+        q = query(e).view(-1, self.c.heads, self.c.key)  # (B, H, k)
+        return torch.softmax(q @ keys.T / math.sqrt(self.c.key), dim=-1)  # (B, H, S)
+
+    def forward(self, z: torch.Tensor, action_bits: torch.Tensor) -> torch.Tensor:
+        c = self.c
+        slots = z.view(-1, WORDS, c.word_latent)  # (B, S, d)
+        e = self.action(action_bits * 2 - 1)  # (B, E)
+        operands = self._attend(self.read_query, self.read_keys, e) @ slots  # (B, H, d)
+        h = self.core(torch.cat([e, operands.flatten(1)], dim=-1))  # (B, C)
+        values = self.values(h).view(-1, c.heads, c.word_latent)  # (B, H, d)
+        where = self._attend(self.write_query, self.write_keys, e)  # (B, H, S)
+        weight = where * torch.sigmoid(self.gates(h))[..., None]  # (B, H, S)
+        # Σ_w weight_w(s) · (value_w - z_s)
+        update = weight.transpose(1, 2) @ values - weight.sum(1)[..., None] * slots  # (B, S, d)
+        return (slots + update).flatten(1)
+
+
+class WorldModel(nn.Module):
+    def __init__(self, config: WorldConfig | None = None):
+        super().__init__()
+        self.config = c = config or WorldConfig()
+        self.context = StateEncoder(c)
+        self.target = copy.deepcopy(self.context).requires_grad_(False)
+        self.predictor = Predictor(c)
+        # One byte's latent -> its 8 bit logits (bytes, like the encoder: every value is met).
+        self.probe = _mlp([c.word_latent // 4, c.probe_hidden, 8])
+
+    def encode(self, bits: torch.Tensor) -> torch.Tensor:
+        return self.context(bits)
+
+    @torch.no_grad()
+    def encode_target(self, bits: torch.Tensor) -> torch.Tensor:
+        return self.target(bits)
+
+    def predict(self, z: torch.Tensor, action_bits: torch.Tensor) -> torch.Tensor:
+        return self.predictor(z, action_bits)
+
+    def rollout(self, z: torch.Tensor, actions: torch.Tensor) -> torch.Tensor:
+        """Open loop: latents [B, S*d], actions [B, K, 144] -> predicted latents [B, K, S*d]."""
+        out = []
+        for k in range(actions.shape[1]):
+            z = self.predictor(z, actions[:, k])
+            out.append(z)
+        return torch.stack(out, dim=1)
+
+    def decode(self, z: torch.Tensor) -> torch.Tensor:
+        """Probe logits [..., 608] for latents [..., S*d]."""
+        byte_latents = z.view(*z.shape[:-1], WORDS * 4, self.config.word_latent // 4)
+        return self.probe(byte_latents).flatten(-2)
+
+    @torch.no_grad()
+    def update_target(self) -> None:
+        m = self.config.ema
+        for t, s in zip(self.target.parameters(), self.context.parameters()):
+            t.mul_(m).add_(s.detach(), alpha=1 - m)
+
+
+def vicreg_terms(z: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Variance hinge and covariance penalty of latents z [N, D] (VICReg, Bardes et al. 2022)."""
+    z = z - z.mean(0)
+    std = torch.sqrt(z.var(0) + 1e-4)
+    variance = F.relu(1 - std).mean()
+    cov = (z.T @ z) / (z.shape[0] - 1)  # (D, D)
+    off_diagonal = cov - torch.diag(torch.diag(cov))
+    covariance = off_diagonal.pow(2).sum() / z.shape[1]
+    return variance, covariance
+
+
+def losses(model: WorldModel, states: torch.Tensor, actions: torch.Tensor) -> dict[str, torch.Tensor]:
+    """Training terms for windows: state bits [B, L+1, 608], action bits [B, L, 144]."""
+    c = model.config
+    z0 = model.encode(states[:, 0])  # (B, S*d)
+    predicted = model.rollout(z0, actions)  # (B, L, S*d)
+    with torch.no_grad():
+        targets = model.encode_target(states[:, 1:].flatten(0, 1)).view_as(predicted)
+    predict = F.mse_loss(predicted, targets)
+    variance, covariance = vicreg_terms(z0.view(-1, c.word_latent // 4))  # over every byte of the batch
+    # Probes read detached latents: they measure, they do not shape. One step of
+    # each window (a different one per example) keeps their cost at B rows.
+    pick = torch.randint(predicted.shape[1], (predicted.shape[0],))
+    rows = torch.arange(predicted.shape[0])
+    truth = states[rows, pick + 1]  # (B, 608)
+    probe_state = F.binary_cross_entropy_with_logits(model.decode(targets[rows, pick]), truth)
+    probe_next = F.binary_cross_entropy_with_logits(model.decode(predicted[rows, pick].detach()), truth)
+    total = (c.w_predict * predict + c.w_variance * variance + c.w_covariance * covariance
+             + probe_state + probe_next)
+    return {"total": total, "predict": predict, "variance": variance, "covariance": covariance,
+            "probe_state": probe_state, "probe_next": probe_next}

@@ -1,0 +1,151 @@
+"""Training the world model on traces generated on the fly.
+
+Every `refresh_every` steps the pool of training transitions is rebuilt from
+fresh random programs (new seeds each time, only programs whose content
+falls in the `train` split) plus the corpus programs of the train split.
+Batches are windows of L consecutive transitions inside one trace.
+
+A checkpoint holds the model, the optimiser, the step and both configs;
+training resumed from it draws the same programs it would have drawn.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import torch
+
+from ncpu.world.evaluate import held_out, thresholds
+from ncpu.world.features import action_bits, state_bits
+from ncpu.world.model import WorldConfig, WorldModel, losses
+from ncpu.world.traces import Trace, corpus_traces, random_traces
+
+
+@dataclass
+class TrainConfig:
+    steps: int = 2400
+    batch: int = 128
+    lr: float = 1e-3
+    weight_decay: float = 1e-4
+    programs_per_refresh: int = 400
+    refresh_every: int = 250
+    max_trace_steps: int = 256
+    use_corpus: bool = True
+    seed: int = 0
+    checkpoint_every: int = 500
+    calibration_programs: int = 200  # valid-split programs for the anomaly thresholds
+
+
+class WindowPool:
+    """Traces flattened into arrays, sampled as windows of `window` steps.
+
+    states float32[N, 548]; actions float32[N, 144] where row i is the
+    action from state i to state i+1 (the last row of each trace is unused).
+    """
+
+    def __init__(self, traces: list[Trace], window: int):
+        usable = [t for t in traces if len(t) >= window]
+        if not usable:
+            raise ValueError(f"no trace has {window} steps")
+        self.states = torch.from_numpy(state_bits(np.concatenate([t.states for t in usable])))
+        padded = [np.concatenate([t.actions, np.zeros((1, 8), np.int64)]) for t in usable]
+        padded_actions = np.concatenate(padded)
+        padded_actions[:, 1:4] = np.clip(padded_actions[:, 1:4], 0, 7)
+        # Padding rows carry op 0 (NOP): valid for the encoder, never sampled.
+        self.actions = torch.from_numpy(action_bits(padded_actions))
+        starts, offset = [], 0
+        for t in usable:
+            starts.append(np.arange(offset, offset + len(t) - window + 1))
+            offset += len(t) + 1
+        self.starts = torch.from_numpy(np.concatenate(starts))
+        self.window = window
+        self.transitions = sum(len(t) for t in usable)
+
+    def sample(self, generator: torch.Generator, batch: int) -> tuple[torch.Tensor, torch.Tensor]:
+        """States [B, L+1, 548] and actions [B, L, 144]."""
+        pick = self.starts[torch.randint(len(self.starts), (batch,), generator=generator)]
+        offsets = torch.arange(self.window + 1)
+        index = pick[:, None] + offsets  # (B, L+1)
+        return self.states[index], self.actions[index[:, :-1]]
+
+
+def training_pool(tc: TrainConfig, window: int, refresh: int, corpus: list[Trace]) -> WindowPool:
+    seed = tc.seed * 1_000_000_007 + refresh * tc.programs_per_refresh * 12
+    traces = random_traces("train", seed, tc.programs_per_refresh, tc.max_trace_steps)
+    return WindowPool(traces + corpus, window)
+
+
+def learning_rate(tc: TrainConfig, step: int) -> float:
+    warmup = min(200, tc.steps // 10 + 1)
+    if step < warmup:
+        return tc.lr * (step + 1) / warmup
+    progress = (step - warmup) / max(1, tc.steps - warmup)
+    return tc.lr * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * min(progress, 1.0))))
+
+
+def save_checkpoint(path: Path, model: WorldModel, optimizer, step: int, tc: TrainConfig, extra: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "step": step,
+                "config": model.config.to_dict(), "train_config": asdict(tc), **extra}, tmp)
+    tmp.replace(path)  # never leave a half-written checkpoint
+
+
+def load_model(path: Path) -> tuple[WorldModel, dict]:
+    """The model saved at `path` (eval mode) and the whole checkpoint dict."""
+    checkpoint = torch.load(path, map_location="cpu", weights_only=False)
+    model = WorldModel(WorldConfig(**checkpoint["config"]))
+    model.load_state_dict(checkpoint["model"])
+    return model.eval(), checkpoint
+
+
+def train(tc: TrainConfig, config: WorldConfig, checkpoint: Path | None = None, resume: bool = False,
+          progress: Callable[[int, dict], None] | None = None) -> WorldModel:
+    """Train for `tc.steps` steps in total (counting those of a resumed checkpoint).
+
+    `progress(step, terms)` is called after each step with the loss terms as floats.
+    """
+    torch.manual_seed(tc.seed)
+    model = WorldModel(config)
+    optimizer = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad],
+                                  lr=tc.lr, weight_decay=tc.weight_decay)
+    start = 0
+    if resume and checkpoint is not None and checkpoint.exists():
+        saved = torch.load(checkpoint, map_location="cpu", weights_only=False)
+        model = WorldModel(WorldConfig(**saved["config"]))
+        model.load_state_dict(saved["model"])
+        optimizer = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad],
+                                      lr=tc.lr, weight_decay=tc.weight_decay)
+        optimizer.load_state_dict(saved["optimizer"])
+        start = saved["step"]
+    model.train()
+    corpus = corpus_traces("train", tc.max_trace_steps * 4) if tc.use_corpus else []
+    generator = torch.Generator().manual_seed(tc.seed * 7919 + start)
+    pool = None
+    for step in range(start, tc.steps):
+        if pool is None or step % tc.refresh_every == 0:
+            pool = training_pool(tc, model.config.window, step // tc.refresh_every, corpus)
+        for group in optimizer.param_groups:
+            group["lr"] = learning_rate(tc, step)
+        states, actions = pool.sample(generator, tc.batch)
+        terms = losses(model, states, actions)
+        optimizer.zero_grad(set_to_none=True)
+        terms["total"].backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        optimizer.step()
+        model.update_target()
+        if progress is not None:
+            progress(step + 1, {k: float(v.detach()) for k, v in terms.items()})
+        if checkpoint is not None and (step + 1) % tc.checkpoint_every == 0:
+            save_checkpoint(checkpoint, model, optimizer, step + 1, tc, {})
+    model.eval()
+    if checkpoint is not None:
+        # The anomaly flag's thresholds, calibrated on clean runs of programs
+        # that are neither trained on nor evaluated on.
+        calibrated = thresholds(model, held_out("valid", tc.calibration_programs, tc.max_trace_steps))
+        save_checkpoint(checkpoint, model, optimizer, tc.steps, tc, {"thresholds": calibrated})
+    return model
