@@ -75,6 +75,24 @@ def test_unwritable_cache_root_falls_back_to_temp_not_the_package(monkeypatch, t
     assert jitcache.install().from_function(loops._apply.py_func, loops.__file__) is None
 
 
+def test_a_temp_fallback_others_can_write_is_never_used(monkeypatch, tmp_path):
+    """numba's index files are pickles: a fallback directory planted writable by others is skipped."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.delenv("NCPU_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
+    monkeypatch.setattr(jitcache.tempfile, "tempdir", str(tmp_path / "tmp"))
+    planted = jitcache.fallback_root()
+    planted.mkdir(parents=True)
+    planted.chmod(0o777)
+    from ncpu.synth import loops
+    assert jitcache.install().from_function(loops._apply.py_func, loops.__file__) is None
+    planted.chmod(0o700)
+    locator = jitcache.install().from_function(loops._apply.py_func, loops.__file__)
+    assert Path(locator.get_cache_path()).is_relative_to(planted)
+
+
 def test_stamp_covers_every_source_of_the_directory(tmp_path):
     for name in ("a.py", "b.py"):
         (tmp_path / name).write_text(f"# {name}\n")

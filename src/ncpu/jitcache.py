@@ -46,6 +46,23 @@ def fallback_root() -> Path:
     return Path(tempfile.gettempdir()) / f"ncpu-numba-{os.getuid() if hasattr(os, 'getuid') else 'user'}"
 
 
+def _private(root: Path) -> bool:
+    """True if `root` is a directory only we can write, creating it (0700) if absent.
+
+    numba's index files are pickles: a cache directory someone else can write is
+    a way to run code as the next user, so the shared temporary directory is used
+    only through a directory of our own that nobody else can write into."""
+    try:
+        root.mkdir(mode=0o700, parents=True, exist_ok=True)
+        info = root.lstat()
+    except OSError:
+        return False
+    import stat
+
+    mine = not hasattr(os, "getuid") or info.st_uid == os.getuid()
+    return stat.S_ISDIR(info.st_mode) and mine and not info.st_mode & 0o022
+
+
 def sources_digest(directory: Path, also: tuple[Path, ...] = ()) -> str:
     """sha256 over the names and contents of the .py files in `directory` and `also` (not recursive)."""
     h = hashlib.sha256()
@@ -88,6 +105,8 @@ def _locator_class():
             if not Path(py_file).resolve().is_relative_to(PACKAGE):
                 return None     # someone else's function: numba's own locators decide
             for root in (cache_root(), fallback_root()):
+                if root == fallback_root() and not _private(root):
+                    continue
                 locator = cls(py_func, py_file, root)
                 try:
                     locator.ensure_cache_path()
