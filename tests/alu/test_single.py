@@ -12,9 +12,9 @@ import torch
 from ncpu.alu.dense import DenseALU
 from ncpu.alu.single import BitCircuits
 from ncpu.alu.weights import build_alu
-from ncpu.machine import semantics as sem
+from ncpu.isa import semantics as sem
 from ncpu.machine.neural import bit_circuits
-from ncpu.machine.random_programs import SPECIAL_VALUES
+from ncpu.isa.semantics import EDGE_VALUES as SPECIAL_VALUES
 
 _rng = random.Random(19)
 VALUES = list(SPECIAL_VALUES) + [_rng.randint(-(1 << 31), (1 << 31) - 1) for _ in range(25)]

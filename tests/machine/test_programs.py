@@ -24,7 +24,7 @@ from ncpu.machine.program_file import (
     parse_program_file,
     program_paths,
 )
-from ncpu.machine.semantics import wrap
+from ncpu.isa.semantics import wrap
 from ncpu.machine.state import MachineState
 
 PROGRAMS_DIR = Path(__file__).resolve().parents[2] / "programs"

@@ -11,7 +11,7 @@ from ncpu.cli import CommandError
 from ncpu.commands._load import assemble_file, words_from_binary
 from ncpu.isa.opcodes import NUM_REGISTERS
 from ncpu.machine.program_file import DEFAULT_MAX_STEPS, ProgramFileError, load_program_file
-from ncpu.machine.semantics import wrap
+from ncpu.isa.semantics import wrap
 from ncpu.machine.state import DEFAULT_MEM_SIZE, MachineState
 
 MODES = ("reference", "compute", "fast", "neural")

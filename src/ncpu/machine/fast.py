@@ -20,7 +20,7 @@ import numpy as np
 import torch
 from torch import Tensor
 
-from ncpu.machine import semantics as sem
+from ncpu.isa import semantics as sem
 from ncpu.machine.decoded import CODE, DecodedProgram, decode_words
 from ncpu.machine.state import BatchState, MachineState
 from ncpu.machine.tensor_alu import OPS, UNARY_OPS, TensorALU
