@@ -15,7 +15,8 @@ a loop skeleton and enumerates only its holes. Three skeletons:
   and an in-place two-pointer reverse.
 
 * branch:      if (p cc q) out = Y else out = X, X and Y one op each
-  (comparisons to 0/1, min/max, abs, sign, clamps).
+  (comparisons to 0/1, min/max, abs, sign, clamps); tests over computed
+  values and two-test decision lists are in `decisions.py`.
 
 Array fillings are few, so each is assembled and run on the machine itself.
 Every candidate is emitted as ordinary nCPU assembly with CMP/Jcc/JMP.
@@ -405,9 +406,17 @@ def _maps(spec, deadline, ri, rp, rx, racc, rq):
 
 
 def search(spec: Spec, deadline: float, seed: int = 0) -> Iterator[list[str]]:
+    from ncpu.synth import decisions
+
     yield from search_arrays(spec, deadline)
     yield from search_branch(spec, deadline)
+    found = False
+    for lines in decisions.search(spec, deadline):
+        found = True
+        yield lines
     yield from search_recurrence(spec, deadline)
+    if not found:
+        yield from decisions.search_nested(spec, deadline)
 
 
 def _taken(cond: int, p: np.ndarray, q: np.ndarray) -> np.ndarray:
