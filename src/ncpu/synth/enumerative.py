@@ -45,7 +45,9 @@ def constants_for(spec: Spec) -> list[int]:
 _CHUNK = 1 << 19  # candidate rows evaluated per broadcast
 PROBES = 24  # extra inputs a single-output search also evaluates (see `search`)
 ALTERNATIVE_SECONDS = 0.15  # after a solution, how long to look for one that differs off the examples
-MEET_PATIENCE = 0.2  # after a met pair, how long to look for a smaller term (inside the portfolio's grace)
+MEET_AHEAD = 4  # a met term at most this much larger than the enumerated sizes is reported at once
+MEET_PATIENCE = 0.2  # after reporting it, how long to look for a smaller term (inside the portfolio's grace)
+LARGE_MEET_PATIENCE = 1.5  # how long a larger met term waits for a regular find before it is reported
 LEVEL_CAP = 400_000  # terms kept per size; beyond it only targets are checked
 
 
@@ -162,10 +164,13 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12) -> It
     def finished() -> bool:
         if len(found) < len(targets):
             # A met pair ends the search once no smaller term can come, or
-            # after a short patience for one (it was already yielded).
-            if len(set(found) | set(met)) < len(targets) or state.get("met_at") is None:
+            # after some patience for one.
+            if len(set(found) | set(met)) < len(targets):
                 return False
-            return size + 1 >= min(t for t, _ in met.values()) or time.monotonic() > state["met_at"] + MEET_PATIENCE
+            if state.get("met_at") is None:
+                state["met_at"] = time.monotonic()
+            patience = MEET_PATIENCE if state.get("met_yielded") else LARGE_MEET_PATIENCE
+            return size + 1 >= max(t for t, _ in met.values()) or time.monotonic() > state["met_at"] + patience
         if state["solved_at"] is None:
             state["solved_at"] = time.monotonic()
         return not want_alternative or bool(alternative) or time.monotonic() > state["solved_at"] + ALTERNATIVE_SECONDS
@@ -202,6 +207,8 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12) -> It
             return leaves[desc[1]]
         if desc[0] == "bank":
             return term(desc[1], desc[2])
+        if desc[0] == "meet1":
+            return T.unary(desc[1], term(*desc[2]))
         if desc[0] == "meet":
             _, op, swap, v, n = desc
             a, b = (term(*n), term(*v)) if swap else (term(*v), term(*n))
@@ -242,12 +249,39 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12) -> It
                         best = (int(n_size), (op, swap, (newest, int(vi)), (int(n_size), int(ni))))
             if best is not None and (ti not in met or newest + best[0] + 1 < met[ti][0]):
                 met[ti] = (newest + best[0] + 1, ("meet", *best[1]))
+            # One step ahead: AND / OR of a new term with an input (x & f(x)).
+            for li, leaf in enumerate(leaves):
+                if leaf.kind != "input" or (ti in met and met[ti][0] <= newest + 2):
+                    continue
+                for op in ("AND", "OR"):
+                    if op not in binary:
+                        continue
+                    h = hash_examples(vecops.BINARY[op](V, banks[1].values[li, :E][None, :]))
+                    hits = np.flatnonzero(h == target_hash[ti])
+                    if hits.size:
+                        met[ti] = (newest + 2, ("meet", op, False, (newest, int(hits[0])), (1, li)))
+                        break
+            # NOT / NEG of a known term.
+            for op, need in (("NOT", lambda t: ~t), ("NEG", lambda t: -t)):
+                if op not in unary:
+                    continue
+                h = hash_examples(vecops.wrap(need(target[-1]))[None, :])[0]
+                pos = min(int(np.searchsorted(sorted_h, h)), len(sorted_h) - 1)
+                if sorted_h[pos] == h:
+                    n_size, ni = (int(v) for v in where[order[pos]])
+                    if ti not in met or n_size + 1 < met[ti][0]:
+                        met[ti] = (n_size + 1, ("meet1", op, (n_size, ni)))
 
-    def met_program() -> list[str] | None:
-        """The program of the met pairs (and regular finds), once every target has one."""
-        if len(found) == len(targets) or len(set(found) | set(met)) < len(targets) or state.get("met_at") is not None:
+    def met_program(final: bool = False) -> list[str] | None:
+        """The program of the met pairs (and regular finds) once every target
+        has one: at once when the met terms are at most a few sizes beyond
+        the enumerated ones, else only when the search ends without a
+        regular find (a large met term fits the examples more by chance)."""
+        if len(found) == len(targets) or len(set(found) | set(met)) < len(targets) or state.get("met_yielded"):
             return None
-        state["met_at"] = time.monotonic()
+        if not final and max(t for ti, (t, _) in met.items() if ti not in found) > size + MEET_AHEAD:
+            return None
+        state["met_yielded"] = True
         return next(_emit(targets, {ti: built(found[ti]) if ti in found else built(met[ti][1])
                                     for ti in range(len(targets))}, spec), None)
 
@@ -311,7 +345,9 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12) -> It
             if (early := met_program()) is not None:
                 yield early
     if len(found) < len(targets):
-        return  # nothing, or the met program already yielded
+        if (late := met_program(final=True)) is not None:
+            yield late
+        return
     yield from _emit(targets, {ti: built(d) for ti, d in found.items()}, spec)
     if alternative:
         yield from _emit(targets, {ti: built(d) for ti, d in alternative.items()}, spec)

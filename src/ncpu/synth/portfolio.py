@@ -87,14 +87,17 @@ class Shortest:
         self.result, self.length = result, length
 
     def worth_checking(self, lines: list[str]) -> bool:
-        """Could this candidate beat the best so far, or is it one of the
-        few alternatives kept? Counting is cheap next to the exact check, and
-        a family that keeps streaming programs of the same length must not
+        """Could this candidate beat the best so far, or be one of the few
+        alternatives kept? Counting is cheap next to the exact check, and a
+        family that keeps streaming programs of the same length must not
         use up the grace period being checked."""
-        if self.result is None or len(self.verified) <= ALTERNATIVES:
-            return "\n".join(lines) not in self.verified
+        text = "\n".join(lines)
+        if text in self.verified:
+            return False
+        if self.result is None:
+            return True
         try:
-            return count_instructions("\n".join(lines)) < self.length
+            return count_instructions(text) < self.length or len(self.verified) <= ALTERNATIVES
         except AssemblerError:
             return False
 
