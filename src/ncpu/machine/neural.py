@@ -100,10 +100,11 @@ def run_single(program: DecodedProgram, state: MachineState, max_steps: int, cir
     enc, dec = circuits.encode, circuits.decode
     binary, unary, zero_negative = circuits.binary, circuits.unary, circuits.zero_negative
     rows = []  # (kind name, a_reg, b_reg or -1 when b is the constant, the constant as bits,
-    #             STORE's source register, rd, imm, cond)
+    #             STORE's source register, rd, imm, cond, the circuit of a bit-level binary op)
     for row in TensorProgram.from_decoded(program).table.tolist():
-        rows.append((KINDS[row[KIND]], row[A_REG], row[B_REG] if row[B_IS_REG] else -1,
-                     enc(row[B_CONST]), row[B_REG], row[RD], row[IMM], row[COND]))
+        name = KINDS[row[KIND]]
+        rows.append((name, row[A_REG], row[B_REG] if row[B_IS_REG] else -1, enc(row[B_CONST]), row[B_REG],
+                     row[RD], row[IMM], row[COND], circuits.binary_fn(name) if name in BIT_BINARY else None))
     s = state.copy()
     regs = [enc(int(r)) for r in s.registers]  # bits [n] each
     ints: list[int | None] = [int(r) for r in s.registers]  # their values, None until decoded again
@@ -132,7 +133,7 @@ def run_single(program: DecodedProgram, state: MachineState, max_steps: int, cir
             break
         if steps >= budget:
             break
-        name, a_reg, b_reg, b_bits, source, rd, imm, cond = rows[pc]
+        name, a_reg, b_reg, b_bits, source, rd, imm, cond, circuit = rows[pc]
         nxt = pc + 1
         steps += 1
         if name == "JUMP":
@@ -144,9 +145,9 @@ def run_single(program: DecodedProgram, state: MachineState, max_steps: int, cir
                     nxt = imm
             else:
                 nxt = imm
-        elif name in BIT_BINARY:
-            pending = binary(name, regs[a_reg], regs[b_reg] if b_reg >= 0 else b_bits)
-            write(rd, pending)
+        elif circuit is not None:  # ADD SUB AND OR XOR SHL SHR SAR
+            pending = regs[rd] = circuit(regs[a_reg], regs[b_reg] if b_reg >= 0 else b_bits)
+            ints[rd] = None
         elif name == "CMP":
             n, z, c, v = circuits.compare(regs[a_reg], regs[b_reg] if b_reg >= 0 else b_bits)
             pending = None
