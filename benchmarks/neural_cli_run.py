@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import time
@@ -69,6 +70,8 @@ def main() -> int:
     else:
         print("excluding start-up   not measurable: start-up varied by more than the run took")
     print(f"harness (ncpu bench --neural, batch 1, {steps:,} steps): {harness_rate(steps):,.0f} instructions/s")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"machine              {os.cpu_count()} cores, load average {load:.1f} (1 min) at the end")
     return 0
 
 

@@ -4,11 +4,12 @@ neural circuits of `ncpu.alu`, in their dense layout (`ncpu.alu.dense`).
 Batches (B > 1) run on the `fast` tensor engine: `NeuralTensorALU`
 implements its `TensorALU` contract with the circuits, nothing of the
 engine is copied. A single machine (B = 1) runs on `run_single`: the same
-per-kind plumbing (program table, pc, branches, memory, sp) in plain Python
-integers, with each ALU operation a call of the circuits on a one-row
-tensor. At B = 1 the tensor engine's ~40 torch calls per step of plumbing
-cost more than the circuits themselves; here an instruction costs one
-circuit call (result, then Z and N neurons on its bits, in one go).
+per-kind plumbing (program table, pc, branches, memory, sp) in plain Python,
+registers held as bits, each ALU operation the one-row form of the same
+dense circuits (`ncpu.alu.single.BitCircuits`, numpy: at one row torch's
+per-call cost is the whole cost). An instruction is the circuit on its
+operands' bits; Z and N are the flag neurons on the last value written,
+evaluated when a conditional branch reads them.
 """
 
 from __future__ import annotations

@@ -28,10 +28,12 @@ import numpy as np
 
 from ncpu.synth.loops import CONDITIONS, _JUMP, _allowed, _apply_columns, _emit_expr, _expressions, _taken
 from ncpu.synth.spec import Spec
+from ncpu.synth.verify import outputs_on, probe_inputs
 
 _CHUNK = 4096  # conditions per matrix product
 _CONSTANTS = (0, 1, -1, 2, 31)
 _IMM15 = range(-(1 << 14), 1 << 14)
+_KEPT = 8  # fitting one-test programs kept per condition chunk, and compared on probe inputs
 
 
 def search(spec: Spec, deadline: float) -> Iterator[list[str]]:
@@ -42,8 +44,8 @@ def search(spec: Spec, deadline: float) -> Iterator[list[str]]:
     # With three or four inputs the one-test space is large: try the
     # two-test lists over plain inputs first.
     for attempt in [ctx.one_test, ctx.two_tests] if ctx.k < 3 else [ctx.two_tests, ctx.one_test]:
-        lines = attempt(deadline)
-        if lines is not None:
+        programs = attempt(deadline)
+        for lines in programs or []:
             yield lines
 
 
@@ -51,8 +53,8 @@ def search_nested(spec: Spec, deadline: float) -> Iterator[list[str]]:
     """One test whose P is two operations over the inputs; arms are copies.
     (The caller runs it last: such tests fit noise easily.)"""
     ctx = _context(spec)
-    if ctx is not None and (lines := ctx.nested_test(deadline)) is not None:
-        yield lines
+    if ctx is not None:
+        yield from ctx.nested_test(deadline) or []
 
 
 def _context(spec: Spec):
@@ -86,9 +88,12 @@ class _Context:
 
     # -- one test over computed values ------------------------------------------
 
-    def one_test(self, deadline: float, p_rows=None, arms=None) -> list[str] | None:
+    def one_test(self, deadline: float, p_rows=None, arms=None) -> list[list[str]] | None:
         """The simplest one-test program, with P over `p_rows` (default: one
-        operation over the inputs) and arms over `arms` (default: all rows)."""
+        operation over the inputs) and arms over `arms` (default: all rows);
+        then, if one of the next simplest fitting programs computes
+        something else on the probe inputs, that one too (the examples
+        underdetermine the answer)."""
         p_rows = self.p_rows if p_rows is None else p_rows
         arms = np.arange(len(self.rows)) if arms is None else arms
         V, t = self.values, self.target
@@ -96,7 +101,7 @@ class _Context:
         P, Q = self._p_values(p_rows), V[:, self.q_rows]  # [E, p], [E, q]
         pairs = np.array([(i, j) for i in range(P.shape[1]) for j in range(Q.shape[1])
                           if p_rows[i] != self.q_rows[j] or p_rows is not self.p_rows], np.int64).reshape(-1, 2)
-        best = None
+        found = []  # (score, p index, q row, condition, then arm, else arm)
         for cond in range(len(CONDITIONS)):
             for start in range(0, len(pairs), _CHUNK):
                 if time.monotonic() > deadline:
@@ -113,22 +118,37 @@ class _Context:
                     continue
                 y, x = then_ok.argmax(0), else_ok.argmax(0)  # the simplest fitting arms
                 score = np.where(fits, chunk[:, 0] + chunk[:, 1] + y + x, np.iinfo(np.int64).max)
-                c = int(score.argmin())
-                if best is None or score[c] < best[0]:
-                    best = (int(score[c]), int(chunk[c, 0]), int(self.q_rows[chunk[c, 1]]), cond,
-                            int(arms[y[c]]), int(arms[x[c]]))
-        if best is None:
+                for c in np.argsort(score)[:_KEPT]:
+                    if fits[c]:
+                        found.append((int(score[c]), int(chunk[c, 0]), int(self.q_rows[chunk[c, 1]]), cond,
+                                      int(arms[y[c]]), int(arms[x[c]])))
+        if not found:
             return None
-        _, p, q, cond, y, x = best
-        return self._emit([(("nested", int(p_rows[p])) if p_rows is not self.p_rows else int(p_rows[p]),
-                             q, cond, y)], x)
+        programs = []
+        for _, p, q, cond, y, x in sorted(found)[:_KEPT]:
+            lines = self._emit([(("nested", int(p_rows[p])) if p_rows is not self.p_rows else int(p_rows[p]),
+                                 q, cond, y)], x)
+            if lines is not None:
+                programs.append(lines)
+        return self._best_and_different(programs)
+
+    def _best_and_different(self, programs: list[list[str]]) -> list[list[str]] | None:
+        """The first program, and the first other one that differs from it on the probe inputs."""
+        if not programs:
+            return None
+        inputs = probe_inputs(self.spec)
+        first = outputs_on("\n".join(programs[0]), self.spec, inputs)
+        for other in programs[1:]:
+            if outputs_on("\n".join(other), self.spec, inputs) != first:
+                return [programs[0], other]
+        return programs[:1]
 
     def _p_values(self, p_rows) -> np.ndarray:
         if p_rows is self.p_rows:
             return self.values[:, p_rows]
         return self.nested_values
 
-    def nested_test(self, deadline: float) -> list[str] | None:
+    def nested_test(self, deadline: float) -> list[list[str]] | None:
         """One test whose P is two operations over the inputs (x & ~y), arms copies."""
         spec, k = self.spec, self.k
         slots = self.leaves.shape[1]
@@ -143,7 +163,7 @@ class _Context:
 
     # -- two tests over inputs and constants ------------------------------------
 
-    def two_tests(self, deadline: float) -> list[str] | None:
+    def two_tests(self, deadline: float) -> list[list[str]] | None:
         k, slots = self.k, self.leaves.shape[1]
         copies = np.flatnonzero(self.rows[:, 0] == 0)  # arms: copies of inputs and constants
         mismatch = (self.values[:, copies] != self.target[:, None]).astype(np.float32).T  # [A, E]
@@ -177,7 +197,8 @@ class _Context:
         # Leaves as one-op rows: the copy row of each slot.
         copy_row = {int(self.rows[r, 1]): int(r) for r in copies}
         tests = [(copy_row[p], copy_row[q], cond, y) for p, q, cond, y in best[1]]
-        return self._emit(tests, best[2])
+        lines = self._emit(tests, best[2])
+        return None if lines is None else [lines]
 
     # -- assembly ------------------------------------------------------------------
 
