@@ -56,7 +56,8 @@ def test_enumeration_reports_a_second_program_that_differs_off_the_examples():
     rng = random.Random(1)
     xs = [(x,) for x in rng.sample(range(1, 1 << 20), 12) + [-x for x in rng.sample(range(1, 1 << 20), 12)]]
     spec = spec_of(lambda x: (x > 0) - (x < 0), xs)
-    programs = ["\n".join(p) for p in enumerative.search(spec, time.monotonic() + 60)]
+    # (a longer look for the second program than the portfolio's default, so a loaded machine cannot miss it)
+    programs = ["\n".join(p) for p in enumerative.search(spec, time.monotonic() + 60, linger=20)]
     assert len(programs) >= 2 and all(accept(p.splitlines(), spec) for p in programs)
     inputs = probe_inputs(spec)
     assert len({tuple(outputs_on(p, spec, inputs)) for p in programs}) >= 2

@@ -103,7 +103,11 @@ _INVERSES = (
 )
 
 
-def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12) -> Iterator[list[str]]:
+def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12,
+           linger: float | None = None) -> Iterator[list[str]]:
+    """Yields programs for `spec`. `linger` (seconds; default the module's
+    short waits) is how long the search goes on after its first program to
+    find a smaller one or one that differs off the examples."""
     if spec.examples[0].memory_out and any(len(e.memory_out) != len(spec.examples[0].memory_out)
                                            or [len(v) for _, v in e.memory_out] != [len(v) for _, v in spec.examples[0].memory_out]
                                            for e in spec.examples):
@@ -170,10 +174,12 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12) -> It
             if state.get("met_at") is None:
                 state["met_at"] = time.monotonic()
             patience = MEET_PATIENCE if state.get("met_yielded") else LARGE_MEET_PATIENCE
+            patience = patience if linger is None else max(patience, linger)
             return size + 1 >= max(t for t, _ in met.values()) or time.monotonic() > state["met_at"] + patience
         if state["solved_at"] is None:
             state["solved_at"] = time.monotonic()
-        return not want_alternative or bool(alternative) or time.monotonic() > state["solved_at"] + ALTERNATIVE_SECONDS
+        wait = ALTERNATIVE_SECONDS if linger is None else linger
+        return not want_alternative or bool(alternative) or time.monotonic() > state["solved_at"] + wait
 
     def note_hits(h: np.ndarray, describe, full: np.ndarray | None = None) -> None:
         """`h`: example hashes of a chunk of terms; `full`: their full hashes."""
