@@ -4,8 +4,9 @@ Registers hold signed 32-bit values. Arithmetic wraps modulo 2**32. The
 reference engine runs these functions and the emitted Python copies their
 source (`ncpu.synth.pyemit`). Engines that must restate an operation for
 speed (`ncpu.alu.exact` on torch tensors, `ncpu.synth.vecops` on numpy
-arrays, the numba kernel of `ncpu.machine.compute`) are each checked against
-these functions on every pair of `EDGE_VALUES` and on random operands.
+arrays, the numba kernels of `ncpu.machine.compute` and `ncpu.synth.loops`)
+are each checked against these functions on every pair of `EDGE_VALUES` and
+on random operands.
 """
 
 from __future__ import annotations
