@@ -17,7 +17,7 @@ def ncpu(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "ncpu", *args], capture_output=True, text=True, timeout=300)
 
 
-@pytest.mark.parametrize("mode", ["reference", "compute", "fast"])
+@pytest.mark.parametrize("mode", ["reference", "compute", "fast", "neural"])
 def test_run_json_is_one_object_with_the_final_state(mode, capsys):
     assert main(["run", FIB, "--mode", mode, "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
@@ -39,6 +39,15 @@ def test_readable_summary_names_outcome_registers_and_flags(capsys):
     assert main(["run", FIB, "--mode", "reference"]) == 0
     out = capsys.readouterr().out
     assert "halted after 215 steps" in out and "R0=832040" in out and "Z=1" in out
+
+
+def test_run_reports_start_up_apart_from_the_run(capsys):
+    assert main(["run", FIB, "--mode", "compute"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert "compute mode: run " in first and "instructions/s" in first and "plus start-up" in first
+    assert main(["run", FIB, "--mode", "compute", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["startup_seconds"] >= 0 and result["run_seconds"] >= 0
 
 
 def test_asm_then_disasm_round_trips(tmp_path, capsys):

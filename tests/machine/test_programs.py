@@ -24,7 +24,7 @@ from ncpu.machine.program_file import (
     parse_program_file,
     program_paths,
 )
-from ncpu.machine.semantics import wrap
+from ncpu.isa.semantics import wrap
 from ncpu.machine.state import MachineState
 
 PROGRAMS_DIR = Path(__file__).resolve().parents[2] / "programs"
@@ -189,6 +189,15 @@ def _matmul(m):
             for i in range(3) for j in range(3)}
 
 
+def _alu_loop(iterations):
+    r1, r2, r3 = 1, 0, 0
+    for _ in range(iterations):
+        r2 = wrap(r2 + r1)
+        r3 ^= r2
+        r1 += 1
+    return {"R1": r1, "R2": r2, "R3": r3, "R4": wrap(r2 << 3), "steps": 2 + 6 * iterations + 1}
+
+
 def _is_palindrome(words):
     return int(words == words[::-1])
 
@@ -196,6 +205,7 @@ def _is_palindrome(words):
 ORACLES = {
     "fibonacci": lambda r, m: {"R0": _fib(r[1])},
     "bench_loop": lambda r, m: _bench(r[0]),
+    "alu_loop": lambda r, m: _alu_loop(r[0]),
     "sum_to_n": lambda r, m: {"R0": sum(range(1, r[1] + 1))},
     "multiply_by_addition": lambda r, m: {"R0": r[1] * r[2]},
     "power": lambda r, m: {"R0": wrap(r[1] ** r[2])},

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ncpu.isa import assemble
-from ncpu.machine import semantics as sem
+from ncpu.isa import semantics as sem
 from ncpu.machine.reference import run
 from ncpu.machine.state import MachineState
 

@@ -7,8 +7,8 @@ import random
 import pytest
 import torch
 
-from ncpu.machine import semantics as sem
-from ncpu.machine.random_programs import SPECIAL_VALUES
+from ncpu.isa import semantics as sem
+from ncpu.isa.semantics import EDGE_VALUES as SPECIAL_VALUES
 from ncpu.machine.tensor_alu import OPS, TensorALU
 
 _rng = random.Random(5)

@@ -82,3 +82,23 @@ def test_only_registers_read_before_written_are_declared():
     source = to_python(loop, tri)
     assert "\n    r2 = 0\n" in source and "\n    r1 = 0\n" not in source
     assert check_asm(loop, tri, engine="reference") and check_python(source, tri)
+
+
+def test_emitted_operations_and_conditions_match_the_definition():
+    """The emitted expressions (one per op) and branch tests, against
+    `ncpu.isa.semantics` on every pair of edge values."""
+    import itertools
+
+    from ncpu.isa import semantics as sem
+    from ncpu.synth.pyemit import _CONDITIONS
+    from ncpu.synth.spec import parse_spec
+
+    spec = parse_spec({"inputs": ["R0", "R1"], "outputs": ["R2"], "examples": [{"in": [0, 0], "out": [0]}]})
+    pairs = list(itertools.product(sem.EDGE_VALUES, repeat=2))
+    for op in sem.OPS:
+        f = compile_python(to_python(f"{op} R2, R0\nHALT" if op in sem.UNARY else f"{op} R2, R0, R1\nHALT", spec))
+        want = sem.UNARY.get(op) or sem.BINARY[op]
+        assert all(f(a, b) == (want(a) if op in sem.UNARY else want(a, b)) for a, b in pairs), op
+    for name, test in sem.CONDITIONS.items():
+        for n, z, c, v in itertools.product((False, True), repeat=4):
+            assert eval(_CONDITIONS[name], {}, {"n": n, "z": z, "c": c, "v": v}) == test(n, z, c, v), name

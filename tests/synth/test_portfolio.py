@@ -2,7 +2,7 @@
 period, then the shortest verified program (fewest instructions; ties: the
 first). Tested on `Shortest` directly: deterministic, no worker processes."""
 
-from ncpu.synth.portfolio import GRACE_SECONDS, Shortest, SynthResult
+from ncpu.synth.portfolio import ALTERNATIVES, GRACE_SECONDS, Shortest, SynthResult
 
 # sign_mask (x < 0 ? -1 : 0) from two examples, the way the sketch family's
 # branch writes it (5 instructions) and the way enumeration does (1).
@@ -42,10 +42,17 @@ def test_grace_period_stays_within_the_callers_deadline():
     assert Shortest(deadline=10.1).result is None  # nothing verified: no grace period, no result
 
 
-def test_only_shorter_candidates_are_worth_checking():
+def test_shorter_candidates_and_a_few_alternatives_are_worth_checking():
     best = Shortest(deadline=60.0)
     assert best.worth_checking(BRANCHY.splitlines())  # nothing verified yet: every candidate is
     best.offer(result(BRANCHY, "sketch", 0.01), now=0.01)
     assert best.worth_checking(SHORT.splitlines())
-    assert not best.worth_checking(BRANCHY.splitlines())
+    assert not best.worth_checking(BRANCHY.splitlines())  # already verified
     assert not best.worth_checking(["NOT AN INSTRUCTION", "HALT"])
+    best.offer(result(SHORT, "enumerative", 0.02), now=0.02)
+    longer = [f"MOV R1, {k}\nSAR R0, R0, 31\nHALT" for k in range(ALTERNATIVES + 1)]
+    for asm in longer[:ALTERNATIVES - 1]:  # alternatives, to compare off the examples
+        assert best.worth_checking(asm.splitlines())
+        best.offer(result(asm, "stochastic", 0.03), now=0.03)
+    assert not best.worth_checking(longer[-1].splitlines())  # enough kept: only shorter ones now
+    assert best.result.asm == SHORT

@@ -13,9 +13,9 @@ failures it found:
   sampled     the 32-bit operations on random pairs plus every pair of
               boundary values, through the dense layout.
 
-The expected values come from `reference_op`, the semantics of
-`ncpu.machine.semantics` generalised to an n-bit word (int64 tensors); at
-32 bits it is itself checked against `semantics` on the boundary pairs.
+The expected values come from `reference_op`, i.e. `ncpu.alu.exact`: the
+semantics of `ncpu.isa.semantics` restated for n-bit int64 tensors; at 32
+bits it is itself checked against `semantics` on the boundary pairs.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from torch import Tensor
 from ncpu.alu import truth_tables as tt
 from ncpu.alu.alu import OPS, VALUE_OPS, NeuralALU
 from ncpu.alu.dense import DenseALU
+from ncpu.alu.exact import ExactALU
 from ncpu.alu.logic import CELLS
 from ncpu.alu.weights import build_alu
 from ncpu.cluster import Job, run_job
@@ -57,50 +58,18 @@ class Check:
 # -- the reference, for any width ---------------------------------------------
 
 def wrap(x: Tensor, n: int) -> Tensor:
-    return ((x + (1 << (n - 1))) & ((1 << n) - 1)) - (1 << (n - 1))
+    return ExactALU(n).wrap(x)
 
 
 def reference_op(op: str, a: Tensor, b: Tensor, n: int):
-    """Expected result of `op` on signed n-bit values held in int64."""
-    mask = (1 << n) - 1
-    if op == "ADD":
-        return wrap(a + b, n)
-    if op == "SUB":
-        return wrap(a - b, n)
-    if op == "MUL":
-        return wrap(a * b, n)
-    if op in ("DIV", "MOD"):
-        zero = b == 0
-        q = torch.div(a, torch.where(zero, torch.ones_like(b), b), rounding_mode="trunc")
-        if op == "DIV":
-            return torch.where(zero, torch.zeros_like(a), wrap(q, n))
-        return torch.where(zero, a, wrap(a - q * b, n))
-    if op == "AND":
-        return a & b
-    if op == "OR":
-        return a | b
-    if op == "XOR":
-        return a ^ b
-    if op in ("SHL", "SHR", "SAR"):
-        amount = b & mask
-        big = amount >= n
-        safe = torch.where(big, torch.zeros_like(amount), amount)
-        if op == "SHL":
-            return torch.where(big, torch.zeros_like(a), wrap(a << safe, n))
-        if op == "SHR":
-            return torch.where(big, torch.zeros_like(a), wrap((a & mask) >> safe, n))
-        return a >> torch.clamp(amount, max=n - 1)
-    if op == "NOT":
-        return ~a
-    if op == "NEG":
-        return wrap(-a, n)
+    """Expected result of `op` (or the flags of CMP [B, 4] N Z C V, of ZN
+    [B, 2] Z N) on signed n-bit values held in int64: `ncpu.alu.exact`."""
+    exact = ExactALU(n)
     if op == "CMP":
-        r = wrap(a - b, n)
-        return torch.stack([r < 0, r == 0, (a & mask) >= (b & mask),
-                            ((a < 0) != (b < 0)) & ((r < 0) != (a < 0))], 1)
+        return torch.stack(exact.compare(a, b), 1)
     if op == "ZN":
-        return torch.stack([a == 0, a < 0], 1)
-    raise ValueError(op)
+        return torch.stack(exact.zero_negative(a), 1)
+    return exact.compute(op, a, b)
 
 
 def neural_op(alu: NeuralALU | DenseALU, op: str, a: Tensor, b: Tensor) -> Tensor:
@@ -456,8 +425,8 @@ def sampled_checks(alu: NeuralALU | DenseALU, samples: int = 1_000_000, seed: in
 
 
 def reference_self_check() -> Check:
-    """`reference_op` at 32 bits against `ncpu.machine.semantics` on every boundary pair."""
-    from ncpu.machine import semantics as sem
+    """`reference_op` at 32 bits against `ncpu.isa.semantics` on every boundary pair."""
+    from ncpu.isa import semantics as sem
     t0 = time.perf_counter()
     values = boundary_values(32)
     a = torch.tensor(values).repeat_interleave(len(values))

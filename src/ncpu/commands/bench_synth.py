@@ -28,6 +28,10 @@ def add_synth_bench_arguments(parser) -> None:
     parser.add_argument("--solvers", help="comma-separated solver families (default: all)")
     parser.add_argument("--report", default="bench-results/synth.json", help="where to write the JSON report")
     add_cluster_arguments(parser)  # one shard per problem, one portfolio per worker
+    parser.add_argument("--unseen", type=int, default=10_000, metavar="N",
+                        help="unseen inputs each solved program is run on (half from the problem's distribution, "
+                             "half with edge values mixed in; default 10,000)")
+    parser.add_argument("--list", action="store_true", help="also print one line per problem")
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -38,7 +42,8 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 def generalisation(problem, asm: str, count: int = 50) -> float:
-    """Fraction of unseen inputs on which the program matches the reference."""
+    """Fraction of unseen inputs (`count` plain draws plus `count` with edge
+    values) on which the program matches the reference."""
     from ncpu.isa import assemble
     from ncpu.synth.verify import matches, run_examples
 
@@ -68,15 +73,18 @@ def run_synth_bench(args) -> int:
         raise CommandError(f"--solvers: unknown family {unknown[0]!r} (choose from {', '.join(FAMILIES)})")
     cvc5_timeout = args.timeout if getattr(args, "cvc5_timeout", None) is None else args.cvc5_timeout
     started = time.monotonic()
-    shards = [(p.name, args.timeout, use_cvc5, cvc5_timeout) for p in problems]
+    shards = [(p.name, args.timeout, use_cvc5, cvc5_timeout, max(1, args.unseen // 2)) for p in problems]
     job = Job("bench.synth", shards, solve_problem, context=partial(Portfolio, solvers))
     with tqdm(total=len(shards), desc="synth", file=sys.stderr, disable=not sys.stderr.isatty()) as bar:
         rows = shard_runner(args)(job, progress=lambda index: bar.update())
     summary = _summarise(rows, args.timeout, use_cvc5)
+    summary["unseen_inputs"] = 2 * max(1, args.unseen // 2)
     if use_cvc5:
         summary["cvc5"]["timeout"] = cvc5_timeout
     summary["wall_seconds"] = round(time.monotonic() - started, 1)
     _print(summary, rows)
+    if args.list:
+        _print_rows(rows)
     path = Path(args.report)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({"summary": summary, "problems": rows}, indent=1) + "\n")
@@ -95,13 +103,16 @@ def solve_problem(portfolio, shard: tuple) -> dict:
     holds its own `portfolio`."""
     from ncpu.synth import sygus
 
-    name, timeout, use_cvc5, cvc5_timeout = shard
+    name, timeout, use_cvc5, cvc5_timeout, unseen_half = shard
     problem = _suite_by_name()[name]
+    called = time.monotonic()
     result = portfolio.solve(problem.spec, timeout, use_cache=False)
     row = {"name": problem.name, "family": problem.family, "solved": result.solved,
-           "solver": result.solver, "seconds": round(result.seconds, 4)}
+           "solver": result.solver, "seconds": round(result.seconds, 4),
+           "returned_after": round(time.monotonic() - called, 4)}
     if result.solved:
-        row["generalisation"] = generalisation(problem, result.asm)
+        row["generalisation"] = generalisation(problem, result.asm, unseen_half)
+        row["underdetermined"] = result.underdetermined
         row["asm"] = result.asm
     if use_cvc5 and sygus.expressible(problem.spec):
         solved, seconds = sygus.solve(problem.spec, cvc5_timeout)
@@ -127,6 +138,8 @@ def _summarise(rows: list[dict], timeout: float, use_cvc5: bool) -> dict:
         "by_solver": dict(by_solver),
         "generalisation_mean": round(statistics.mean(r["generalisation"] for r in solved), 3) if solved else None,
         "generalising_fully": sum(1 for r in solved if r["generalisation"] == 1.0),
+        "underdetermined": [r["name"] for r in solved if r.get("underdetermined")],
+        "latest_return_over_budget": round(max(r["returned_after"] - timeout for r in rows), 3) if rows else None,
     }
     if use_cvc5:
         both = [r for r in rows if "cvc5" in r]
@@ -157,8 +170,14 @@ def _print(summary: dict, rows: list[dict]) -> None:
     print("by solver family:")
     for solver, n in sorted(summary["by_solver"].items(), key=lambda kv: -kv[1]):
         print(f"  {solver:<12} {n:>4}")
-    print(f"generalisation on unseen inputs (50 random + 50 with edge values): mean {summary['generalisation_mean']}, "
+    unseen = summary.get("unseen_inputs", 100)
+    print(f"generalisation on {unseen:,} unseen inputs ({unseen // 2:,} random + {unseen // 2:,} with edge values): "
+          f"mean {summary['generalisation_mean']}, "
           f"{summary['generalising_fully']} of {summary['solved']} solved programs exact on all")
+    if summary["underdetermined"]:
+        print(f"only consistent with the examples (verified programs disagree on other inputs): "
+              f"{len(summary['underdetermined'])}: {', '.join(summary['underdetermined'])}")
+    print(f"time budget: the latest answer came {summary['latest_return_over_budget']:+.3f}s after --timeout")
     if "cvc5" in summary:
         c = summary["cvc5"]
         print(f"vs cvc5 SyGuS on the {c['expressible']} register-only problems "
@@ -166,3 +185,14 @@ def _print(summary: dict, rows: list[dict]) -> None:
         print(f"  {'':<10} {'solved':>7} {'median s':>9} {'median s (both solved)':>24}")
         print(f"  {'nCPU':<10} {c['ours_solved']:>7} {str(c['ours_median']):>9} {str(c['ours_median_on_both']):>24}")
         print(f"  {'cvc5':<10} {c['cvc5_solved']:>7} {str(c['cvc5_median']):>9} {str(c['cvc5_median_on_both']):>24}")
+
+
+def _print_rows(rows: list[dict]) -> None:
+    print(f"{'problem':<44} {'nCPU s':>8} {'exact':>7} {'note':<16} {'cvc5 s':>8}  program")
+    for r in rows:
+        ours = f"{r['seconds']:.2f}" if r["solved"] else "-"
+        exact = f"{r['generalisation']:.4f}" if r["solved"] else ""
+        note = "underdetermined" if r.get("underdetermined") else ""
+        theirs = f"{r['cvc5']['seconds']:.2f}" if r.get("cvc5", {}).get("solved") else ("-" if "cvc5" in r else "n/a")
+        program = "; ".join(line for line in r.get("asm", "").splitlines() if line != "HALT")
+        print(f"{r['name']:<44} {ours:>8} {exact:>7} {note:<16} {theirs:>8}  {program}")

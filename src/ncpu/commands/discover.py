@@ -65,10 +65,14 @@ def run(args) -> int:
         print("\r" + " " * 40 + "\r", end="", file=sys.stderr)
     if args.json:
         print(json.dumps({"solved": result.solved, "asm": result.asm, "python": result.python,
-                          "solver": result.solver, "seconds": round(result.seconds, 4)}))
+                          "solver": result.solver, "seconds": round(result.seconds, 4),
+                          "underdetermined": result.underdetermined}))
     elif result.solved:
         origin = f"{result.solver} (from cache)" if result.cached else result.solver
         print(f"; found by {origin} in {result.seconds:.2f}s\n{result.asm}\n\n{result.python}", end="")
+        if result.underdetermined:
+            print("; only consistent with the examples: another program that fits them all computes "
+                  "something else on other inputs (add examples to decide)")
     else:
         print(f"no program found in {args.timeout:g}s", file=sys.stderr)
     return 0 if result.solved else 1

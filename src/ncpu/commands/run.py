@@ -13,7 +13,7 @@ from ncpu.commands._cluster import add_cluster_arguments, shard_runner
 from ncpu.commands._load import assemble_file, words_from_binary
 from ncpu.isa.opcodes import NUM_REGISTERS
 from ncpu.machine.program_file import DEFAULT_MAX_STEPS, ProgramFileError, load_program_file
-from ncpu.machine.semantics import wrap
+from ncpu.isa.semantics import wrap
 from ncpu.isa.assembler import parse_integer, shorten
 from ncpu.machine.state import DEFAULT_MEM_SIZE, MAX_MEM_SIZE, MAX_STEPS, MachineState
 
@@ -32,8 +32,11 @@ def register(subparsers) -> None:
     )
     parser.add_argument("file", metavar="FILE", help="program: .asm source or .bin words")
     parser.add_argument("--mode", choices=MODES, default="compute",
-                        help="engine: reference (readable Python), compute (compiled), "
-                             "fast (batched torch tensors), neural (neural ALU); default: compute")
+                        help="engine: reference (readable Python), compute (compiled; the fastest), "
+                             "neural (every operation through the neural ALU's circuits), "
+                             "fast (torch tensors, made for running thousands of machines at once "
+                             "as `ncpu bench` does; one machine runs only a few thousand steps/s); "
+                             "default: compute")
     parser.add_argument("--max-steps", type=_bounded(MAX_STEPS), metavar="N",
                         help=f"instruction budget (default: the file's @max-steps or {DEFAULT_MAX_STEPS:,}; at most 2**62)")
     parser.add_argument("--reg", action="append", default=[], metavar="RN=VALUE",
@@ -100,10 +103,16 @@ def _load_source(path: str) -> tuple[list[int], MachineState, int]:
     return loaded.program.words, loaded.fresh_state(), loaded.max_steps
 
 
+# Engines built on torch: one machine is a chain of tiny ops, for which
+# waking torch's worker threads costs more than it saves.
+TORCH_ENGINES = ("fast", "neural")
+
+
 def run(args: argparse.Namespace) -> int:
-    from ncpu.machine.engines import EngineUnavailable, get_engine
+    from ncpu.machine.engines import EngineUnavailable, get_engine, warm_up
 
     words, state, max_steps = load(args)
+    started = time.perf_counter()
     try:
         engine = get_engine(args.mode)
     except EngineUnavailable as error:
@@ -117,6 +126,15 @@ def run(args: argparse.Namespace) -> int:
         from ncpu.commands._torch import weights_errors
 
         usable = weights_errors()
+    if args.mode in TORCH_ENGINES:
+        import torch
+
+        torch.set_num_threads(1)
+    try:
+        warm_up(engine)  # imports, compiling, building circuits: reported as start-up
+    except usable as error:
+        raise CommandError(str(error)) from None
+    startup = time.perf_counter() - started
     started = time.perf_counter()
     try:
         if args.display or args.display_every:
@@ -127,9 +145,9 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(str(error)) from None
     seconds = time.perf_counter() - started
     if args.json:
-        print(json.dumps(result_object(final, args.mode)))
+        print(json.dumps(result_object(final, args.mode, startup, seconds)))
     else:
-        print(summary(args.file, final, args.mode, seconds))
+        print(summary(args.file, final, args.mode, seconds, startup))
     return 0
 
 
@@ -156,7 +174,9 @@ def run_batch_file(args: argparse.Namespace, words: list[int], base: MachineStat
     return 0
 
 
-def result_object(state: MachineState, mode: str) -> dict:
+def result_object(state: MachineState, mode: str, startup_seconds: float | None = None,
+                  run_seconds: float | None = None) -> dict:
+    timing = {} if run_seconds is None else {"startup_seconds": startup_seconds, "run_seconds": run_seconds}
     return {
         "registers": {f"R{i}": value for i, value in enumerate(state.registers)},
         "flags": state.flags,
@@ -165,16 +185,24 @@ def result_object(state: MachineState, mode: str) -> dict:
         "steps": state.steps,
         "halted": state.halted,
         "mode": mode,
+        **timing,
     }
 
 
-def summary(path: str, state: MachineState, mode: str, seconds: float) -> str:
+def summary(path: str, state: MachineState, mode: str, seconds: float, startup: float | None = None) -> str:
+    """The final state, with the run's time and rate; start-up (imports,
+    compiling, building circuits) apart, as it is paid once per process."""
     outcome = "halted" if state.halted else "stopped: step budget exhausted"
     rate = f", {state.steps / seconds:,.0f} instructions/s" if seconds > 0 and state.steps else ""
+    before = "" if startup is None else f"; plus start-up {startup:.2f} s"
     registers = "  ".join(f"R{i}={value}" for i, value in enumerate(state.registers))
     flags = " ".join(f"{name}={int(value)}" for name, value in state.flags.items())
     return (
-        f"{path}: {outcome} after {state.steps:,} steps ({mode} mode, {seconds:.3f} s{rate})\n"
+        f"{path}: {outcome} after {state.steps:,} steps ({mode} mode: run {_seconds(seconds)}{rate}{before})\n"
         f"  {registers}\n"
         f"  flags {flags}   pc={state.pc}   sp={state.sp}"
     )
+
+
+def _seconds(value: float) -> str:
+    return f"{value * 1e3:.2f} ms" if value < 1 else f"{value:.3f} s"

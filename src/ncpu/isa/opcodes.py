@@ -3,7 +3,7 @@
 Every instruction is a 32-bit word: [31:24] opcode, then fields laid out by
 its *format*. The assembler, the disassembler, the encoder/decoder and every
 engine's dispatch are derived from this table; adding an instruction means
-adding a row here and its semantics in `ncpu.machine.semantics`.
+adding a row here and its semantics in `ncpu.isa.semantics`.
 """
 
 from __future__ import annotations

@@ -3,8 +3,11 @@
 Each engine is a module exposing
     run(words, state: MachineState, max_steps) -> MachineState
     run_batch(words, batch: BatchState, max_steps) -> BatchState
-with the reference engine's contract. Modules are imported on first use,
-so asking for 'compute' does not import torch.
+with the reference engine's contract, and optionally
+    warm_up() -> None
+which makes the one-time costs (compiling, building circuits, first calls)
+so that a caller can report start-up apart from running. Modules are
+imported on first use, so asking for 'compute' does not import torch.
 """
 
 from __future__ import annotations
@@ -32,3 +35,10 @@ def get_engine(mode: str) -> ModuleType:
     if module_name is None:
         raise EngineUnavailable(f"unknown engine {mode!r}; choose one of {', '.join(ENGINES)}")
     return importlib.import_module(module_name)
+
+
+def warm_up(engine: ModuleType) -> None:
+    """The engine's one-time work, if it has any."""
+    prepare = getattr(engine, "warm_up", None)
+    if prepare is not None:
+        prepare()

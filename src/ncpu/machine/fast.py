@@ -20,8 +20,8 @@ import numpy as np
 import torch
 from torch import Tensor
 
-from ncpu.machine import semantics as sem
-from ncpu.machine.decoded import DecodedProgram, decode_words
+from ncpu.isa import semantics as sem
+from ncpu.machine.decoded import CODE, DecodedProgram, decode_words
 from ncpu.machine.state import BatchState, MachineState
 from ncpu.machine.tensor_alu import OPS, UNARY_OPS, TensorALU
 
@@ -264,4 +264,10 @@ def run(words, state: MachineState, max_steps: int, device: torch.device | str |
     return run_batch(words, BatchState.stack([state]), max_steps, device, alu).machine(0)
 
 
-__all__ = ["KINDS", "TensorALU", "TensorProgram", "TensorState", "run", "run_batch", "run_tensor", "step"]
+def warm_up(device: torch.device | str | None = None) -> None:
+    """Make torch's first calls (one step of one machine), so that a caller
+    can time start-up apart from running."""
+    run([CODE["ADD"] << 24, CODE["HALT"] << 24], MachineState(), 2, device)
+
+
+__all__ = ["KINDS", "TensorALU", "TensorProgram", "TensorState", "run", "run_batch", "run_tensor", "step", "warm_up"]

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from ncpu.isa.assembler import AssemblerError, Program, assemble, parse_integer, shorten
 from ncpu.isa.opcodes import NUM_REGISTERS
-from ncpu.machine.semantics import wrap
+from ncpu.isa.semantics import wrap
 from ncpu.machine.state import DEFAULT_MEM_SIZE, MAX_MEM_SIZE, MAX_PC, MAX_STEPS, MachineState
 
 DEFAULT_MAX_STEPS = 1_000_000

@@ -21,10 +21,7 @@ from ncpu.isa.encoding import Instruction, encode
 from ncpu.isa.opcodes import BY_MNEMONIC, FORMATS, NUM_REGISTERS
 from ncpu.machine.state import BatchState, MachineState
 
-INT_MIN, INT_MAX = -(1 << 31), (1 << 31) - 1
-# Values that sit on the edges of the semantics (wrap, division, shifts).
-SPECIAL_VALUES = (0, 1, -1, 2, INT_MIN, INT_MAX, INT_MIN + 1, 31, 32, 33, 63, 64, -31, -32, -33,
-                  0xFFFF, 0x10000, 0x7FFF, -0x8000, 1 << 30)
+from ncpu.isa.semantics import EDGE_VALUES as SPECIAL_VALUES, INT_MAX, INT_MIN  # noqa: F401
 MEM_SIZES = (1, 2, 3, 8, 16, 61, 64, 256, 1024)
 
 _STRAIGHT = ("ADD", "SUB", "MUL", "DIV", "MOD", "AND", "OR", "XOR", "SHL", "SHR", "SAR",

@@ -7,7 +7,7 @@ produce exactly the state this one produces.
 from __future__ import annotations
 
 from ncpu.isa.encoding import Instruction, decode
-from ncpu.machine import semantics as sem
+from ncpu.isa import semantics as sem
 from ncpu.machine.state import BatchState, MachineState
 
 

@@ -18,8 +18,8 @@ import numpy as np
 from ncpu.synth import terms as T
 from ncpu.synth import vecops
 from ncpu.synth.spec import Spec
-from ncpu.machine.semantics import wrap
-from ncpu.synth.verify import initial_batch
+from ncpu.isa.semantics import wrap
+from ncpu.synth.verify import initial_batch, probe_inputs
 
 DEFAULT_CONSTANTS = (0, 1, 2, 3, 4, 8, 16, 24, 31, -1, 255)
 
@@ -43,6 +43,11 @@ def constants_for(spec: Spec) -> list[int]:
                 found.append(values[0])
     return list(dict.fromkeys(found))
 _CHUNK = 1 << 19  # candidate rows evaluated per broadcast
+PROBES = 24  # extra inputs a single-output search also evaluates (see `search`)
+ALTERNATIVE_SECONDS = 0.15  # after a solution, how long to look for one that differs off the examples
+MEET_AHEAD = 4  # a met term at most this much larger than the enumerated sizes is reported at once
+MEET_PATIENCE = 0.2  # after reporting it, how long to look for a smaller term (inside the portfolio's grace)
+LARGE_MEET_PATIENCE = 1.5  # how long a larger met term waits for a regular find before it is reported
 LEVEL_CAP = 400_000  # terms kept per size; beyond it only targets are checked
 
 
@@ -80,13 +85,29 @@ def targets_of(spec: Spec, regs: np.ndarray) -> list[tuple]:
 
 
 class _Bank:
-    """Terms of one size: values [n, E] and how each was built."""
+    """Terms of one size: values [n, E], their hashes [n] and how each was built."""
 
-    def __init__(self, values, op, left, right):
-        self.values, self.op, self.left, self.right = values, op, left, right
+    def __init__(self, values, hashes, op, left, right):
+        self.values, self.hashes, self.op, self.left, self.right = values, hashes, op, left, right
 
 
-def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12) -> Iterator[list[str]]:
+# Meeting in the middle: a target T = op(V, N) for a known term V needs
+# N = inverse(T, V); when N's values are those of a known term, the pair is
+# found as soon as both halves exist, not when the whole size is reached.
+# (name of the pairing, the needed N from T and V, the op and operand order)
+_INVERSES = (
+    ("ADD", lambda t, v: t - v, "ADD", False),  # v + n = t
+    ("XOR", lambda t, v: t ^ v, "XOR", False),  # v ^ n = t
+    ("SUB", lambda t, v: v - t, "SUB", False),  # v - n = t
+    ("RSUB", lambda t, v: t + v, "SUB", True),  # n - v = t
+)
+
+
+def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12,
+           linger: float | None = None) -> Iterator[list[str]]:
+    """Yields programs for `spec`. `linger` (seconds; default the module's
+    short waits) is how long the search goes on after its first program to
+    find a smaller one or one that differs off the examples."""
     if spec.examples[0].memory_out and any(len(e.memory_out) != len(spec.examples[0].memory_out)
                                            or [len(v) for _, v in e.memory_out] != [len(v) for _, v in spec.examples[0].memory_out]
                                            for e in spec.examples):
@@ -98,13 +119,31 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12) -> It
     targets = targets_of(spec, regs)
     if not targets:
         return
+    # One register output: terms are also evaluated on probe inputs (columns
+    # E.. of every value vector) that the examples do not cover. Terms equal
+    # on the examples but not on the probes stay apart, so a second program
+    # that fits every example and behaves otherwise is found and reported too
+    # (the portfolio then says the examples underdetermine the answer).
+    want_alternative = PROBES > 0 and len(targets) == 1 and targets[0][0] == "reg" and not spec.uses_memory
+    if want_alternative:
+        probes = np.zeros((regs.shape[0], PROBES), np.int64)
+        probes[list(spec.inputs)] = np.array(probe_inputs(spec, PROBES), np.int64).T.reshape(len(spec.inputs), PROBES)
+        regs = np.concatenate([regs, probes], 1)  # [8, E + P]
     binary, unary = allowed_ops(spec)
     op_names = binary + unary
     rng = np.random.default_rng(seed)
-    coeff = rng.integers(1, 1 << 63, size=E, dtype=np.uint64) | np.uint64(1)
+    coeff = rng.integers(1, 1 << 63, size=regs.shape[1], dtype=np.uint64) | np.uint64(1)
+    coeff_examples = coeff.copy()
+    coeff_examples[E:] = 0  # the hash of the example columns alone
 
     def hash_rows(rows: np.ndarray) -> np.ndarray:
         return (rows.astype(np.uint64) * coeff).sum(axis=1, dtype=np.uint64)
+
+    def hash_examples(rows: np.ndarray) -> np.ndarray:
+        """Hashes of the example columns of rows [n, >= E] (all of them without probes)."""
+        if not want_alternative:
+            return hash_rows(rows)
+        return (rows[:, :E].astype(np.uint64) * coeff_examples[:E]).sum(axis=1, dtype=np.uint64)
 
     # Size-1 terms: the leaves, kept as Term objects (few of them).
     leaves: list[T.Term] = [T.inp(r) for r in spec.inputs]
@@ -116,19 +155,48 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12) -> It
     _, keep = np.unique(leaf_hash, return_index=True)
     keep = np.sort(keep)
     leaves = [leaves[i] for i in keep]
-    banks: dict[int, _Bank] = {1: _Bank(leaf_values[keep], None, None, None)}
+    banks: dict[int, _Bank] = {1: _Bank(leaf_values[keep], leaf_hash[keep], None, None, None)}
     seen = np.sort(leaf_hash[keep])
-    target_hash = [hash_rows(t[-1][None, :])[0] for t in targets]
+    target_hash = [hash_examples(t[-1][None, :])[0] for t in targets]
     found: dict[int, tuple] = {}  # target index -> (size, index) or (size, op, a-size, a-index, b-size, b-index)
+    found_full: dict[int, np.uint64] = {}  # target index -> full hash (examples and probes) of what was found
+    alternative: dict[int, tuple] = {}  # a term equal on the examples, not on the probes
+    state = {"solved_at": None}
 
-    def note_hits(h: np.ndarray, describe) -> None:
+    met: dict[int, tuple[int, tuple]] = {}  # target index -> (size, description) found by `meet`
+
+    def finished() -> bool:
+        if len(found) < len(targets):
+            # A met pair ends the search once no smaller term can come, or
+            # after some patience for one.
+            if len(set(found) | set(met)) < len(targets):
+                return False
+            if state.get("met_at") is None:
+                state["met_at"] = time.monotonic()
+            patience = MEET_PATIENCE if state.get("met_yielded") else LARGE_MEET_PATIENCE
+            patience = patience if linger is None else max(patience, linger)
+            return size + 1 >= max(t for t, _ in met.values()) or time.monotonic() > state["met_at"] + patience
+        if state["solved_at"] is None:
+            state["solved_at"] = time.monotonic()
+        wait = ALTERNATIVE_SECONDS if linger is None else linger
+        return not want_alternative or bool(alternative) or time.monotonic() > state["solved_at"] + wait
+
+    def note_hits(h: np.ndarray, describe, full: np.ndarray | None = None) -> None:
+        """`h`: example hashes of a chunk of terms; `full`: their full hashes."""
         for ti, th in enumerate(target_hash):
+            hit = np.flatnonzero(h == th)
+            if not hit.size:
+                continue
             if ti not in found:
-                hit = np.flatnonzero(h == th)
-                if hit.size:
-                    found[ti] = describe(int(hit[0]))
+                found[ti] = describe(int(hit[0]))
+                if full is not None:
+                    found_full[ti] = full[hit[0]]
+            if want_alternative and ti not in alternative and ti in found_full and full is not None:
+                other = hit[full[hit] != found_full[ti]]
+                if other.size:
+                    alternative[ti] = describe(int(other[0]))
 
-    note_hits(leaf_hash[keep], lambda i: ("leaf", i))
+    note_hits(hash_examples(leaf_values[keep]), lambda i: ("leaf", i), leaf_hash[keep])
 
     def term(size: int, index: int) -> T.Term:
         if size == 1:
@@ -145,13 +213,89 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12) -> It
             return leaves[desc[1]]
         if desc[0] == "bank":
             return term(desc[1], desc[2])
+        if desc[0] == "meet1":
+            return T.unary(desc[1], term(*desc[2]))
+        if desc[0] == "meet":
+            _, op, swap, v, n = desc
+            a, b = (term(*n), term(*v)) if swap else (term(*v), term(*n))
+            return T.binary(op, a, b)
         _, op, asz, ai, bsz, bi = desc
         if op in vecops.UNARY:
             return T.unary(op, term(asz, ai))
         return T.binary(op, term(asz, ai), term(bsz, bi))
 
+    inverses = [inv for inv in _INVERSES if inv[2] in binary]
+
+    example_hashes: dict[int, np.ndarray] = {}  # size -> hashes of the bank's example columns
+
+    def meet(newest: int) -> None:
+        """Targets op(V, N) with V of the newest size and N of any size so far
+        (matched on the example columns)."""
+        sizes = sorted(banks)
+        for k in sizes:
+            if k not in example_hashes:
+                example_hashes[k] = hash_examples(banks[k].values)
+        all_h = np.concatenate([example_hashes[k] for k in sizes])
+        where = np.concatenate([np.stack([np.full(len(example_hashes[k]), k), np.arange(len(example_hashes[k]))], 1)
+                                for k in sizes])
+        order = np.argsort(all_h)
+        sorted_h = all_h[order]
+        V = banks[newest].values[:, :E]
+        for ti, target in enumerate(targets):
+            if ti in found or target[0] != "reg":
+                continue
+            best = None
+            for _, need, op, swap in inverses:
+                h = hash_examples(vecops.wrap(need(target[-1][None, :], V)))
+                pos = np.minimum(np.searchsorted(sorted_h, h), len(sorted_h) - 1)
+                hits = np.flatnonzero(sorted_h[pos] == h)
+                for vi in hits[:64]:
+                    n_size, ni = where[order[pos[vi]]]
+                    if best is None or n_size < best[0]:
+                        best = (int(n_size), (op, swap, (newest, int(vi)), (int(n_size), int(ni))))
+            if best is not None and (ti not in met or newest + best[0] + 1 < met[ti][0]):
+                met[ti] = (newest + best[0] + 1, ("meet", *best[1]))
+            # One step ahead: AND / OR of a new term with an input (x & f(x)).
+            for li, leaf in enumerate(leaves):
+                if leaf.kind != "input" or (ti in met and met[ti][0] <= newest + 2):
+                    continue
+                for op in ("AND", "OR"):
+                    if op not in binary:
+                        continue
+                    h = hash_examples(vecops.BINARY[op](V, banks[1].values[li, :E][None, :]))
+                    hits = np.flatnonzero(h == target_hash[ti])
+                    if hits.size:
+                        met[ti] = (newest + 2, ("meet", op, False, (newest, int(hits[0])), (1, li)))
+                        break
+            # NOT / NEG of a known term.
+            for op, need in (("NOT", lambda t: ~t), ("NEG", lambda t: -t)):
+                if op not in unary:
+                    continue
+                h = hash_examples(vecops.wrap(need(target[-1]))[None, :])[0]
+                pos = min(int(np.searchsorted(sorted_h, h)), len(sorted_h) - 1)
+                if sorted_h[pos] == h:
+                    n_size, ni = (int(v) for v in where[order[pos]])
+                    if ti not in met or n_size + 1 < met[ti][0]:
+                        met[ti] = (n_size + 1, ("meet1", op, (n_size, ni)))
+
+    def met_program(final: bool = False) -> list[str] | None:
+        """The program of the met pairs (and regular finds) once every target
+        has one: at once when the met terms are at most a few sizes beyond
+        the enumerated ones, else only when the search ends without a
+        regular find (a large met term fits the examples more by chance)."""
+        if len(found) == len(targets) or len(set(found) | set(met)) < len(targets) or state.get("met_yielded"):
+            return None
+        if not final and max(t for ti, (t, _) in met.items() if ti not in found) > size + MEET_AHEAD:
+            return None
+        state["met_yielded"] = True
+        return next(_emit(targets, {ti: built(found[ti]) if ti in found else built(met[ti][1])
+                                    for ti in range(len(targets))}, spec), None)
+
     size = 1
-    while len(found) < len(targets) and size < max_size and time.monotonic() < deadline:
+    meet(1)
+    if (early := met_program()) is not None:
+        yield early
+    while not finished() and size < max_size and time.monotonic() < deadline:
         size += 1
         parts_v, parts_h, parts_op, parts_l, parts_r = [], [], [], [], []
         kept = 0
@@ -173,15 +317,15 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12) -> It
                 if j is None:
                     R = fn(a)
                 else:
-                    R = fn(a[:, None, :], banks[j].values[None, :, :]).reshape(-1, E)
+                    R = fn(a[:, None, :], banks[j].values[None, :, :]).reshape(len(a) * nb, -1)
                 h = hash_rows(R)
 
                 def describe(flat, op=op, i=i, j=j, start=start, nb=nb):
                     ai, bi = divmod(flat, nb)
                     return ("pair", op, i, start + ai, j, bi)
 
-                note_hits(h, describe)
-                if len(found) == len(targets):
+                note_hits(hash_examples(R) if want_alternative else h, describe, h)
+                if finished():
                     break
                 if kept >= LEVEL_CAP:
                     continue
@@ -194,20 +338,31 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12) -> It
                 parts_op.append(np.full(len(take), op_names.index(op), np.int16))
                 parts_l.append(np.stack([np.full(len(take), i), start + ai], 1))
                 parts_r.append(np.stack([np.full(len(take), j or 0), bi], 1))
-            if len(found) == len(targets):
+            if finished():
                 break
-        if parts_v and len(found) < len(targets):
+        if parts_v and not finished():
             H = np.concatenate(parts_h)
             uniq_h, first = np.unique(H, return_index=True)
-            banks[size] = _Bank(np.concatenate(parts_v)[first], np.concatenate(parts_op)[first],
+            banks[size] = _Bank(np.concatenate(parts_v)[first], uniq_h, np.concatenate(parts_op)[first],
                                 [tuple(x) for x in np.concatenate(parts_l)[first].tolist()],
                                 [tuple(x) for x in np.concatenate(parts_r)[first].tolist()])
             seen = np.union1d(seen, uniq_h)
+            meet(size)
+            if (early := met_program()) is not None:
+                yield early
     if len(found) < len(targets):
+        if (late := met_program(final=True)) is not None:
+            yield late
         return
+    yield from _emit(targets, {ti: built(d) for ti, d in found.items()}, spec)
+    if alternative:
+        yield from _emit(targets, {ti: built(d) for ti, d in alternative.items()}, spec)
+
+
+def _emit(targets, terms: dict, spec: Spec) -> Iterator[list[str]]:
     registers, stores = {}, []
     for ti, target in enumerate(targets):
-        t = built(found[ti])
+        t = terms[ti]
         if target[0] == "reg":
             registers[target[1]] = t
         else:

@@ -43,6 +43,7 @@ from collections.abc import Iterator
 import numpy as np
 import torch
 
+from ncpu.alu.exact import OPS, UNARY_OPS, ExactALU
 from ncpu.synth import terms as T
 from ncpu.synth import vecops
 from ncpu.synth.enumerative import allowed_ops, constants_for
@@ -58,40 +59,10 @@ PRIOR = 1.5  # logit bonus of inputs and earlier results over constants
 PATIENCE = 40  # iterations without improvement before a restart is re-drawn
 
 
-# --- exact nCPU semantics on int64 tensors (mirrors vecops / semantics) ----
+# --- exact nCPU semantics on int64 tensors: ncpu.alu.exact at 32 bits ------
 
-def _wrap(x: torch.Tensor) -> torch.Tensor:
-    return ((x + 0x80000000) & MASK) - 0x80000000
-
-
-def _div(a, b):
-    safe = torch.where(b == 0, torch.ones_like(b), b)
-    q = torch.div(a.abs(), safe.abs(), rounding_mode="floor")
-    q = torch.where((a < 0) == (safe < 0), q, -q)
-    return torch.where(b == 0, torch.zeros_like(a), _wrap(q))
-
-
-def _shift_amount(b):
-    return b & MASK
-
-
-EXACT = {
-    "ADD": lambda a, b: _wrap(a + b),
-    "SUB": lambda a, b: _wrap(a - b),
-    "MUL": lambda a, b: _wrap(a * b),
-    "DIV": _div,
-    "MOD": lambda a, b: torch.where(b == 0, a, _wrap(a - _div(a, b) * b)),
-    "AND": lambda a, b: a & b,
-    "OR": lambda a, b: a | b,
-    "XOR": lambda a, b: a ^ b,
-    "SHL": lambda a, b: torch.where(_shift_amount(b) >= 32, torch.zeros_like(a),
-                                    _wrap(a << _shift_amount(b).clamp(max=31))),
-    "SHR": lambda a, b: torch.where(_shift_amount(b) >= 32, torch.zeros_like(a),
-                                    _wrap((a & MASK) >> _shift_amount(b).clamp(max=31))),
-    "SAR": lambda a, b: a >> _shift_amount(b).clamp(max=63),
-    "NOT": lambda a, b: ~a,
-    "NEG": lambda a, b: _wrap(-a),
-}
+_EXACT = ExactALU(32)
+EXACT = {op: (lambda a, b, op=op: _EXACT.compute(op, a, None if op in UNARY_OPS else b)) for op in OPS}
 
 
 def to_bits(values: torch.Tensor) -> torch.Tensor:
@@ -166,7 +137,7 @@ def vocabulary(spec: Spec) -> list[int]:
     masks the outputs agree on (bits always 0 or always 1 across all
     examples, and their complements), which is where AND/OR/XOR masks
     come from. Kept small: every constant widens every attention."""
-    from ncpu.machine.semantics import wrap
+    from ncpu.isa.semantics import wrap
 
     found = list(constants_for(spec))
     if spec.constants:

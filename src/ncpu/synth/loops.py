@@ -15,7 +15,8 @@ a loop skeleton and enumerates only its holes. Three skeletons:
   and an in-place two-pointer reverse.
 
 * branch:      if (p cc q) out = Y else out = X, X and Y one op each
-  (comparisons to 0/1, min/max, abs, sign, clamps).
+  (comparisons to 0/1, min/max, abs, sign, clamps); tests over computed
+  values and two-test decision lists are in `decisions.py`.
 
 Array fillings are few, so each is assembled and run on the machine itself.
 Every candidate is emitted as ordinary nCPU assembly with CMP/Jcc/JMP.
@@ -321,14 +322,18 @@ def search_recurrence(spec: Spec, deadline: float) -> Iterator[list[str]]:
     # Cheapest first: one-op bodies with the common exits, counted loops,
     # every exit, the common exits from any start; then two-op f; every
     # start; two-op g; every exit from any start.
-    rounds = [("1", "1", *common), ("1", "1", counted, inits), ("1", "1", exits[3:], primary),
+    # Second: u walks the input down to zero by a two-op step on u alone
+    # (u & (u - 1), ...) while v counts with one of the first g (popcount, parity).
+    walk = ([(0, 0, zero)], [(x, zero) for x in inputs])
+    rounds = [("1", "1", *common), ("2u", "1s", *walk), ("1", "1", counted, inits), ("1", "1", exits[3:], primary),
               ("1", "1", exits[:3], wide),
               ("2", "1", *common), ("1", "1", exits, inits), ("1", "2", *common), ("2", "1", counted, inits),
               ("1", "1", exits, wide)]
-    made = {"1": single}
+    made = {"1": single, "1s": single_g[:40]}
     for f_kind, g_kind, round_exits, round_inits in rounds:
-        if "2" in (f_kind, g_kind) and "2" not in made:
+        if {"2", "2u"} & {f_kind, g_kind} and "2" not in made:
             made["2"] = _expressions(slots, allowed, nested=True)
+            made["2u"] = made["2"][(made["2"][:, 1] == 0) & (made["2"][:, 3] == 0)]  # op(u, op(u, c))
         fs, gs = made[f_kind], (single_g if g_kind == "1" else made[g_kind])
         for cond, p, q in round_exits:
             for u0, v0 in round_inits:
@@ -408,9 +413,17 @@ def _maps(spec, deadline, ri, rp, rx, racc, rq):
 
 
 def search(spec: Spec, deadline: float, seed: int = 0) -> Iterator[list[str]]:
+    from ncpu.synth import decisions
+
     yield from search_arrays(spec, deadline)
     yield from search_branch(spec, deadline)
+    found = False
+    for lines in decisions.search(spec, deadline):
+        found = True
+        yield lines
     yield from search_recurrence(spec, deadline)
+    if not found:
+        yield from decisions.search_nested(spec, deadline)
 
 
 def _taken(cond: int, p: np.ndarray, q: np.ndarray) -> np.ndarray:

@@ -22,7 +22,7 @@ from ncpu.synth import cache
 from ncpu.synth.budget import Budget
 from ncpu.synth.pyemit import check_python, to_python
 from ncpu.synth.spec import Spec, parse_spec
-from ncpu.synth.verify import check_asm, count_instructions
+from ncpu.synth.verify import check_asm, count_instructions, outputs_on, probe_inputs
 
 # Family name -> module whose `search(spec, deadline, seed)` yields candidates.
 FAMILIES = {
@@ -50,23 +50,36 @@ class SynthResult:
     solver: str = ""
     seconds: float = 0.0
     cached: bool = False
+    # Another verified program fits every example but computes something
+    # else on inputs the examples do not cover: the answer is only
+    # consistent with the examples (the shortest such program is returned).
+    underdetermined: bool = False
 
     def to_json(self) -> dict:
         return asdict(self)
 
 
+# Verified programs kept besides the best, to compare on inputs the examples
+# do not cover (each costs one exact check).
+ALTERNATIVES = 4
+
+
 class Shortest:
     """The shortest verified result so far (fewest instructions; ties: the
-    first), and how long the race goes on: the first result cuts the
-    deadline to GRACE_SECONDS later, never past the caller's."""
+    first), a few other verified programs, and how long the race goes on:
+    the first result cuts the deadline to GRACE_SECONDS later, never past
+    the caller's."""
 
     def __init__(self, deadline: float):
         self.deadline = deadline
         self.result: SynthResult | None = None
         self.length = 0
+        self.verified: list[str] = []  # every verified program's assembly, best or not
 
     def offer(self, result: SynthResult, now: float) -> None:
         length = count_instructions(result.asm)
+        if result.asm not in self.verified:
+            self.verified.append(result.asm)
         if self.result is None:
             self.deadline = min(self.deadline, now + GRACE_SECONDS)
         elif length >= self.length:
@@ -74,15 +87,27 @@ class Shortest:
         self.result, self.length = result, length
 
     def worth_checking(self, lines: list[str]) -> bool:
-        """Could this candidate beat the best so far? Counting is cheap next
-        to the exact check, and a family that keeps streaming programs of
-        the same length must not use up the grace period being checked."""
+        """Could this candidate beat the best so far, or be one of the few
+        alternatives kept? Counting is cheap next to the exact check, and a
+        family that keeps streaming programs of the same length must not
+        use up the grace period being checked."""
+        text = "\n".join(lines)
+        if text in self.verified:
+            return False
         if self.result is None:
             return True
         try:
-            return count_instructions("\n".join(lines)) < self.length
+            return count_instructions(text) < self.length or len(self.verified) <= ALTERNATIVES
         except AssemblerError:
             return False
+
+    def underdetermined(self, spec: Spec, engine: str = "compute") -> bool:
+        """Do verified programs disagree on probe inputs (`verify.probe_inputs`)?"""
+        if self.result is None or len(self.verified) < 2 or spec.uses_memory or not spec.outputs:
+            return False
+        inputs = probe_inputs(spec)
+        best = outputs_on(self.result.asm, spec, inputs, engine)
+        return any(outputs_on(asm, spec, inputs, engine) != best for asm in self.verified if asm != self.result.asm)
 
 
 def accept(lines: list[str], spec: Spec, engine: str = "compute",
@@ -182,6 +207,7 @@ class Portfolio:
         # `seconds` of a solved result: when that program was verified (the
         # call returns up to GRACE_SECONDS later).
         result = best.result or SynthResult(False, seconds=time.monotonic() - started)
+        result.underdetermined = best.underdetermined(spec, self.engine)
         if result.solved and use_cache:
             cache.store(key, result.asm, result.solver, result.seconds)
         return result

@@ -8,28 +8,26 @@ Only the helpers and flags the program needs are emitted.
 
 from __future__ import annotations
 
+import inspect
+import re
 import time
 
 from ncpu.isa import assemble, decode
+from ncpu.isa import semantics as sem
 from ncpu.machine.state import DEFAULT_MEM_SIZE
 from ncpu.synth.spec import Spec
 
-_HELPERS = {
-    "_w": "def _w(x):\n    x &= 0xFFFFFFFF\n    return x - 0x100000000 if x >> 31 else x\n",
-    "_div": "def _div(a, b):\n    if b == 0:\n        return 0\n    q = abs(a) // abs(b)\n"
-            "    return _w(q if (a < 0) == (b < 0) else -q)\n",
-    "_mod": "def _mod(a, b):\n    return a if b == 0 else _w(a - _div(a, b) * b)\n",
-    "_shl": "def _shl(a, b):\n    b &= 0xFFFFFFFF\n    return 0 if b >= 32 else _w(a << b)\n",
-    "_shr": "def _shr(a, b):\n    b &= 0xFFFFFFFF\n    return 0 if b >= 32 else _w((a & 0xFFFFFFFF) >> b)\n",
-    "_sar": "def _sar(a, b):\n    return a >> min(b & 0xFFFFFFFF, 63)\n",
-    "_cmp": "def _cmp(a, b):\n    r = _w(a - b)\n    ov = (a < 0) != (b < 0) and (r < 0) != (a < 0)\n"
-            "    return r < 0, r == 0, (a & 0xFFFFFFFF) >= (b & 0xFFFFFFFF), ov\n",
-}
-_DEPENDS = {"_div": ["_w"], "_mod": ["_div", "_w"], "_shl": ["_w"], "_shr": ["_w"], "_cmp": ["_w"]}
+# The helpers emitted code calls are the definition's own functions, their
+# source copied from `ncpu.isa.semantics` (so they cannot drift from it).
+_HELPERS = {name: inspect.getsource(getattr(sem, name)) for name in (
+    "wrap", "unsigned", "divide", "modulo", "shift_left", "shift_right_logical", "shift_right_arithmetic",
+    "compare_flags")}
+_CONSTANTS = {"MASK32": f"MASK32 = {sem.MASK32:#x}\n"}
 _BINARY = {
-    "ADD": "_w({a} + {b})", "SUB": "_w({a} - {b})", "MUL": "_w({a} * {b})",
-    "DIV": "_div({a}, {b})", "MOD": "_mod({a}, {b})", "AND": "{a} & {b}", "OR": "{a} | {b}",
-    "XOR": "{a} ^ {b}", "SHL": "_shl({a}, {b})", "SHR": "_shr({a}, {b})", "SAR": "_sar({a}, {b})",
+    "ADD": "wrap({a} + {b})", "SUB": "wrap({a} - {b})", "MUL": "wrap({a} * {b})",
+    "DIV": "divide({a}, {b})", "MOD": "modulo({a}, {b})", "AND": "{a} & {b}", "OR": "{a} | {b}",
+    "XOR": "{a} ^ {b}", "SHL": "shift_left({a}, {b})", "SHR": "shift_right_logical({a}, {b})",
+    "SAR": "shift_right_arithmetic({a}, {b})",
 }
 _IMM = {"ADDI": "ADD", "ANDI": "AND", "ORI": "OR", "XORI": "XOR", "SHLI": "SHL", "SHRI": "SHR", "SARI": "SAR"}
 _CONDITIONS = {
@@ -49,7 +47,7 @@ def _statements(ins, flags: bool, size: int) -> list[str]:
     elif name == "MOVI":
         value = str(imm)
     elif name == "MOVT":
-        value = f"_w(({imm} << 16) | ({rd} & 0xFFFF))"
+        value = f"wrap(({imm} << 16) | ({rd} & 0xFFFF))"
     elif name in _BINARY:
         value = _BINARY[name].format(a=a, b=b)
     elif name in _IMM:
@@ -57,9 +55,9 @@ def _statements(ins, flags: bool, size: int) -> list[str]:
     elif name == "NOT":
         value = f"~{a}"
     elif name == "NEG":
-        value = f"_w(-{a})"
+        value = f"wrap(-{a})"
     elif name in ("INC", "DEC"):
-        value = f"_w({rd} {'+' if name == 'INC' else '-'} 1)"
+        value = f"wrap({rd} {'+' if name == 'INC' else '-'} 1)"
     elif name == "LOAD":
         value = f"mem[({a} + {imm}) % {size}]"
     elif name == "POP":
@@ -69,7 +67,7 @@ def _statements(ins, flags: bool, size: int) -> list[str]:
     elif name == "PUSH":
         return [f"sp = (sp - 1) % {size}", f"mem[sp] = {a}"]
     elif name in ("CMP", "CMPI"):
-        return [f"n, z, c, v = _cmp({a}, {b if name == 'CMP' else imm})"] if flags else []
+        return [f"n, z, c, v = compare_flags({a}, {b if name == 'CMP' else imm})"] if flags else []
     elif name == "NOP":
         return []
     else:  # pragma: no cover - control flow never reaches here
@@ -117,8 +115,9 @@ def to_python(asm: str, spec: Spec, name: str = "f") -> str:
         body += ["    else:", "        break"]
     body.append(f"return {outputs}")
     source = f"def {name}({', '.join(params)}):\n" + "".join(f"    {line}\n" for line in body)
-    needed = _needed(source)
-    return "".join(_HELPERS[h] + "\n" for h in needed) + source
+    helpers = "".join(_HELPERS[h] + "\n\n" for h in _needed(source))
+    constants = "".join(line for name, line in _CONSTANTS.items() if name in helpers)
+    return constants + ("\n\n" if constants else "") + helpers + source
 
 
 def _reads_writes(ins) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -197,9 +196,15 @@ def uninitialised(program, spec: Spec) -> set[int]:
 
 
 def _needed(source: str) -> list[str]:
-    found = {h for h in _HELPERS if h + "(" in source}
-    for h in list(found):
-        found.update(_DEPENDS.get(h, []))
+    """The helpers `source` calls, and those they call, in definition order."""
+    found: set[str] = set()
+    todo = [source]
+    while todo:
+        text = todo.pop()
+        for h, helper in _HELPERS.items():
+            if h not in found and re.search(rf"\b{h}\(", text):
+                found.add(h)
+                todo.append(helper)
     return [h for h in _HELPERS if h in found]
 
 

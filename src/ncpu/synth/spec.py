@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ncpu.isa.assembler import parse_integer
 from ncpu.isa.opcodes import BY_MNEMONIC, NUM_REGISTERS
-from ncpu.machine.semantics import wrap
+from ncpu.isa.semantics import wrap
 from ncpu.machine.state import DEFAULT_MEM_SIZE
 
 Region = tuple[int, tuple[int, ...]]  # (base address, words)

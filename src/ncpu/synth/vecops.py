@@ -1,8 +1,10 @@
 """The nCPU ALU on numpy arrays, for search inner loops.
 
 Values are signed 32-bit words held in int64 arrays (so products of two
-words still fit before wrapping). Each function mirrors the one of the same
-name in `ncpu.machine.semantics`; tests/synth check them against it.
+words still fit before wrapping). A restatement of `ncpu.isa.semantics` for
+speed (a search evaluates millions of candidates an array pass at a time);
+tests/synth/test_vecops.py checks every op against it on every pair of its
+edge values and on random pairs.
 """
 
 from __future__ import annotations

@@ -39,6 +39,34 @@ def _run_batch(engine: str):
         return compute.run_batch
 
 
+def probe_inputs(spec: Spec, count: int = 24, seed: int = 0) -> list[list[int]]:
+    """Inputs the examples may not cover, to tell apart programs that agree on
+    every example: each input all 0, 1, -1, INT_MIN, INT_MAX, then mixes of
+    edge values, small numbers and random words (deterministic)."""
+    import random
+
+    from ncpu.isa.semantics import EDGE_VALUES, INT_MAX, INT_MIN, wrap
+
+    rng = random.Random(f"probe:{seed}")
+    arity = len(spec.inputs)
+    rows = [[v] * arity for v in (0, 1, -1, INT_MIN, INT_MAX)]
+    while len(rows) < count:
+        rows.append([rng.choice([rng.choice(EDGE_VALUES), rng.randint(-64, 64), wrap(rng.getrandbits(32))])
+                     for _ in range(arity)])
+    return rows[:count]
+
+
+def outputs_on(asm: str, spec: Spec, inputs: list[list[int]], engine: str = "compute",
+               max_steps: int = LOOP_STEPS) -> list[tuple]:
+    """What a program leaves in the spec's output registers (and whether it
+    halted) for each row of register inputs."""
+    from ncpu.synth.spec import Example
+
+    examples = [Example(tuple(row), (), (), ()) for row in inputs]
+    final = run_examples(assemble(asm).words, spec, examples, engine=engine, max_steps=max_steps)
+    return [(bool(final.halted[i]), *final.registers[i, list(spec.outputs)].tolist()) for i in range(len(inputs))]
+
+
 def initial_batch(spec: Spec, examples=None) -> BatchState:
     examples = spec.examples if examples is None else examples
     batch = BatchState.zeros(len(examples), DEFAULT_MEM_SIZE)

@@ -13,7 +13,8 @@ import math
 from dataclasses import dataclass
 from typing import Callable
 
-from ncpu.machine.semantics import divide, modulo, shift_right_logical as _shr, wrap as w
+from ncpu.isa.semantics import divide, modulo, shift_right_logical as _shr, wrap as w
+from ncpu.synth.benchmarks import hackers_delight as hd
 
 
 @dataclass(frozen=True)
@@ -202,6 +203,9 @@ add("double_until_exceeds", "loops", 2, lambda a, limit: _double_until(a, limit)
 add("collatz_steps", "loops", 1, lambda n: _collatz(n), "positive_small")
 add("fibonacci", "loops", 1, lambda n: _fib(n), "tiny")
 add("reverse_digits", "loops", 1, lambda x: int(str(x)[::-1]), "positive")
+# --- Hacker's Delight P1-P25 (Gulwani et al., PLDI 2011): see hackers_delight.py
+for _number, _name, _arity, _ref, _gen in hd.PROBLEMS:
+    add(f"hd{_number:02d}_{_name}", hd.FAMILY, _arity, _ref, _gen, examples=hd.EXAMPLES)
 
 
 def _xor_all(xs):

@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass
 from importlib import resources
 
-from ncpu.machine.semantics import wrap
+from ncpu.isa.semantics import wrap
 from ncpu.synth.benchmarks.problems import DEFS, Def
 from ncpu.synth.spec import Spec, parse_spec
 
@@ -64,9 +64,18 @@ def _value(rng: random.Random, kind: str, sharp: bool = False) -> int:
         return rng.randint(0, 60)
     if kind == "tiny":
         return rng.randint(0, 12)
+    if kind == "hd_positive":  # positive words whose results still fit
+        return rng.randint(1, 64) if rng.random() < 0.2 else rng.randint(1, 1 << 30)
     if kind == "pow2mix":
         return 1 << rng.randint(0, 30) if rng.random() < 0.4 else rng.randint(0, 1 << 20)
     raise ValueError(kind)
+
+
+def _magnitude(rng: random.Random) -> int:
+    """A word with a random number of leading zeros (an edge value some of the time)."""
+    if rng.random() < 0.15:
+        return rng.choice([0, 1, -1, 2, INT_MIN, INT_MAX])
+    return wrap(rng.getrandbits(32) >> rng.randint(0, 31))
 
 
 def _inputs(rng: random.Random, d: Def, sharp: bool = False) -> list[int]:
@@ -82,6 +91,27 @@ def _inputs(rng: random.Random, d: Def, sharp: bool = False) -> list[int]:
         return [rng.randint(-1000, 1000), rng.randint(0, 50)]
     if kind == "dblpairs":
         return [rng.randint(1, 10), rng.randint(1, 10_000)]
+    if kind == "hd_fields":  # x, a mask m and a shift k with m and m << k disjoint, inside the word
+        k = rng.randint(1, 16)
+        m = 0
+        for bit in range(32 - k):
+            if not (m >> (bit - k)) & 1 if bit >= k else True:
+                m |= rng.getrandbits(1) << bit
+        return [_value(rng, "any"), m, k]
+    if kind == "hd_magnitudes":  # leading-zero problems: words of every length, pairs often of one length
+        x = _magnitude(rng)
+        if rng.random() < 0.5:
+            length = (x & 0xFFFFFFFF).bit_length()
+            y = wrap((1 << (length - 1)) | rng.getrandbits(length - 1)) if length > 1 else x
+        else:
+            y = _magnitude(rng)
+        return [x, y]
+    if kind == "hd_cycle3":  # x is one of three distinct values a, b, c
+        values = []
+        while len(values) < 3:
+            v = _value(rng, "any")
+            values += [v] if v not in values else []
+        return [rng.choice(values), *values]
     xs = [_value(rng, kind, sharp) for _ in range(d.arity)]
     if sharp and d.arity >= 2 and rng.random() < 0.3:  # equal and adjacent operands
         xs[1] = wrap(xs[0] + rng.choice([0, 1, -1]))

@@ -1,0 +1,74 @@
+"""Tests over computed values, two-test decision lists, and saying so when
+the examples underdetermine the answer."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from synth_helpers import spec_of
+
+from ncpu.isa.semantics import wrap
+from ncpu.synth import decisions
+from ncpu.synth import enumerative
+from ncpu.synth.portfolio import Shortest, SynthResult, accept
+from ncpu.synth.verify import outputs_on, probe_inputs
+
+
+def _nlz(x):
+    return 32 - (x & 0xFFFFFFFF).bit_length()
+
+
+def _words(rng, n):
+    return [wrap(rng.getrandbits(32) >> rng.randint(0, 31)) for _ in range(n)]
+
+
+def test_one_test_over_computed_values_finds_nlz_equal():
+    rng = random.Random(3)
+    pairs = []
+    for x in _words(rng, 30):
+        length = (x & 0xFFFFFFFF).bit_length()
+        y = wrap((1 << (length - 1)) | rng.getrandbits(length - 1)) if length > 1 and rng.random() < 0.5 else _words(rng, 1)[0]
+        pairs.append((x, y))
+    spec = spec_of(lambda x, y: int(_nlz(x) == _nlz(y)), pairs)
+    programs = list(decisions.search(spec, time.monotonic() + 60))
+    assert programs and accept(programs[0], spec) is not None
+    fresh = [(x, y) for x, y in zip(_words(rng, 300), _words(rng, 300))] + [(x, x ^ 1) for x in _words(rng, 50)]
+    got = outputs_on("\n".join(programs[0]), spec, [list(p) for p in fresh])
+    assert [g[1] for g in got] == [int(_nlz(x) == _nlz(y)) for x, y in fresh]
+
+
+def test_two_tests_cycle_through_three_values():
+    rng = random.Random(5)
+    rows = []
+    for _ in range(24):
+        a, b, c = rng.sample(range(-1000, 1000), 3)
+        rows.append((rng.choice([a, b, c]), a, b, c))
+    nxt = lambda x, a, b, c: b if x == a else c if x == b else a  # noqa: E731
+    spec = spec_of(nxt, rows)
+    programs = list(decisions.search(spec, time.monotonic() + 60))
+    assert programs and accept(programs[0], spec) is not None
+    assert sum(line.startswith("CMP") for line in programs[0]) == 2
+
+
+def test_enumeration_reports_a_second_program_that_differs_off_the_examples():
+    """sign(x) from examples without 0: two programs fit, and they differ at inputs the examples lack."""
+    rng = random.Random(1)
+    xs = [(x,) for x in rng.sample(range(1, 1 << 20), 12) + [-x for x in rng.sample(range(1, 1 << 20), 12)]]
+    spec = spec_of(lambda x: (x > 0) - (x < 0), xs)
+    # (a longer look for the second program than the portfolio's default, so a loaded machine cannot miss it)
+    programs = ["\n".join(p) for p in enumerative.search(spec, time.monotonic() + 60, linger=20)]
+    assert len(programs) >= 2 and all(accept(p.splitlines(), spec) for p in programs)
+    inputs = probe_inputs(spec)
+    assert len({tuple(outputs_on(p, spec, inputs)) for p in programs}) >= 2
+
+
+def test_shortest_says_underdetermined_only_when_verified_programs_disagree():
+    spec = spec_of(lambda x: x & 1, [(3,), (4,), (10,), (7,)])
+    best = Shortest(time.monotonic() + 10)
+    best.offer(SynthResult(True, "AND R0, R0, 1\nHALT"), time.monotonic())
+    best.offer(SynthResult(True, "SHL R0, R0, 31\nSHR R0, R0, 31\nHALT"), time.monotonic())  # the same function
+    assert not best.underdetermined(spec)
+    best.offer(SynthResult(True, "MOV R1, 2\nMOD R0, R0, R1\nHALT"), time.monotonic())  # differs on negatives
+    assert best.underdetermined(spec)
+    assert best.result.asm == "AND R0, R0, 1\nHALT"  # the shortest stays the answer
