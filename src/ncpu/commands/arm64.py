@@ -1,6 +1,6 @@
 """`ncpu arm64`: run a static AArch64 Linux binary, or disassemble one.
 
-    ncpu arm64 [--root DIR] [--max-steps N] [--seed S] [--host-time] [--stats] BINARY [ARGS...]
+    ncpu arm64 [--root DIR] [--max-steps N] [--seed S] [--host-time] [--stats] [-g PORT] BINARY [ARGS...]
     ncpu arm64 disasm FILE [--addr A]
 """
 
@@ -24,6 +24,10 @@ def register(subparsers) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the guest's randomness (default 0)")
     parser.add_argument("--host-time", action="store_true", help="use the host clock and entropy (not deterministic)")
     parser.add_argument("--stats", action="store_true", help="print instructions, wall time and MIPS to stderr")
+    parser.add_argument("-g", dest="gdb_port", type=int, default=None, metavar="PORT",
+                        help="wait for gdb on 127.0.0.1:PORT (`target remote :PORT`), as qemu-aarch64 -g")
+    parser.add_argument("--gdb-run-on-drop", action="store_true",
+                        help="with -g: if gdb's connection drops, let the guest run on (default: end it)")
     parser.add_argument("binary", metavar="BINARY", help="host path of the executable")
     parser.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the guest")
     parser.set_defaults(func=main)
@@ -51,6 +55,8 @@ def main(args) -> int:
         real = os.path.realpath(binary)
         if real.startswith(real_root + os.sep):
             argv0 = "/" + os.path.relpath(real, real_root)
+    if args.gdb_port is not None:
+        return _gdb(machine, binary, [argv0, *args.args], args)
     try:
         sys.stdout.flush()
         result = machine.run(binary, [argv0, *args.args])
@@ -60,6 +66,29 @@ def main(args) -> int:
         print(f"ncpu: {result.instructions} instructions in {result.wall_s:.3f} s "
               f"({result.mips:.2f} MIPS)", file=sys.stderr)
     return result.status
+
+
+def _gdb(machine, binary: str, argv: list[str], args) -> int:
+    from ncpu.arm64.linux import ElfError
+    from ncpu.debug.gdbstub import listen
+    from ncpu.debug.session import gdb_run
+
+    if not 0 < args.gdb_port < 65536:
+        raise CommandError(f"-g {args.gdb_port}: not a TCP port")
+    try:
+        server = listen(args.gdb_port)
+    except OSError as error:
+        raise CommandError(f"-g {args.gdb_port}: cannot listen on 127.0.0.1:{args.gdb_port}: "
+                           f"{error.strerror or error}") from None
+    try:
+        sys.stdout.flush()
+        status, how = gdb_run(machine, binary, argv, server, on_message=_message,
+                              run_on_drop=args.gdb_run_on_drop)
+    except ElfError as error:
+        raise CommandError(str(error)) from None
+    if how == "dropped" and not args.gdb_run_on_drop and status == 137:
+        _message("gdb connection dropped: guest ended")
+    return status
 
 
 def _message(text: str) -> None:

@@ -1,0 +1,285 @@
+"""A guest run under a debugger: stepping, breakpoints, watchpoints, and time travel.
+
+Read this file first.  The ARM64 machine is deterministic, so a point in a
+run is named by one number, the count of guest instructions retired so far
+(`Target.now`, all threads and processes together).  Everything here rests
+on two facts:
+
+* `Scheduler.advance(n)` runs at most n instructions and the interleaving
+  does not depend on how the run is chunked, so single-stepping with
+  advance(1) visits exactly the states a full-speed run passes through;
+* a snapshot (a deep copy of the scheduler and kernel, with each address
+  space copied by Memory.fork) plus re-execution reaches any earlier count
+  exactly.  Reverse execution is "restore the nearest earlier snapshot and
+  run forward to the count wanted".
+
+How stops are found, with the CPU's public API only:
+
+* breakpoints: while any is set the machine single-steps and compares the
+  pc of the thread about to run with the set (correct and slower; see
+  benchmarks/debug_step_speed.py);
+* watchpoints: the pages holding watched bytes are "armed" (read and/or
+  write permission taken away) around each advance, so the CPU stops with a
+  fault before the accessing instruction retires; a fault inside a watched
+  range is a hit (reported with pc at that instruction, which is what gdb
+  expects on AArch64), one elsewhere on the page is stepped over with the
+  page disarmed.  Accesses the kernel makes on the guest's behalf (read(2)
+  into a watched buffer) are not seen.  An access is taken to cover 16
+  bytes from its address (the CPU reports only the address), so a neighbour
+  can trigger a watch; gdb's value check makes that harmless for `watch`.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+
+from ncpu.arm64.linux import abi
+from ncpu.arm64.linux.scheduler import QUANTUM, Scheduler
+
+PAGE = 4096
+ACCESS_SPAN = 16                   # bytes an access is assumed to cover (the CPU reports the address only)
+SNAPSHOT_EVERY = 1_000_000         # instructions between snapshots
+MAX_SNAPSHOTS = 48                 # older snapshots are thinned to stay under this
+RECENT_SNAPSHOTS = 8               # the newest ones are never thinned
+CHUNK = 20_000                     # instructions per advance when nothing is set (for interrupts)
+
+WRITE, READ, ACCESS = 2, 3, 4      # gdb's Z types for watchpoints
+
+
+@dataclass
+class Event:
+    """Why the machine stopped."""
+    kind: str                      # step, breakpoint, watch, signal, exited, interrupt, history-begin, history-end
+    tid: int = 0
+    signo: int = abi.SIGTRAP
+    address: int = 0               # watch: the watched address hit
+    watch: int = 0                 # watch: WRITE, READ or ACCESS
+    status: int = 0                # exited: wait status
+
+
+class Target:
+    def __init__(self, kernel, max_steps: int, *, snapshot_every: int = SNAPSHOT_EVERY):
+        self.sched = Scheduler(kernel, max_steps)
+        self.sched.fault_hook = self._on_fault
+        self.breakpoints: set[int] = set()
+        self.watchpoints: dict[tuple[int, int, int], None] = {}     # (kind, addr, len)
+        self.snapshot_every = snapshot_every
+        self.snapshots: list[tuple[int, Scheduler]] = []
+        self.pass_signal: dict[int, int] = {}    # tid -> signo gdb let through (deliver on resume)
+        self._fault = None                       # (tid, signo, address) the hook held back
+        self._armed: dict[int, int] = {}         # page -> original permission
+        self._take_snapshot()
+
+    # --- the state, as a debugger reads it --------------------------------------
+    @property
+    def kernel(self):
+        return self.sched.kernel
+
+    @property
+    def now(self) -> int:
+        return self.kernel.clock.instructions
+
+    @property
+    def finished(self):
+        return self.sched.result
+
+    def threads(self) -> list[int]:
+        """Live guest threads of the debugged process, by tid."""
+        init = self.kernel.init
+        return sorted(t.pid for t in init.group.threads) if init.alive else []
+
+    def thread(self, tid: int):
+        return self.kernel.tasks.get(tid)
+
+    def current_tid(self) -> int:
+        proc = self.sched.current()
+        if proc is not None and proc.group is self.kernel.init.group:
+            return proc.pid
+        live = self.threads()
+        return live[0] if live else self.kernel.init.pid
+
+    @property
+    def mem(self):
+        return self.kernel.init.mem
+
+    # --- forward ---------------------------------------------------------------------
+    def resume(self, step_tid: int | None = None, interrupted=None, stop_at: int | None = None) -> Event:
+        """Run until a breakpoint, watchpoint, signal or exit; or, with step_tid,
+        until that thread retired one instruction.  `interrupted()` is polled
+        between chunks; `stop_at` bounds the run (history-end at that count)."""
+        sched = self.sched
+        first = True
+        while True:
+            proc = sched.current()
+            if proc is None:
+                return self._exit_event()
+            if stop_at is not None and self.now >= stop_at:
+                return Event("history-end", proc.pid)
+            careful = step_tid is not None or self.breakpoints
+            if careful and not first and proc.state.pc in self.breakpoints and self._debugged(proc):
+                return Event("breakpoint", proc.pid)
+            first = False
+            if interrupted is not None and interrupted():
+                return Event("interrupt", proc.pid, abi.SIGINT)
+            limit = 1 if careful else CHUNK
+            if stop_at is not None:
+                limit = min(limit, stop_at - self.now)
+            ran, event = self._advance(proc, limit)
+            if event is not None:
+                return event
+            self._maybe_snapshot()
+            if step_tid is not None and proc.pid == step_tid and ran:
+                return Event("step", proc.pid)
+
+    def _debugged(self, proc) -> bool:
+        return proc.group is self.kernel.init.group
+
+    def _advance(self, proc, limit: int) -> tuple[int, Event | None]:
+        """advance(limit) with watchpoints armed; a held-back fault becomes an event."""
+        self._fault = None
+        if proc.pid in self.pass_signal and proc.state.pc == self.pass_signal[proc.pid]:
+            self._fault = "pass"
+        self._arm(proc)
+        try:
+            ran = self.sched.advance(limit)
+        finally:
+            self._disarm(proc)
+        fault, self._fault = self._fault, None
+        self.pass_signal.pop(proc.pid, None)
+        if fault is None or fault == "pass":
+            return ran, None
+        tid, signo, address = fault
+        if signo == "trap":
+            hit = self._watch_hit(address)
+            if hit is not None:
+                return ran, Event("watch", tid, abi.SIGTRAP, hit[1], hit[0])
+            ran += self.sched.advance(1)            # another variable on the page: step over, disarmed
+            return ran, None
+        return ran, Event("signal", tid, signo)
+
+    def _on_fault(self, proc, signo: int, address: int) -> bool:
+        """Scheduler hook: hold back a fault the debugger should see first."""
+        if self._fault == "pass":
+            self._fault = None
+            return False                              # gdb passed this one on: the kernel acts
+        if not self._debugged(proc):
+            return False
+        page = address // PAGE
+        if signo == abi.SIGSEGV and page in self._armed and self._armed[page] & 3 == 3:
+            self._fault = (proc.pid, "trap", address)
+        else:
+            self._fault = (proc.pid, signo, address)
+        return True
+
+    def _watch_hit(self, address: int):
+        for kind, addr, length in self.watchpoints:
+            if address < addr + length and addr < address + ACCESS_SPAN:
+                return kind, addr
+        return None
+
+    def _arm(self, proc) -> None:
+        if not self.watchpoints or not self._debugged(proc):
+            return
+        mem = proc.mem
+        for kind, addr, length in self.watchpoints:
+            take = abi.PROT_WRITE if kind == WRITE else abi.PROT_READ | abi.PROT_WRITE
+            for page in range(addr // PAGE, (addr + length - 1) // PAGE + 1):
+                if not mem.is_mapped(page * PAGE, PAGE):
+                    continue
+                original = self._armed.setdefault(page, int(mem.perm[page]))
+                mem.protect(page * PAGE, PAGE, int(mem.perm[page]) & ~take & original)
+
+    def _disarm(self, proc) -> None:
+        mem = proc.mem
+        for page, original in self._armed.items():
+            if mem is not None and mem.is_mapped(page * PAGE, PAGE):
+                mem.protect(page * PAGE, PAGE, original)
+        self._armed.clear()
+
+    def _exit_event(self) -> Event:
+        result = self.sched.result
+        return Event("exited", self.kernel.init.pid, status=result.wait_status if result else 0)
+
+    # --- snapshots and reverse -------------------------------------------------------
+    def _maybe_snapshot(self) -> None:
+        if self.now >= self.snapshots[-1][0] + self.snapshot_every:
+            self._take_snapshot()
+
+    def _take_snapshot(self) -> None:
+        self.snapshots.append((self.now, _copy(self.sched)))
+        if len(self.snapshots) > MAX_SNAPSHOTS:
+            # drop the older snapshot whose neighbours are closest: spacing grows with age
+            snaps = self.snapshots
+            candidates = range(1, len(snaps) - RECENT_SNAPSHOTS)
+            i = min(candidates, key=lambda k: snaps[k + 1][0] - snaps[k - 1][0])
+            del snaps[i]
+
+    def goto(self, count: int) -> None:
+        """Put the machine in the state it had after `count` instructions (count <= now)."""
+        count = max(0, count)
+        self.snapshots = [s for s in self.snapshots if s[0] <= max(count, self.now)]
+        at, snap = max((s for s in self.snapshots if s[0] <= count), key=lambda s: s[0])
+        self._restore(snap)
+        while self.now < count:
+            if self.sched.advance(min(count - self.now, QUANTUM)) == 0 and self.sched.current() is None:
+                break
+            self._maybe_snapshot()
+
+    def _restore(self, snap: Scheduler) -> None:
+        self.sched = _copy(snap)
+        self.sched.fault_hook = self._on_fault
+
+    def reverse(self, step_tid: int | None = None) -> Event:
+        """Run backwards: to the previous instruction (step_tid given), or to the
+        last breakpoint or watchpoint hit before now (history-begin at count 0)."""
+        now = self.now
+        if now == 0:
+            return Event("history-begin", self.current_tid())
+        if step_tid is not None:
+            self.goto(now - 1)
+            return Event("step", self.current_tid())
+        end = now
+        while end > 0:
+            start = max(s[0] for s in self.snapshots if s[0] < end)
+            hit = self._last_hit(start, end)
+            if hit is not None:
+                self.goto(hit[0])
+                return hit[1]
+            end = start
+        self.goto(0)
+        return Event("history-begin", self.current_tid())
+
+    def _last_hit(self, start: int, end: int):
+        """(count, event) of the last stop in [start, end) when running forward, or None."""
+        self.goto(start)
+        last = None
+        while self.now < end:
+            proc = self.sched.current()
+            if proc is None:
+                break
+            at = self.now
+            if proc.state.pc in self.breakpoints and self._debugged(proc):
+                last = (at, Event("breakpoint", proc.pid))
+            if self.watchpoints:
+                _, event = self._advance(proc, 1)
+                if event is not None and event.kind == "watch":
+                    last = (at, event)
+                    self.sched.advance(1)             # the access itself, disarmed
+            else:
+                self.sched.advance(1)
+        return last
+
+
+def _copy(sched: Scheduler) -> Scheduler:
+    """A deep copy of the scheduler and kernel; address spaces copied by Memory.fork."""
+    kernel = sched.kernel
+    memo = {id(kernel.api): kernel.api, id(kernel.on_message): kernel.on_message,
+            id(sched.fault_hook): None}
+    for proc in list(kernel.procs.values()) + list(kernel.tasks.values()):
+        mem = proc.group.mem
+        if mem is not None and id(mem) not in memo:
+            memo[id(mem)] = mem.fork()
+    copied = copy.deepcopy(sched, memo)
+    copied.fault_hook = None
+    return copied
