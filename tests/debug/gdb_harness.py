@@ -83,7 +83,8 @@ def gdb_session(kind: str, binary: Path, script: str, timeout: float = 240) -> t
         if server.poll() is None:
             server.kill()
             server.wait()
-    return gdb.stdout, guest.decode(errors="replace"), server.returncode
+    status = server.returncode
+    return gdb.stdout, guest.decode(errors="replace"), 128 - status if status < 0 else status
 
 
 def normalize(text: str) -> str:
