@@ -31,7 +31,9 @@ How stops are found, with the CPU's public API only:
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import os
 from dataclasses import dataclass
 
 from ncpu.arm64.linux import abi
@@ -69,6 +71,7 @@ class Target:
         self.pass_signal: dict[int, int] = {}    # tid -> signo gdb let through (deliver on resume)
         self._fault = None                       # (tid, signo, address) the hook held back
         self._armed: dict[int, int] = {}         # page -> original permission
+        self._muted: list = []                   # (stdio file, its real fd) while re-executing
         self._take_snapshot()
 
     # --- the state, as a debugger reads it --------------------------------------
@@ -207,7 +210,12 @@ class Target:
             self._take_snapshot()
 
     def _take_snapshot(self) -> None:
+        muted = [(f, f.fd) for f, _ in self._muted]
+        for f, fd in self._muted:                # a snapshot keeps the real descriptors
+            f.fd = fd
         self.snapshots.append((self.now, _copy(self.sched)))
+        for f, fd in muted:
+            f.fd = fd
         if len(self.snapshots) > MAX_SNAPSHOTS:
             # drop the older snapshot whose neighbours are closest: spacing grows with age
             snaps = self.snapshots
@@ -221,10 +229,30 @@ class Target:
         self.snapshots = [s for s in self.snapshots if s[0] <= max(count, self.now)]
         at, snap = max((s for s in self.snapshots if s[0] <= count), key=lambda s: s[0])
         self._restore(snap)
-        while self.now < count:
-            if self.sched.advance(min(count - self.now, QUANTUM)) == 0 and self.sched.current() is None:
-                break
-            self._maybe_snapshot()
+        with self._quiet():
+            while self.now < count:
+                if self.sched.advance(min(count - self.now, QUANTUM)) == 0 and self.sched.current() is None:
+                    break
+                self._maybe_snapshot()
+
+    @contextlib.contextmanager
+    def _quiet(self):
+        """Re-execution of the past writes nothing to the terminal: the guest's
+        own stdio descriptors point at /dev/null meanwhile."""
+        from ncpu.arm64.linux.files import HostFile
+        stdio = {id(f): f for proc in self.kernel.procs.values() if proc.fds is not None
+                 for f in proc.fds.files.values() if isinstance(f, HostFile) and not f.owned and f.writable}
+        null = os.open(os.devnull, os.O_WRONLY)
+        self._muted = [(f, f.fd) for f in stdio.values()]
+        try:
+            for f in stdio.values():
+                f.fd = null
+            yield
+        finally:
+            for f, fd in self._muted:
+                f.fd = fd
+            self._muted = []
+            os.close(null)
 
     def _restore(self, snap: Scheduler) -> None:
         self.sched = _copy(snap)
@@ -253,6 +281,10 @@ class Target:
     def _last_hit(self, start: int, end: int):
         """(count, event) of the last stop in [start, end) when running forward, or None."""
         self.goto(start)
+        with self._quiet():
+            return self._scan(end)
+
+    def _scan(self, end: int):
         last = None
         while self.now < end:
             proc = self.sched.current()
@@ -261,13 +293,14 @@ class Target:
             at = self.now
             if proc.state.pc in self.breakpoints and self._debugged(proc):
                 last = (at, Event("breakpoint", proc.pid))
-            if self.watchpoints:
-                _, event = self._advance(proc, 1)
-                if event is not None and event.kind == "watch":
-                    last = (at, event)
+            _, event = self._advance(proc, 1)
+            if event is not None:
+                last = (at, event)
+                if event.kind == "watch":
                     self.sched.advance(1)             # the access itself, disarmed
-            else:
-                self.sched.advance(1)
+                else:                                 # a signal: the kernel takes it, as it did
+                    self.pass_signal[proc.pid] = proc.state.pc
+                    self._advance(proc, 1)
         return last
 
 

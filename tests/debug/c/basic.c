@@ -27,5 +27,6 @@ int main(void)
     }
     origin.x = total;
     printf("%s %d %d\n", greeting, total, counter);
+    fflush(stdout);
     return 0;
 }
