@@ -99,6 +99,8 @@ class Stub:
     # --- dispatch -----------------------------------------------------------------
     def handle(self, payload: bytes) -> bytes | None:
         """The reply to one packet (None: no reply, e.g. after k)."""
+        if payload[:1] in (b"G", b"P", b"M", b"X"):
+            self.target.rewrite_history()
         try:
             return self._dispatch(payload.decode("latin-1"))
         except Detach:

@@ -70,7 +70,7 @@ class Target:
         self.snapshots: list[tuple[int, Scheduler]] = []
         self.pass_signal: dict[int, int] = {}    # tid -> signo gdb let through (deliver on resume)
         self._fault = None                       # (tid, signo, address) the hook held back
-        self._armed: dict[int, int] = {}         # page -> original permission
+        self._armed: dict[int, tuple] = {}       # page -> (original perm, armed perm, exec trapped)
         self._muted: list = []                   # (stdio file, its real fd) while re-executing
         self._take_snapshot()
 
@@ -119,7 +119,10 @@ class Target:
                 return self._exit_event()
             if stop_at is not None and self.now >= stop_at:
                 return Event("history-end", proc.pid)
-            careful = step_tid is not None or self.breakpoints
+            # single-step only inside a page that holds a breakpoint; elsewhere run in
+            # chunks with those pages non-executable, so entering one stops the CPU
+            in_bp_page = bool(self.breakpoints) and proc.state.pc // PAGE in self._bp_pages()
+            careful = step_tid is not None or in_bp_page
             if careful and not first and proc.state.pc in self.breakpoints and self._debugged(proc):
                 return Event("breakpoint", proc.pid)
             first = False
@@ -128,7 +131,7 @@ class Target:
             limit = 1 if careful else CHUNK
             if stop_at is not None:
                 limit = min(limit, stop_at - self.now)
-            ran, event = self._advance(proc, limit)
+            ran, event = self._advance(proc, limit, trap_exec=not careful)
             if event is not None:
                 return event
             self._maybe_snapshot()
@@ -138,12 +141,16 @@ class Target:
     def _debugged(self, proc) -> bool:
         return proc.group is self.kernel.init.group
 
-    def _advance(self, proc, limit: int) -> tuple[int, Event | None]:
-        """advance(limit) with watchpoints armed; a held-back fault becomes an event."""
+    def _bp_pages(self) -> set[int]:
+        return {a // PAGE for a in self.breakpoints}
+
+    def _advance(self, proc, limit: int, trap_exec: bool = False) -> tuple[int, Event | None]:
+        """advance(limit) with watchpoints (and, with trap_exec, breakpoint pages) armed;
+        a held-back fault becomes an event."""
         self._fault = None
         if proc.pid in self.pass_signal and proc.state.pc == self.pass_signal[proc.pid]:
             self._fault = "pass"
-        self._arm(proc)
+        self._arm(proc, trap_exec)
         try:
             ran = self.sched.advance(limit)
         finally:
@@ -153,6 +160,8 @@ class Target:
         if fault is None or fault == "pass":
             return ran, None
         tid, signo, address = fault
+        if signo == "exec-trap":                    # entering a breakpoint page: the caller single-steps
+            return ran, None
         if signo == "trap":
             hit = self._watch_hit(address)
             if hit is not None:
@@ -169,7 +178,10 @@ class Target:
         if not self._debugged(proc):
             return False
         page = address // PAGE
-        if signo == abi.SIGSEGV and page in self._armed and self._armed[page] & 3 == 3:
+        armed = self._armed.get(page)
+        if signo == abi.SIGSEGV and armed is not None and armed[2] and address == proc.state.pc:
+            self._fault = (proc.pid, "exec-trap", address)
+        elif signo == abi.SIGSEGV and armed is not None and armed[0] & 3 == 3 and armed[1] & 3 != 3:
             self._fault = (proc.pid, "trap", address)
         else:
             self._fault = (proc.pid, signo, address)
@@ -181,22 +193,33 @@ class Target:
                 return kind, addr
         return None
 
-    def _arm(self, proc) -> None:
-        if not self.watchpoints or not self._debugged(proc):
+    def _arm(self, proc, trap_exec: bool) -> None:
+        """Take permissions away from watched pages (and breakpoint pages' exec)."""
+        if not self._debugged(proc):
             return
-        mem = proc.mem
+        take: dict[int, int] = {}
         for kind, addr, length in self.watchpoints:
-            take = abi.PROT_WRITE if kind == WRITE else abi.PROT_READ | abi.PROT_WRITE
+            bits = abi.PROT_WRITE if kind == WRITE else abi.PROT_READ | abi.PROT_WRITE
             for page in range(addr // PAGE, (addr + length - 1) // PAGE + 1):
-                if not mem.is_mapped(page * PAGE, PAGE):
-                    continue
-                original = self._armed.setdefault(page, int(mem.perm[page]))
-                mem.protect(page * PAGE, PAGE, int(mem.perm[page]) & ~take & original)
+                take[page] = take.get(page, 0) | bits
+        if trap_exec:
+            for page in self._bp_pages():
+                take[page] = take.get(page, 0) | abi.PROT_EXEC
+        mem = proc.mem
+        for page, bits in take.items():
+            if not mem.is_mapped(page * PAGE, PAGE):
+                continue
+            original = int(mem.perm[page])
+            armed = original & ~bits
+            mem.protect(page * PAGE, PAGE, armed)
+            # (original, armed, exec trapped)
+            self._armed[page] = (original, armed, bool(bits & abi.PROT_EXEC and original & abi.PROT_EXEC))
 
     def _disarm(self, proc) -> None:
         mem = proc.mem
-        for page, original in self._armed.items():
-            if mem is not None and mem.is_mapped(page * PAGE, PAGE):
+        for page, (original, armed, _) in self._armed.items():
+            # a page the guest mprotect-ed meanwhile keeps the guest's choice
+            if mem is not None and mem.is_mapped(page * PAGE, PAGE) and int(mem.perm[page]) == armed:
                 mem.protect(page * PAGE, PAGE, original)
         self._armed.clear()
 
@@ -226,7 +249,6 @@ class Target:
     def goto(self, count: int) -> None:
         """Put the machine in the state it had after `count` instructions (count <= now)."""
         count = max(0, count)
-        self.snapshots = [s for s in self.snapshots if s[0] <= max(count, self.now)]
         at, snap = max((s for s in self.snapshots if s[0] <= count), key=lambda s: s[0])
         self._restore(snap)
         with self._quiet():
@@ -253,6 +275,12 @@ class Target:
                 f.fd = fd
             self._muted = []
             os.close(null)
+
+    def rewrite_history(self) -> None:
+        """The debugger changed registers or memory: later snapshots describe a
+        future that will not happen any more; now becomes the newest point."""
+        self.snapshots = [s for s in self.snapshots if s[0] < self.now]
+        self._take_snapshot()
 
     def _restore(self, snap: Scheduler) -> None:
         self.sched = _copy(snap)
