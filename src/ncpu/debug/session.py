@@ -2,30 +2,58 @@
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import tempfile
 
-from ncpu.arm64.linux import abi
+from ncpu.arm64.linux import abi, scheduler
 from ncpu.arm64.linux.scheduler import QUANTUM
 
+from . import record
 from .gdbstub import Stub, serve
 from .target import Target
 
 
+@contextlib.contextmanager
+def _root(machine):
+    """The machine's root, or a fresh empty one removed afterwards."""
+    if machine.root is not None:
+        yield machine.root
+        return
+    temp = tempfile.mkdtemp(prefix="ncpu-root-")
+    try:
+        yield temp
+    finally:
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+def _boot(machine, root: str, binary: str, argv: list[str], on_message, log, replay: bool):
+    if log is None:
+        return machine.boot(root, binary, argv, None, on_message)
+    clock = record.clock_for(log, seed=machine.seed, host=machine.host_time, replay=replay)
+    kernel = machine.boot(root, binary, argv, None, on_message, clock=clock)
+    record.prepare(kernel, log, replay)
+    return kernel
+
+
+def recorded_run(machine, binary: str, argv: list[str], log: "record.Log", *, replay: bool,
+                 on_message=None) -> scheduler.RunResult:
+    """Run to the end, logging the inputs the guest consumes (or taking them from `log`)."""
+    with _root(machine) as root:
+        kernel = _boot(machine, root, binary, argv, on_message, log, replay)
+        return scheduler.run(kernel, machine.max_steps)
+
+
 def gdb_run(machine, binary: str, argv: list[str], server, *, on_message=None,
-            run_on_drop: bool = False) -> tuple[int, str]:
+            run_on_drop: bool = False, replay_log=None) -> tuple[int, str]:
     """Load `binary`, serve gdb on the listening socket `server`, return (exit status, how gdb left).
 
     How gdb left: "detached" (the guest runs on to its end), "killed",
     "dropped" (the connection went away: the guest is ended, or runs on
-    with run_on_drop).
+    with run_on_drop).  With `replay_log` the guest's inputs come from a recording.
     """
-    temp = None
-    root = machine.root
-    if root is None:
-        temp = root = tempfile.mkdtemp(prefix="ncpu-root-")
-    try:
-        kernel = machine.boot(root, binary, argv, None, on_message)
+    with _root(machine) as root:
+        kernel = _boot(machine, root, binary, argv, on_message, replay_log, True)
         target = Target(kernel, machine.max_steps)
         how = serve(Stub(target, binary), server)
         sched = target.sched
@@ -43,6 +71,3 @@ def gdb_run(machine, binary: str, argv: list[str], server, *, on_message=None,
         while sched.result is None:
             sched.advance(QUANTUM)
         return sched.result.status, how
-    finally:
-        if temp is not None:
-            shutil.rmtree(temp, ignore_errors=True)

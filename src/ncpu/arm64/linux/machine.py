@@ -75,16 +75,20 @@ class Machine:
                       instructions=outcome.instructions, wall_s=wall, reason=outcome.reason,
                       messages=messages)
 
-    def boot(self, root: str, binary: str, argv=None, env=None, on_message=None) -> Kernel:
+    def boot(self, root: str, binary: str, argv=None, env=None, on_message=None, clock=None) -> Kernel:
         """A kernel with `binary` loaded as its first process, not yet run.
 
         `run` drives it with scheduler.run; a debugger drives it with
-        scheduler.Scheduler.  Raises ElfError when the file cannot be loaded.
+        scheduler.Scheduler.  `clock` replaces the Clock made from seed and
+        host_time (record and replay pass theirs).  Raises ElfError when the
+        file cannot be loaded.
         """
         api = self.cpu_api
         if api is None:
             from ncpu.arm64 import cpu as api
-        kernel = Kernel(root, clock=Clock(seed=self.seed, host=self.host_time), cpu_api=api,
+        if clock is None:
+            clock = Clock(seed=self.seed, host=self.host_time)
+        kernel = Kernel(root, clock=clock, cpu_api=api,
                         on_message=on_message, stdio=self.stdio)
         if argv is None:
             argv = [kernel.fs.guest_of_host(binary) or binary]
