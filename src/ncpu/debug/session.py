@@ -44,6 +44,15 @@ def recorded_run(machine, binary: str, argv: list[str], log: "record.Log", *, re
         return scheduler.run(kernel, machine.max_steps)
 
 
+def traced_run(machine, binary: str, argv: list[str], on_call, *, on_message=None) -> scheduler.RunResult:
+    """Run to the end, reporting each finished system call to on_call(strace.Call)."""
+    from . import strace
+    with _root(machine) as root:
+        kernel = machine.boot(root, binary, argv, None, on_message)
+        strace.attach(kernel, on_call)
+        return scheduler.run(kernel, machine.max_steps)
+
+
 def gdb_run(machine, binary: str, argv: list[str], server, *, on_message=None,
             run_on_drop: bool = False, replay_log=None) -> tuple[int, str]:
     """Load `binary`, serve gdb on the listening socket `server`, return (exit status, how gdb left).
