@@ -313,17 +313,20 @@ class Target:
             return self._scan(end)
 
     def _scan(self, end: int):
+        """Run forward to `end`, noting each point where a forward run would have
+        stopped; chunked outside breakpoint pages, as in resume."""
         last = None
         while self.now < end:
             proc = self.sched.current()
             if proc is None:
                 break
-            at = self.now
-            if proc.state.pc in self.breakpoints and self._debugged(proc):
-                last = (at, Event("breakpoint", proc.pid))
-            _, event = self._advance(proc, 1)
+            in_bp_page = bool(self.breakpoints) and proc.state.pc // PAGE in self._bp_pages()
+            if in_bp_page and proc.state.pc in self.breakpoints and self._debugged(proc):
+                last = (self.now, Event("breakpoint", proc.pid))
+            limit = 1 if in_bp_page else min(CHUNK, end - self.now)
+            _, event = self._advance(proc, limit, trap_exec=not in_bp_page)
             if event is not None:
-                last = (at, event)
+                last = (self.now, event)              # the instruction has not retired yet
                 if event.kind == "watch":
                     self.sched.advance(1)             # the access itself, disarmed
                 else:                                 # a signal: the kernel takes it, as it did
