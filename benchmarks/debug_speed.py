@@ -62,13 +62,20 @@ def main() -> None:
         sym = symbols(binary)
         # plain run (no debugger) for comparison
         with open(os.devnull, "w") as null:
-            result = Machine(root=tmp, stdio=(0, null.fileno(), 2)).run(binary, [binary, "300000"], {})
+            for _ in range(2):                        # the second run, with the compiled loop loaded
+                result = Machine(root=tmp, stdio=(0, null.fileno(), 2)).run(binary, [binary, "1000000"], {})
         print(f"plain ncpu arm64 run:            {result.instructions / result.wall_s / 1e6:8.3f} M instructions/s")
         t = target(binary, 10**9, tmp)
         t.resume(stop_at=200_000)                     # past start-up, inside the loop
-        print(f"debugger, nothing set:           {rate(t, opts.window * 10) / 1e6:8.3f} M instructions/s")
-        t.breakpoints.update({sym["abort"], sym["exit"]})          # set, never hit in the loop
-        print(f"debugger, 2 breakpoints set:     {rate(t, opts.window) / 1e6:8.3f} M instructions/s")
+        print(f"debugger, nothing set:           {rate(t, opts.window * 30) / 1e6:8.3f} M instructions/s")
+        loop_page = sym["main"] // 4096
+        far = [sym[n] for n in ("exit", "printf", "free") if sym[n] // 4096 != loop_page][:2]
+        t.breakpoints.update(far)                                 # set, never hit, away from the loop
+        print(f"debugger, 2 breakpoints elsewhere:{rate(t, opts.window * 10) / 1e6:8.3f} M instructions/s")
+        t.breakpoints.clear()
+        t.breakpoints.add(sym["abort"])                           # never hit, but on the loop's page
+        print(f"debugger, breakpoint on the loop's page (single-stepping):"
+              f" {rate(t, opts.window // 10) / 1e6:8.3f} M instructions/s")
         t.breakpoints.clear()
         page = sym["state"] // 4096
         other = next(a for n, a in sorted(sym.items()) if n in ("_dl_argv", "__libc_argv", "_IO_2_1_stderr_")
@@ -99,7 +106,7 @@ def main() -> None:
                 t.reverse(step_tid=t.current_tid())
                 times.append(time.perf_counter() - start)
             print(f"reverse-stepi at {t.now:>11,} instructions: {statistics.median(times) * 1e3:8.1f} ms "
-                  f"(median of 5; {len(t.snapshots)} snapshots held)")
+                  f"(median of 5; {len(t.snapshots)} snapshots held, {t._snapshot_seconds * 1e3:.0f} ms to take one)")
 
 
 if __name__ == "__main__":

@@ -34,6 +34,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import os
+import time
 from dataclasses import dataclass
 
 from ncpu.arm64.linux import abi
@@ -41,7 +42,8 @@ from ncpu.arm64.linux.scheduler import QUANTUM, Scheduler
 
 PAGE = 4096
 ACCESS_SPAN = 16                   # bytes an access is assumed to cover (the CPU reports the address only)
-SNAPSHOT_EVERY = 1_000_000         # instructions between snapshots
+SNAPSHOT_EVERY = 1_000_000         # instructions between snapshots, at least
+SNAPSHOT_COST = 0.1                # ... and at most this share of the time goes to taking them
 MAX_SNAPSHOTS = 48                 # older snapshots are thinned to stay under this
 RECENT_SNAPSHOTS = 8               # the newest ones are never thinned
 CHUNK = 20_000                     # instructions per advance when nothing is set (for interrupts)
@@ -229,14 +231,18 @@ class Target:
 
     # --- snapshots and reverse -------------------------------------------------------
     def _maybe_snapshot(self) -> None:
-        if self.now >= self.snapshots[-1][0] + self.snapshot_every:
+        if (self.now >= self.snapshots[-1][0] + self.snapshot_every
+                and time.perf_counter() - self._snapshot_at >= self._snapshot_seconds / SNAPSHOT_COST):
             self._take_snapshot()
 
     def _take_snapshot(self) -> None:
         muted = [(f, f.fd) for f, _ in self._muted]
         for f, fd in self._muted:                # a snapshot keeps the real descriptors
             f.fd = fd
+        start = time.perf_counter()
         self.snapshots.append((self.now, _copy(self.sched)))
+        self._snapshot_at = time.perf_counter()
+        self._snapshot_seconds = self._snapshot_at - start
         for f, fd in muted:
             f.fd = fd
         if len(self.snapshots) > MAX_SNAPSHOTS:
