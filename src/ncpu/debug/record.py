@@ -144,6 +144,34 @@ class ReplayStdin(HostFile):
         return self.log.take("stdin-isatty")
 
 
+class Tape:
+    """Standard input read so far in a debugged run, shared by all its snapshots
+    (Target keeps it out of their deep copies), so that re-executing the past
+    reads the same bytes again instead of new ones from the host."""
+
+    def __init__(self):
+        self.chunks: list[bytes] = []
+
+
+class TapeStdin(HostFile):
+    """The host's standard input, read once: the n-th read of any re-execution
+    returns the n-th chunk the first execution read."""
+
+    def __init__(self, inner: HostFile, tape: Tape):
+        self.__dict__.update(inner.__dict__)
+        self.tape = tape
+        self.reads = 0                       # copied with each snapshot
+
+    def read(self, n: int) -> bytes:
+        if self.reads < len(self.tape.chunks):
+            data = self.tape.chunks[self.reads][:n]
+        else:
+            data = super().read(n)
+            self.tape.chunks.append(data)
+        self.reads += 1
+        return data
+
+
 def sha256_of(path: str) -> str:
     with open(path, "rb") as f:
         return hashlib.sha256(f.read()).hexdigest()
@@ -155,6 +183,12 @@ def prepare(kernel, log: Log, replay: bool) -> None:
     stdin = fds.get(0)
     if isinstance(stdin, HostFile):
         fds[0] = (ReplayStdin if replay else RecordingStdin)(stdin, log)
+
+
+def prepare_tape(kernel, tape: Tape) -> None:
+    fds = kernel.init.fds.files
+    if isinstance(fds.get(0), HostFile):
+        fds[0] = TapeStdin(fds[0], tape)
 
 
 def clock_for(log: Log, *, seed: int, host: bool, replay: bool) -> Clock:

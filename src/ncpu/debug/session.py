@@ -63,7 +63,12 @@ def gdb_run(machine, binary: str, argv: list[str], server, *, on_message=None,
     """
     with _root(machine) as root:
         kernel = _boot(machine, root, binary, argv, on_message, replay_log, True)
-        target = Target(kernel, machine.max_steps)
+        shared = []
+        if replay_log is None:                   # stdin read once, re-read from the tape when going back
+            tape = record.Tape()
+            record.prepare_tape(kernel, tape)
+            shared.append(tape)
+        target = Target(kernel, machine.max_steps, shared=shared)
         how = serve(Stub(target, binary), server)
         sched = target.sched
         if how == "killed" or (how == "dropped" and not run_on_drop):

@@ -63,7 +63,8 @@ class Event:
 
 
 class Target:
-    def __init__(self, kernel, max_steps: int, *, snapshot_every: int = SNAPSHOT_EVERY):
+    def __init__(self, kernel, max_steps: int, *, snapshot_every: int = SNAPSHOT_EVERY, shared=()):
+        self.shared = list(shared)               # objects snapshots share instead of copying
         self.sched = Scheduler(kernel, max_steps)
         self.sched.fault_hook = self._on_fault
         self.breakpoints: set[int] = set()
@@ -240,7 +241,7 @@ class Target:
         for f, fd in self._muted:                # a snapshot keeps the real descriptors
             f.fd = fd
         start = time.perf_counter()
-        self.snapshots.append((self.now, _copy(self.sched)))
+        self.snapshots.append((self.now, _copy(self.sched, self.shared)))
         self._snapshot_at = time.perf_counter()
         self._snapshot_seconds = self._snapshot_at - start
         for f, fd in muted:
@@ -289,7 +290,7 @@ class Target:
         self._take_snapshot()
 
     def _restore(self, snap: Scheduler) -> None:
-        self.sched = _copy(snap)
+        self.sched = _copy(snap, self.shared)
         self.sched.fault_hook = self._on_fault
 
     def reverse(self, step_tid: int | None = None) -> Event:
@@ -341,11 +342,12 @@ class Target:
         return last
 
 
-def _copy(sched: Scheduler) -> Scheduler:
+def _copy(sched: Scheduler, shared=()) -> Scheduler:
     """A deep copy of the scheduler and kernel; address spaces copied by Memory.fork."""
     kernel = sched.kernel
     memo = {id(kernel.api): kernel.api, id(kernel.on_message): kernel.on_message,
             id(sched.fault_hook): None}
+    memo.update((id(obj), obj) for obj in shared)
     for proc in list(kernel.procs.values()) + list(kernel.tasks.values()):
         mem = proc.group.mem
         if mem is not None and id(mem) not in memo:
