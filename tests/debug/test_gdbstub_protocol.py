@@ -194,3 +194,29 @@ def test_detach_lets_the_guest_finish():
     sock.close()
     out, err = proc.communicate(timeout=120)
     assert (out, proc.returncode) == (b"hello, debugger 30 10\n", 0)
+
+
+def _reply(sock: socket.socket) -> bytes:
+    data = b""
+    while not (b"#" in data and len(data) >= data.index(b"#") + 3):
+        chunk = sock.recv(4096)
+        assert chunk, "connection closed"
+        data += chunk
+    return data
+
+
+def test_interrupt_stops_a_running_guest():
+    binary = compile_c("spin")
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "ncpu", "arm64", "-g", str(port), str(binary), "1000000000"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(ENV, PYTHONPATH=str(REPO / "src")))
+    sock = _connect(port)
+    sock.sendall(frame(b"c"))
+    assert sock.recv(1) == b"+"
+    time.sleep(1.0)
+    sock.sendall(b"\x03")
+    assert _reply(sock).startswith(b"$T02thread:3e8;")       # SIGINT, as gdb expects
+    sock.sendall(frame(b"k"))
+    sock.close()
+    proc.communicate(timeout=120)
+    assert proc.returncode == 137
