@@ -220,3 +220,34 @@ def test_interrupt_stops_a_running_guest():
     sock.close()
     proc.communicate(timeout=120)
     assert proc.returncode == 137
+
+
+def test_read_and_access_watchpoints(stub):
+    counter = symbol("counter")
+    bump = symbol("bump")
+    assert stub.handle(b"Z3,%x,4" % counter) == b"OK"
+    reply = stub.handle(b"c")                  # bump's `counter += by` loads counter first
+    assert reply == b"T05thread:3e8;rwatch:%x;" % counter
+    pc = int.from_bytes(bytes.fromhex(stub.handle(b"p20").decode()), "little")
+    assert bump < pc < bump + 0x40             # stopped before the load retired
+    assert stub.handle(b"m%x,4" % counter) == b"00000000"
+    assert stub.handle(b"z3,%x,4" % counter) == b"OK"
+    assert stub.handle(b"Z4,%x,4" % counter) == b"OK"
+    assert stub.handle(b"s").startswith(b"T05")    # step over the load (an access: it stops again first)
+    reply = stub.handle(b"c")
+    assert reply == b"T05thread:3e8;awatch:%x;" % counter
+    assert stub.handle(b"m%x,4" % counter) == b"00000000"     # the store has not happened yet
+
+
+def test_access_size_from_the_disassembly():
+    from types import SimpleNamespace
+
+    from ncpu.debug.target import _access_size
+
+    words = {0xB9400020: 4, 0xF9400020: 8, 0x39400020: 1, 0x79400020: 2, 0xA9400420: 16, 0x29400420: 8,
+             0xC85F7C20: 8, 0xC8027C20: 8, 0xB8200020: 4, 0x3DC00020: 16, 0xB8800020: 4, 0x39C00020: 1,
+             0x4C407020: 64}
+    for word, size in words.items():
+        proc = SimpleNamespace(state=SimpleNamespace(pc=0x1000),
+                               mem=SimpleNamespace(read=lambda a, n, w=word: struct.pack("<I", w)))
+        assert _access_size(proc) == size, hex(word)

@@ -24,9 +24,9 @@ How stops are found, with the CPU's public API only:
   range is a hit (reported with pc at that instruction, which is what gdb
   expects on AArch64), one elsewhere on the page is stepped over with the
   page disarmed.  Accesses the kernel makes on the guest's behalf (read(2)
-  into a watched buffer) are not seen.  An access is taken to cover 16
-  bytes from its address (the CPU reports only the address), so a neighbour
-  can trigger a watch; gdb's value check makes that harmless for `watch`.
+  into a watched buffer) are not seen.  The CPU reports a fault's address
+  but not its size: the size is read from the instruction's disassembly
+  (64 bytes assumed for vector structure loads and DC ZVA).
 """
 
 from __future__ import annotations
@@ -37,11 +37,13 @@ import os
 import time
 from dataclasses import dataclass
 
+from ncpu.arm64.cpu import disassemble
 from ncpu.arm64.linux import abi
 from ncpu.arm64.linux.scheduler import QUANTUM, Scheduler
 
 PAGE = 4096
-ACCESS_SPAN = 16                   # bytes an access is assumed to cover (the CPU reports the address only)
+ACCESS_SPAN = 64                   # bytes assumed for an access whose size the disassembly does not tell
+REGISTER_BYTES = {"x": 8, "w": 4, "q": 16, "d": 8, "s": 4, "h": 2, "b": 1}
 SNAPSHOT_EVERY = 1_000_000         # instructions between snapshots, at least
 SNAPSHOT_COST = 0.1                # ... and at most this share of the time goes to taking them
 MAX_SNAPSHOTS = 48                 # older snapshots are thinned to stay under this
@@ -166,7 +168,7 @@ class Target:
         if signo == "exec-trap":                    # entering a breakpoint page: the caller single-steps
             return ran, None
         if signo == "trap":
-            hit = self._watch_hit(address)
+            hit = self._watch_hit(address, _access_size(self.thread(tid)))
             if hit is not None:
                 return ran, Event("watch", tid, abi.SIGTRAP, hit[1], hit[0])
             ran += self.sched.advance(1)            # another variable on the page: step over, disarmed
@@ -190,9 +192,9 @@ class Target:
             self._fault = (proc.pid, signo, address)
         return True
 
-    def _watch_hit(self, address: int):
+    def _watch_hit(self, address: int, size: int):
         for kind, addr, length in self.watchpoints:
-            if address < addr + length and addr < address + ACCESS_SPAN:
+            if address < addr + length and addr < address + size:
                 return kind, addr
         return None
 
@@ -340,6 +342,34 @@ class Target:
                     self.pass_signal[proc.pid] = proc.state.pc
                     self._advance(proc, 1)
         return last
+
+
+def _access_size(proc) -> int:
+    """Bytes the load/store at proc's pc accesses, read from its disassembly
+    (the CPU reports a fault's address, not its size)."""
+    try:
+        pc = proc.state.pc
+        text = disassemble(proc.mem.read(pc, 4), pc)[0][1]
+    except Exception:
+        return ACCESS_SPAN
+    mnemonic, _, operands = text.partition(" ")
+    registers = [r.strip() for r in operands.split("[")[0].split(",") if r.strip()]
+    if mnemonic.startswith(("stx", "stlx")):
+        registers = registers[1:]                  # the first register is the status result
+    if not registers or registers[0][:1] not in REGISTER_BYTES or mnemonic.startswith(("ld1", "st1", "ld2",
+                                                                                        "st2", "ld3", "st3",
+                                                                                        "ld4", "st4", "dc")):
+        return ACCESS_SPAN
+    size = REGISTER_BYTES[registers[0][0]]
+    if mnemonic.startswith(("ldp", "stp", "ldnp", "stnp", "ldxp", "ldaxp", "stxp", "stlxp", "casp")):
+        size *= 2
+    if mnemonic in ("ldrsw", "ldursw", "ldpsw"):
+        size = 8 if mnemonic == "ldpsw" else 4
+    elif mnemonic.endswith("b"):                      # ldrb, ldrsb, stlrb, ldaddb, swpb...
+        size = 1
+    elif mnemonic.endswith("h"):
+        size = 2
+    return size
 
 
 def _copy(sched: Scheduler, shared=()) -> Scheduler:
