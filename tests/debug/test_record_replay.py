@@ -66,22 +66,25 @@ def test_gdb_on_a_replay_goes_backwards(tmp_path):
     assert out == first.stdout and server.returncode == 0
 
 
-def test_going_back_rereads_the_same_stdin(tmp_path):
-    """Without a recording, stdin is kept as it is read, so re-executing the past sees it again."""
+def test_going_back_rereads_the_same_stdin_clock_and_entropy(tmp_path):
+    """Without a recording, stdin and host readings are kept as they are read, so
+    re-executing the past sees them again."""
     require("gdb-multiarch")
     binary = compile_c("stdin_sum")
     port = free_port()
     (tmp_path / "input").write_bytes(b"7\n8\n")
     with open(tmp_path / "input", "rb") as stdin:
-        server = subprocess.Popen(NCPU + ["-g", str(port), str(binary)], stdin=stdin,
+        server = subprocess.Popen(NCPU + ["--host-time", "-g", str(port), str(binary)], stdin=stdin,
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                   env=dict(ENV, PYTHONPATH=str(REPO / "src")))
     script = ["set pagination off", "set tcp connect-timeout 120", f"target remote 127.0.0.1:{port}",
               "break stdin_sum.c:18", "continue", "p total", "reverse-stepi", "p total", "stepi", "p total",
-              "delete", "continue"]
+              "p seed", "p now.tv_nsec", "reverse-stepi", "p seed", "p now.tv_nsec", "delete", "continue"]
     args = ["gdb-multiarch", "-nx", "-batch"] + [x for line in script for x in ("-ex", line)] + [str(binary)]
     gdb = subprocess.run(args, capture_output=True, text=True, timeout=300, cwd=REPO / "tests" / "debug" / "c")
     out, _ = server.communicate(timeout=300)
     # reverse-stepi re-executes from the start, through both fgets calls
     assert "$1 = 15" in gdb.stdout and "$2 = 15" in gdb.stdout and "$3 = 15" in gdb.stdout
-    assert out.startswith(b"total 15 seed ")
+    seed, ns = re.search(r"\$4 = (\d+)\n\$5 = (\d+)\n", gdb.stdout).groups()
+    assert f"$6 = {seed}\n$7 = {ns}\n" in gdb.stdout          # the same host readings after going back
+    assert out == f"total 15 seed {seed} ns {ns}\n".encode()

@@ -172,6 +172,38 @@ class TapeStdin(HostFile):
         return data
 
 
+class TapeClock(Clock):
+    """With host time under a debugger: each host reading is taken once and kept,
+    so that re-executing the past reads the same clock and entropy again."""
+
+    def __init__(self, tape: Tape, *, seed: int, host: bool):
+        super().__init__(seed=seed, host=host)
+        self.tape = tape
+        self.reads = 0                       # copied with each snapshot
+
+    def _once(self, read):
+        if self.reads < len(self.tape.chunks):
+            value = self.tape.chunks[self.reads]
+        else:
+            value = read()
+            self.tape.chunks.append(value)
+        self.reads += 1
+        return value
+
+    def realtime_ns(self) -> int:
+        return self._once(super().realtime_ns) if self.host else super().realtime_ns()
+
+    def monotonic_ns(self) -> int:
+        return self._once(super().monotonic_ns) if self.host else super().monotonic_ns()
+
+    def random_bytes(self, n: int) -> bytes:
+        return self._once(lambda: super(TapeClock, self).random_bytes(n)) if self.host else super().random_bytes(n)
+
+    def sleep(self, ns: int) -> None:
+        if self.reads >= len(self.tape.chunks):  # re-executed sleeps do not wait again
+            super().sleep(ns)
+
+
 def sha256_of(path: str) -> str:
     with open(path, "rb") as f:
         return hashlib.sha256(f.read()).hexdigest()

@@ -27,9 +27,9 @@ def _root(machine):
         shutil.rmtree(temp, ignore_errors=True)
 
 
-def _boot(machine, root: str, binary: str, argv: list[str], on_message, log, replay: bool):
+def _boot(machine, root: str, binary: str, argv: list[str], on_message, log, replay: bool, clock=None):
     if log is None:
-        return machine.boot(root, binary, argv, None, on_message)
+        return machine.boot(root, binary, argv, None, on_message, clock=clock)
     clock = record.clock_for(log, seed=machine.seed, host=machine.host_time, replay=replay)
     kernel = machine.boot(root, binary, argv, None, on_message, clock=clock)
     record.prepare(kernel, log, replay)
@@ -62,12 +62,15 @@ def gdb_run(machine, binary: str, argv: list[str], server, *, on_message=None,
     with run_on_drop).  With `replay_log` the guest's inputs come from a recording.
     """
     with _root(machine) as root:
-        kernel = _boot(machine, root, binary, argv, on_message, replay_log, True)
         shared = []
+        clock = None
+        if replay_log is None and machine.host_time:   # host readings taken once, kept for going back
+            shared.append(record.Tape())
+            clock = record.TapeClock(shared[-1], seed=machine.seed, host=True)
+        kernel = _boot(machine, root, binary, argv, on_message, replay_log, True, clock)
         if replay_log is None:                   # stdin read once, re-read from the tape when going back
-            tape = record.Tape()
-            record.prepare_tape(kernel, tape)
-            shared.append(tape)
+            shared.append(record.Tape())
+            record.prepare_tape(kernel, shared[-1])
         target = Target(kernel, machine.max_steps, shared=shared)
         how = serve(Stub(target, binary), server)
         sched = target.sched
