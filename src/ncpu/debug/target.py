@@ -118,6 +118,8 @@ class Target:
         between chunks; `stop_at` bounds the run (history-end at that count)."""
         sched = self.sched
         first = True
+        bp_pages = self._bp_pages()
+        polls = 0
         while True:
             proc = sched.current()
             if proc is None:
@@ -126,12 +128,13 @@ class Target:
                 return Event("history-end", proc.pid)
             # single-step only inside a page that holds a breakpoint; elsewhere run in
             # chunks with those pages non-executable, so entering one stops the CPU
-            in_bp_page = bool(self.breakpoints) and proc.state.pc // PAGE in self._bp_pages()
-            careful = step_tid is not None or in_bp_page
-            if careful and not first and proc.state.pc in self.breakpoints and self._debugged(proc):
+            pc = proc.state.pc
+            careful = step_tid is not None or pc // PAGE in bp_pages
+            if careful and not first and pc in self.breakpoints and self._debugged(proc):
                 return Event("breakpoint", proc.pid)
             first = False
-            if interrupted is not None and interrupted():
+            polls += 1
+            if interrupted is not None and (not careful or polls % 256 == 0) and interrupted():
                 return Event("interrupt", proc.pid, abi.SIGINT)
             limit = 1 if careful else CHUNK
             if stop_at is not None:
@@ -200,7 +203,7 @@ class Target:
 
     def _arm(self, proc, trap_exec: bool) -> None:
         """Take permissions away from watched pages (and breakpoint pages' exec)."""
-        if not self._debugged(proc):
+        if not (self.watchpoints or trap_exec and self.breakpoints) or not self._debugged(proc):
             return
         take: dict[int, int] = {}
         for kind, addr, length in self.watchpoints:
@@ -221,6 +224,8 @@ class Target:
             self._armed[page] = (original, armed, bool(bits & abi.PROT_EXEC and original & abi.PROT_EXEC))
 
     def _disarm(self, proc) -> None:
+        if not self._armed:
+            return
         mem = proc.mem
         for page, (original, armed, _) in self._armed.items():
             # a page the guest mprotect-ed meanwhile keeps the guest's choice
