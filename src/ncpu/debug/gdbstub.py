@@ -105,8 +105,9 @@ class Stub:
             return self._dispatch(payload.decode("latin-1"))
         except Detach:
             raise
-        except (ValueError, IndexError, KeyError, struct.error, GuestFault, OverflowError):
-            return b"E01"
+        except (ValueError, IndexError, KeyError, struct.error, GuestFault, OverflowError, TypeError,
+                UnicodeError):
+            return b"E01"                              # a malformed packet: an error reply, never a crash
 
     def _dispatch(self, p: str) -> bytes | None:
         if not p:
