@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Set up nCPU in .venv. With --test, also install what the tests need:
-# Debian's qemu-user and aarch64 cross-compiler (apt-get, as root) and the
+# Debian's qemu-user, aarch64 cross-compiler, gdb-multiarch (apt-get, as root) and the
 # Python test dependencies.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +13,7 @@ if [[ $want_test == 1 ]]; then
     command -v qemu-aarch64 >/dev/null || missing+=(qemu-user)
     command -v aarch64-linux-gnu-gcc >/dev/null || missing+=(gcc-aarch64-linux-gnu)
     command -v dpkg >/dev/null || missing+=(dpkg)
+    command -v gdb-multiarch >/dev/null || missing+=(gdb-multiarch)
     if (( ${#missing[@]} )); then
         if [[ $(id -u) != 0 ]]; then
             echo "setup: need root to install ${missing[*]} (apt-get)" >&2

@@ -15,7 +15,7 @@ import sys
 from ncpu import __version__
 
 # Module names under ncpu.commands, in the order `ncpu --help` lists them.
-COMMANDS = ["run", "asm", "disasm", "bench", "train", "verify", "discover", "arm64", "muxleq", "world"]
+COMMANDS = ["run", "asm", "disasm", "bench", "train", "verify", "discover", "arm64", "debug", "muxleq", "world"]
 
 
 class CommandError(Exception):

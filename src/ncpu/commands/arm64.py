@@ -1,6 +1,7 @@
 """`ncpu arm64`: run a static AArch64 Linux binary (`ncpu disasm --arch arm64` disassembles one).
 
-    ncpu arm64 [--root DIR] [--max-steps N] [--seed S] [--host-time] [--stats] BINARY [ARGS...]
+    ncpu arm64 [--root DIR] [--max-steps N] [--seed S] [--host-time] [--stats] [-g PORT]
+               [--record FILE | --replay FILE] BINARY [ARGS...]
 """
 
 from __future__ import annotations
@@ -23,6 +24,14 @@ def register(subparsers) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the guest's randomness (default 0)")
     parser.add_argument("--host-time", action="store_true", help="use the host clock and entropy (not deterministic)")
     parser.add_argument("--stats", action="store_true", help="print instructions, wall time and MIPS to stderr")
+    parser.add_argument("-g", dest="gdb_port", type=int, default=None, metavar="PORT",
+                        help="wait for gdb on 127.0.0.1:PORT (`target remote :PORT`), as qemu-aarch64 -g")
+    parser.add_argument("--gdb-run-on-drop", action="store_true",
+                        help="with -g: if gdb's connection drops, let the guest run on (default: end it)")
+    parser.add_argument("--record", metavar="FILE",
+                        help="log the inputs the guest consumes (stdin; clock and entropy with --host-time) to FILE")
+    parser.add_argument("--replay", metavar="FILE",
+                        help="run again with the inputs a --record run logged (exact: same output and count)")
     parser.add_argument("binary", metavar="BINARY", help="host path of the executable")
     parser.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the guest")
     parser.set_defaults(func=main)
@@ -48,6 +57,13 @@ def main(args) -> int:
         real = os.path.realpath(binary)
         if real.startswith(real_root + os.sep):
             argv0 = "/" + os.path.relpath(real, real_root)
+    if args.record and (args.replay or args.gdb_port is not None):
+        raise CommandError("--record goes alone: not with --replay or -g")
+    replay = _load_replay(args, binary, machine) if args.replay else None
+    if args.gdb_port is not None:
+        return _gdb(machine, binary, [argv0, *args.args], args, replay)
+    if args.record or replay is not None:
+        return _recorded(machine, binary, [argv0, *args.args], args, replay)
     try:
         sys.stdout.flush()
         result = machine.run(binary, [argv0, *args.args])
@@ -57,6 +73,71 @@ def main(args) -> int:
         print(f"ncpu: {result.instructions} instructions in {result.wall_s:.3f} s "
               f"({result.mips:.2f} MIPS)", file=sys.stderr)
     return result.status
+
+
+def _load_replay(args, binary: str, machine):
+    from ncpu.debug import record
+    try:
+        document = record.load(args.replay)
+    except (OSError, ValueError) as error:
+        raise CommandError(f"--replay {args.replay}: {getattr(error, 'strerror', None) or error}") from None
+    if document["binary_sha256"] != record.sha256_of(binary):
+        raise CommandError(f"--replay {args.replay}: recorded with a different binary than {binary}")
+    machine.seed, machine.host_time = document["seed"], document["host_time"]
+    return document
+
+
+def _recorded(machine, binary: str, argv: list[str], args, replay) -> int:
+    from ncpu.arm64.linux import ElfError
+    from ncpu.debug import record
+    from ncpu.debug.session import recorded_run
+
+    if replay is not None and replay["argv"][1:] != argv[1:]:
+        raise CommandError(f"--replay {args.replay}: recorded with arguments {replay['argv'][1:]}")
+    log = record.Log(replay["events"] if replay is not None else None)
+    try:
+        sys.stdout.flush()
+        result = recorded_run(machine, binary, argv, log, replay=replay is not None, on_message=_message)
+    except ElfError as error:
+        raise CommandError(str(error)) from None
+    except record.ReplayDiverged as error:
+        raise CommandError(f"--replay {args.replay}: {error}") from None
+    if replay is None:
+        record.save(args.record, binary=binary, argv=argv, seed=machine.seed, host_time=machine.host_time,
+                    log=log, instructions=result.instructions, status=result.status)
+    elif result.instructions != replay["instructions"]:
+        raise CommandError(f"--replay {args.replay}: ran {result.instructions} instructions, "
+                           f"the recording {replay['instructions']}")
+    if args.stats:
+        print(f"ncpu: {result.instructions} instructions", file=sys.stderr)
+    return result.status
+
+
+def _gdb(machine, binary: str, argv: list[str], args, replay=None) -> int:
+    from ncpu.arm64.linux import ElfError
+    from ncpu.debug.gdbstub import listen
+    from ncpu.debug.session import gdb_run
+
+    if not 0 < args.gdb_port < 65536:
+        raise CommandError(f"-g {args.gdb_port}: not a TCP port")
+    try:
+        server = listen(args.gdb_port)
+    except OSError as error:
+        raise CommandError(f"-g {args.gdb_port}: cannot listen on 127.0.0.1:{args.gdb_port}: "
+                           f"{error.strerror or error}") from None
+    try:
+        sys.stdout.flush()
+        log = None
+        if replay is not None:
+            from ncpu.debug import record
+            log = record.Log(replay["events"])
+        status, how = gdb_run(machine, binary, argv, server, on_message=_message,
+                              run_on_drop=args.gdb_run_on_drop, replay_log=log)
+    except ElfError as error:
+        raise CommandError(str(error)) from None
+    if how == "dropped" and not args.gdb_run_on_drop and status == 137:
+        _message("gdb connection dropped: guest ended")
+    return status
 
 
 def _message(text: str) -> None:

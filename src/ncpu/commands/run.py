@@ -68,6 +68,9 @@ def _bounded(limit: int):
     return parse
 
 
+_positive = _bounded(MAX_STEPS)     # counts with no tighter limit of their own (--display-every, --batch-size)
+
+
 def parse_register_assignment(text: str) -> tuple[int, int]:
     match = re.fullmatch(r"\s*[Rr]([0-9]{1,3})\s*=\s*([+-]?(?:0[xX][0-9a-fA-F]+|0[bB][01]+|[0-9]+))\s*", text)
     value = parse_integer(match.group(2)) if match else None

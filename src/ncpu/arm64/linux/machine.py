@@ -52,9 +52,6 @@ class Machine:
         argv defaults to [binary's guest path]; env to the host's environment.
         Raises ElfError when the file cannot be loaded.
         """
-        api = self.cpu_api
-        if api is None:
-            from ncpu.arm64 import cpu as api
         messages: list[str] = []
 
         def message(text: str) -> None:
@@ -67,13 +64,8 @@ class Machine:
         if root is None:
             temp = root = tempfile.mkdtemp(prefix="ncpu-root-")
         try:
-            kernel = Kernel(root, clock=Clock(seed=self.seed, host=self.host_time), cpu_api=api,
-                            on_message=message, stdio=self.stdio)
-            if argv is None:
-                argv = [kernel.fs.guest_of_host(binary) or binary]
-            envp = _environment(env)
             start = time.perf_counter()
-            kernel.spawn(binary, [os.fsencode(a) for a in argv], envp)
+            kernel = self.boot(root, binary, argv, env, message)
             outcome = scheduler.run(kernel, self.max_steps)
             wall = time.perf_counter() - start
         finally:
@@ -82,6 +74,26 @@ class Machine:
         return Result(status=outcome.status, wait_status=outcome.wait_status,
                       instructions=outcome.instructions, wall_s=wall, reason=outcome.reason,
                       messages=messages)
+
+    def boot(self, root: str, binary: str, argv=None, env=None, on_message=None, clock=None) -> Kernel:
+        """A kernel with `binary` loaded as its first process, not yet run.
+
+        `run` drives it with scheduler.run; a debugger drives it with
+        scheduler.Scheduler.  `clock` replaces the Clock made from seed and
+        host_time (record and replay pass theirs).  Raises ElfError when the
+        file cannot be loaded.
+        """
+        api = self.cpu_api
+        if api is None:
+            from ncpu.arm64 import cpu as api
+        if clock is None:
+            clock = Clock(seed=self.seed, host=self.host_time)
+        kernel = Kernel(root, clock=clock, cpu_api=api,
+                        on_message=on_message, stdio=self.stdio)
+        if argv is None:
+            argv = [kernel.fs.guest_of_host(binary) or binary]
+        kernel.spawn(binary, [os.fsencode(a) for a in argv], _environment(env))
+        return kernel
 
 
 def _environment(env) -> list[bytes]:

@@ -28,25 +28,73 @@ class RunResult:
 
 
 def run(kernel, max_steps: int) -> RunResult:
-    clock = kernel.clock
-    last_pid = 0
-    while kernel.init.alive:
-        proc = _pick(kernel, last_pid)
+    sched = Scheduler(kernel, max_steps)
+    while sched.result is None:
+        sched.advance(QUANTUM)
+    return sched.result
+
+
+class Scheduler:
+    """The round-robin loop, resumable after any number of instructions.
+
+    `advance(n)` runs at most n instructions of the current slice and
+    returns; slices keep the length they would have had in one go, so the
+    interleaving (and so the whole run) does not depend on how a caller
+    chunks it: a debugger may single-step with advance(1).  `fault_hook`,
+    if set, is called as hook(proc, signo, address) before a synchronous
+    fault (SIGSEGV, SIGBUS, SIGILL, SIGTRAP) is acted on; when it returns
+    True the fault is left undelivered (pc at the faulting instruction)
+    and advance returns at once.
+    """
+
+    def __init__(self, kernel, max_steps: int):
+        self.kernel = kernel
+        self.max_steps = max_steps
+        self.last_pid = 0
+        self.proc = None          # thread of the slice in progress
+        self.left = 0             # instructions left in that slice
+        self.result: RunResult | None = None
+        self.fault_hook = None
+
+    def current(self):
+        """The thread whose instruction runs next (starting a slice if needed); None once finished."""
+        kernel = self.kernel
+        while self.proc is None and self.result is None:
+            if not kernel.init.alive:
+                self.result = _finish(kernel, "exit" if kernel.init.exit_status & 0x7F == 0 else "signal", None)
+                break
+            clock = kernel.clock
+            proc = _pick(kernel, self.last_pid)
+            if proc is None:
+                deadline = kernel.futex.next_deadline()
+                if deadline is not None:                 # sleep until a futex wait times out
+                    clock.sleep(max(deadline - clock.monotonic_ns(), 1))
+                    continue
+                kernel.message(f"deadlock: every guest thread is waiting ({_blocked(kernel)})")
+                self.result = _finish(kernel, "deadlock", 128 + abi.SIGKILL)
+                break
+            self.last_pid = proc.pid
+            budget = self.max_steps - clock.instructions
+            if budget <= 0:
+                kernel.message(f"instruction budget of {self.max_steps} exhausted")
+                self.result = _finish(kernel, "budget", 124)
+                break
+            self.proc, self.left = proc, min(QUANTUM, budget)
+            kernel.yielded = False
+        return self.proc
+
+    def advance(self, limit: int) -> int:
+        """Run at most `limit` instructions of the current slice; returns how many ran."""
+        proc = self.current()
         if proc is None:
-            deadline = kernel.futex.next_deadline()
-            if deadline is not None:                 # sleep until a futex wait times out
-                clock.sleep(max(deadline - clock.monotonic_ns(), 1))
-                continue
-            kernel.message(f"deadlock: every guest thread is waiting ({_blocked(kernel)})")
-            return _finish(kernel, "deadlock", 128 + abi.SIGKILL)
-        last_pid = proc.pid
-        budget = max_steps - clock.instructions
-        if budget <= 0:
-            kernel.message(f"instruction budget of {max_steps} exhausted")
-            return _finish(kernel, "budget", 124)
-        _run_slice(kernel, proc, min(QUANTUM, budget))
-        kernel.drop_orphans()
-    return _finish(kernel, "exit" if kernel.init.exit_status & 0x7F == 0 else "signal", None)
+            return 0
+        kernel = self.kernel
+        ran = _run_slice(kernel, proc, min(self.left, limit), self.fault_hook)
+        self.left -= ran
+        if self.left <= 0 or not proc.running or proc.blocked_call is not None or kernel.yielded:
+            self.proc = None
+            kernel.drop_orphans()
+        return ran
 
 
 def _finish(kernel, reason: str, status: int | None) -> RunResult:
@@ -95,11 +143,11 @@ def _pick(kernel, last_pid: int):
     return None
 
 
-def _run_slice(kernel, proc, quantum: int) -> None:
+def _run_slice(kernel, proc, quantum: int, fault_hook=None) -> int:
+    """Run proc for up to `quantum` instructions; returns how many it retired."""
     api = kernel.api
     reasons = api.StopReason
     kernel.current = proc
-    kernel.yielded = False
     left = quantum
     while left > 0 and proc.running and proc.blocked_call is None and not kernel.yielded:
         cpu = proc.cpu
@@ -115,21 +163,28 @@ def _run_slice(kernel, proc, quantum: int) -> None:
                 kernel.deliver(proc)
         elif reason == reasons.BUDGET:
             break
-        elif reason == reasons.FAULT:
-            pc = proc.state.pc
-            access = getattr(stop, "access", "")
-            if access == "align":                  # misaligned exclusive/atomic, as qemu-user
-                kernel.fault(proc, abi.SIGBUS, abi.BUS_ADRALN, stop.address,
-                             f"guest fault: SIGBUS at pc={pc:#x} address={stop.address:#x} (unaligned atomic)")
-            else:
-                kernel.fault(proc, abi.SIGSEGV, abi.SEGV_MAPERR, stop.address,
-                             f"guest fault: SIGSEGV at pc={pc:#x} address={stop.address:#x} ({access})")
-        elif reason == reasons.UNDEFINED:
-            pc = proc.state.pc
-            kernel.fault(proc, abi.SIGILL, abi.ILL_ILLOPC, pc,
-                         f"guest fault: SIGILL at pc={pc:#x} undefined instruction {int(stop.word):#010x}")
-        elif reason == reasons.BRK:
-            pc = proc.state.pc
-            kernel.fault(proc, abi.SIGTRAP, abi.TRAP_BRKPT, pc, f"guest trap: SIGTRAP (brk) at pc={pc:#x}")
         else:
-            kernel.fault(proc, abi.SIGSEGV, abi.SI_KERNEL, 0, f"guest stopped: {reason}")
+            fault = _fault_of(proc, stop, reasons)
+            if fault_hook is not None and fault_hook(proc, fault[0], fault[2]):
+                break
+            kernel.fault(proc, *fault)
+    return quantum - left
+
+
+def _fault_of(proc, stop, reasons) -> tuple:
+    """(signo, si_code, address, message) of a CPU stop that is a synchronous fault."""
+    pc = proc.state.pc
+    reason = stop.reason
+    if reason == reasons.FAULT:
+        access = getattr(stop, "access", "")
+        if access == "align":                      # misaligned exclusive/atomic, as qemu-user
+            return (abi.SIGBUS, abi.BUS_ADRALN, stop.address,
+                    f"guest fault: SIGBUS at pc={pc:#x} address={stop.address:#x} (unaligned atomic)")
+        return (abi.SIGSEGV, abi.SEGV_MAPERR, stop.address,
+                f"guest fault: SIGSEGV at pc={pc:#x} address={stop.address:#x} ({access})")
+    if reason == reasons.UNDEFINED:
+        return (abi.SIGILL, abi.ILL_ILLOPC, pc,
+                f"guest fault: SIGILL at pc={pc:#x} undefined instruction {int(stop.word):#010x}")
+    if reason == reasons.BRK:
+        return abi.SIGTRAP, abi.TRAP_BRKPT, pc, f"guest trap: SIGTRAP (brk) at pc={pc:#x}"
+    return abi.SIGSEGV, abi.SI_KERNEL, 0, f"guest stopped: {reason}"

@@ -1,0 +1,38 @@
+"""`ncpu debug strace`: every system call, decoded as strace prints it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from gdb_harness import ENV, REPO, compile_c
+
+
+def strace(*args):
+    return subprocess.run([sys.executable, "-m", "ncpu", "debug", "strace", *map(str, args)],
+                          capture_output=True, env=dict(ENV, PYTHONPATH=str(REPO / "src")), timeout=300)
+
+
+def test_strace_lines():
+    run = strace("--", compile_c("syscalls"))
+    assert run.returncode == 7 and run.stdout == b"hi\n"
+    lines = run.stderr.decode().splitlines()
+    expected = ['openat(AT_FDCWD, "/no/such/file", O_RDONLY) = -1 ENOENT (No such file or directory)',
+                'write(1, "hi\\n", 3) = 3',
+                'pipe2(0x', 'write(4, "abc", 3) = 3', 'read(3, "abc", 8) = 3', "close(3) = 0",
+                "exit_group(7) = ?", "+++ exited with 7 +++"]
+    # in this order, each once, at the end of the trace
+    tail = lines[-len(expected):]
+    assert [line.startswith(e) for line, e in zip(tail, expected)] == [True] * len(expected), tail
+    assert lines[0] == "brk(NULL) = " + lines[0].split(" = ")[1] and lines[0].split(" = ")[1].startswith("0x")
+
+
+def test_strace_json_to_a_file(tmp_path):
+    out = tmp_path / "trace.jsonl"
+    run = strace("-o", out, "--json", "--", compile_c("syscalls"))
+    assert run.returncode == 7 and run.stderr == b""
+    calls = [json.loads(line) for line in out.read_text().splitlines()]
+    write = next(c for c in calls if c["name"] == "write")
+    assert write["nr"] == 64 and write["args"] == ["1", '"hi\\n"', "3"] and write["result"] == 3
+    assert calls[-1]["name"] == "exit_group" and calls[-1]["result"] is None
