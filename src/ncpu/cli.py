@@ -14,7 +14,7 @@ import sys
 from ncpu import __version__
 
 # Module names under ncpu.commands, in the order `ncpu --help` lists them.
-COMMANDS = ["run", "asm", "disasm", "bench", "train", "verify", "discover", "arm64"]
+COMMANDS = ["run", "asm", "disasm", "bench", "train", "verify", "discover", "arm64", "coprocessor"]
 
 
 class CommandError(Exception):
