@@ -34,7 +34,7 @@ def test_scan_and_alu_answer_every_op_at_every_length(op):
     texts = [END + p.prompt + p.answer + END for p in problems]
     x, mask = one_hot_states(texts)
     expert = one_hot_expert()
-    written, answering, _, _ = expert(x, mask, ScanState.empty(len(texts), "cpu"), hard=True)
+    written, answering, _, _ = expert(x, x, mask, ScanState.empty(len(texts), "cpu"), hard=True)
     assert written_symbols(written, answering) == [_expected(p) for p in problems]
 
 
@@ -42,7 +42,7 @@ def test_subtraction_below_zero_and_several_problems_per_row():
     problems = [Problem("SUB", 3, 250), Problem("MUL", 12, 0), Problem("MOD", 7, 9)]
     text = "the cat, and 12 birds.\n" + "".join(p.prompt + p.answer + END for p in problems)
     x, mask = one_hot_states([text])
-    written, answering, _, _ = one_hot_expert()(x, mask, ScanState.empty(1, "cpu"), hard=True)
+    written, answering, _, _ = one_hot_expert()(x, x, mask, ScanState.empty(1, "cpu"), hard=True)
     assert written_symbols(written, answering) == ["".join(_expected(p) for p in problems)]
 
 
@@ -51,14 +51,14 @@ def test_streaming_one_token_per_call_matches_one_call():
     texts = [END + p.prompt + p.answer + END for p in problems]
     x, mask = one_hot_states(texts)
     expert = one_hot_expert()
-    whole, whole_on, _, _ = expert(x, mask, ScanState.empty(2, "cpu"), hard=True)
+    whole, whole_on, _, _ = expert(x, x, mask, ScanState.empty(2, "cpu"), hard=True)
     prefix = 5
     state = ScanState.empty(2, "cpu")
     parts, parts_on = [], []
-    out, on, _, state = expert(x[:, :prefix], mask[:, :prefix], state, hard=True)
+    out, on, _, state = expert(x[:, :prefix], x[:, :prefix], mask[:, :prefix], state, hard=True)
     parts.append(out), parts_on.append(on)
     for t in range(prefix, x.shape[1]):
-        out, on, _, state = expert(x[:, t:t + 1], mask[:, t:t + 1], state, hard=True)
+        out, on, _, state = expert(x[:, t:t + 1], x[:, t:t + 1], mask[:, t:t + 1], state, hard=True)
         parts.append(out), parts_on.append(on)
     assert torch.equal(torch.cat(parts_on, 1), whole_on)
     assert torch.equal(torch.cat(parts, 1), whole)
@@ -70,5 +70,5 @@ def test_padding_is_skipped():
     x, mask = one_hot_states([text, "1+" + text], left_pad=True)  # row 0 left-padded by 2
     x[0, :2] = 0
     x[0, :2, 3] = 1  # junk digits under the padding must not be typed
-    written, answering, _, _ = one_hot_expert()(x, mask, ScanState.empty(2, "cpu"), hard=True)
+    written, answering, _, _ = one_hot_expert()(x, x, mask, ScanState.empty(2, "cpu"), hard=True)
     assert written_symbols(written, answering) == [_expected(problem), "" + _expected(problem)]

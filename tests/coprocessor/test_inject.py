@@ -2,6 +2,8 @@
 base weights left bit for bit, generate() with and without the KV cache,
 padded batches, saving, dtypes and bad input."""
 
+import copy
+
 import pytest
 import torch
 from torch import nn
@@ -9,6 +11,7 @@ from torch import nn
 from ncpu.coprocessor import (Coprocessor, CoprocessorConfig, CoprocessorError, eject, find_decoder_layers, inject,
                               injected, load_coprocessor)
 from ncpu.coprocessor.gate import Gate
+from ncpu.coprocessor.pipeline import WEIGHTS_DIR, load_trained
 from ncpu.coprocessor.train import train_coprocessor
 
 from coprocessor_helpers import TOKENIZER, tiny_model
@@ -58,11 +61,9 @@ def test_base_weights_bit_for_bit_after_training_and_eject(arch):
 
 @pytest.fixture(scope="module")
 def trained():
-    """A tiny Qwen2 (untrained base) with a coprocessor trained for a few seconds."""
-    torch.manual_seed(0)
-    model = tiny_model("qwen2")
-    coprocessor = train_coprocessor(model, TOKENIZER, steps=250, batch=16, seq_len=48, seed=3)
-    return model, coprocessor
+    """The shipped small Qwen2 and its coprocessor (`ncpu coprocessor train --size small`)."""
+    model, _, coprocessors = load_trained(WEIGHTS_DIR / "small")
+    return model, coprocessors["alu"]
 
 
 def _generate(model, texts, **kwargs):
@@ -135,8 +136,7 @@ def test_other_dtypes_and_a_coprocessor_left_on_another_device(trained):
     model, coprocessor = trained
     reference = None
     for dtype in (torch.float32, torch.float64, torch.bfloat16):
-        typed = tiny_model("qwen2").to(dtype)
-        typed.load_state_dict(model.state_dict())
+        typed = copy.deepcopy(model).to(dtype)
         inject(typed, coprocessor)
         try:
             assert _logits(typed, PROMPTS[:1]).dtype == dtype

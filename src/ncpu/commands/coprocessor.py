@@ -31,6 +31,8 @@ def register(subparsers) -> None:
     train.add_argument("--max-len", type=int, default=3, help="operand digits in training (default 3)")
     _common(train)
     train.add_argument("--out", type=Path, default=None, help="output directory")
+    train.add_argument("--reuse-base", action="store_true",
+                       help="keep the base model already in the output directory; train only the coprocessor")
     train.set_defaults(func=run_train)
 
     evaluate = sub.add_parser("eval", help="exact match, perplexity and routing, base vs base + coprocessor",
@@ -93,8 +95,10 @@ def run_train(args) -> int:
         def progress(stage: str, step: int, loss: float) -> None:
             bar.set_postfix_str(f"{stage} loss {loss:.3f}")
             bar.update(1)
+        if args.reuse_base and not (out / "config.json").exists():
+            raise CommandError(f"--reuse-base: no base model in {out}")
         train_all(out, args.arch, args.size, args.lm_steps, args.coprocessor_steps, args.nalu_steps,
-                  args.max_len, args.seed, progress=progress)
+                  args.max_len, args.seed, progress=progress, reuse_base=args.reuse_base)
     size = sum(f.stat().st_size for f in out.iterdir())
     print(f"saved the base model, coprocessor and NALU head to {out} ({size:,} bytes)")
     return 0

@@ -50,6 +50,8 @@ class CoprocessorConfig:
     confidence_threshold: float = 0.9   # ... above this top next-token probability (logit lens)
     mode: str = "hard"                  # 'hard': argmax op, 0/1 gate; 'soft': mixtures (training)
     unit: str = "alu"                   # 'alu' (ncpu.alu) or 'nalu' (the learned comparison head)
+    read_layer: int | None = 0          # the read-out reads the input of this decoder layer (None: the
+                                        # hooked layer's own MLP input); see docs/coprocessor.md
     extra: dict = field(default_factory=dict)
 
     def check(self) -> None:
@@ -96,7 +98,8 @@ class Coprocessor(nn.Module):
         self._states: dict[int, ScanState] = {}
         self._mask: Tensor | None = None
         self._fresh = True
-        self._residual: dict[int, Tensor] = {}
+        self._residual: dict[int, Tensor] = {}  # decoder layer index -> its input hidden states
+        self._read_index = 0
         self._handles: list = []
         self._lens: tuple[nn.Module | None, nn.Module | None] = (None, None)
 
@@ -140,8 +143,19 @@ class Coprocessor(nn.Module):
         if self._fresh or state is None or state.acc.shape[0] != B:
             state = ScanState.empty(B, x.device)
         damp = self._confidence_damp(index, x32) if self.config.confidence else torch.ones_like(x32[..., 0])
-        written, answering, logits, state = self.experts[str(index)](x32, mask, state, self.hard)
-        p, w_mlp, w_alu = self.gates[str(index)](x32, answering, damp, self.hard)
+        reads = x32
+        if self.config.read_layer is not None:
+            bottom = self._residual.get(self._read_index)
+            if bottom is None or bottom.shape[:2] != (B, T):
+                raise CoprocessorError(f"layer {self._read_index} did not run before layer {index}")
+            # RMS-normalised: embeddings start tiny (std 0.02) in a fresh model, and a linear
+            # head on them would need large weights, learned slowly
+            reads = bottom.float()
+            reads = reads * torch.rsqrt(reads.pow(2).mean(-1, keepdim=True) + 1e-6)
+        written, answering, logits, state = self.experts[str(index)](x32, reads, mask, state, self.hard)
+        # The gate reads what the read-out reads: at the bottom of the stack a token's state does
+        # not drift with its position, so the gate cannot close on answers longer than seen in training.
+        p, w_mlp, w_alu = self.gates[str(index)](reads, answering, damp, self.hard)
         w_alu = w_alu * mask
         w_mlp = torch.where(mask, w_mlp, torch.ones_like(w_mlp))
         self._states[index] = state
@@ -203,10 +217,19 @@ def inject(model: nn.Module, config: CoprocessorConfig | Coprocessor | None = No
     head = model.get_output_embeddings() if hasattr(model, "get_output_embeddings") else None
     coprocessor._lens = (norm, head)
     handles = [model.register_forward_pre_hook(coprocessor._on_model_call, with_kwargs=True)]
+    watched = set(coprocessor.layer_ids) if coprocessor.config.confidence else set()
+    if coprocessor.config.read_layer is not None:
+        read = coprocessor.config.read_layer
+        if not -len(layers) <= read < len(layers):
+            _bad_layer(read, len(layers))
+        coprocessor._read_index = read % len(layers)
+        if coprocessor._read_index > min(coprocessor.layer_ids):
+            raise CoprocessorError(f"read_layer {read} comes after hooked layer {min(coprocessor.layer_ids)}")
+        watched.add(coprocessor._read_index)
     for i in coprocessor.layer_ids:
         handles.append(layers[i].mlp.register_forward_hook(coprocessor._on_mlp_output(i)))
-        if coprocessor.config.confidence:
-            handles.append(layers[i].register_forward_pre_hook(coprocessor._on_layer_input(i), with_kwargs=True))
+    for i in sorted(watched):
+        handles.append(layers[i].register_forward_pre_hook(coprocessor._on_layer_input(i), with_kwargs=True))
     coprocessor._handles = handles
     model.__dict__[_ATTR] = coprocessor
     return model

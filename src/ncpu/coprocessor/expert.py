@@ -26,7 +26,7 @@ from ncpu.coprocessor.symbols import (ANSWER_LEN, ANSWER_SYMBOLS, DIGIT_CLASSES,
                                       N_CLASSES, OP_CLASS0, OPS, OTHER_CLASS, decimal_codes)
 
 READING, ANSWERING = 0, 1
-WRITE_GAIN = 10.0
+WRITE_GAIN = 40.0
 
 
 @dataclass
@@ -63,11 +63,13 @@ class Expert(nn.Module):
         self.register_buffer("gain", torch.tensor(WRITE_GAIN))
         self.unit = unit
 
-    def forward(self, x: Tensor, mask: Tensor, state: ScanState, hard: bool) -> tuple[Tensor, Tensor, ScanState]:
-        """x (B, T, C) float32, mask (B, T) bool (False: padding, skipped).
+    def forward(self, x: Tensor, reads: Tensor, mask: Tensor, state: ScanState, hard: bool
+                ) -> tuple[Tensor, Tensor, Tensor, ScanState]:
+        """x (B, T, C) float32 the hooked layer's MLP input, reads (B, T, C) the hidden states the
+        read-out head reads, mask (B, T) bool (False: padding, skipped).
         Returns the write-back (B, T, C), whether each token is in an answer (B, T) bool,
         the class logits (B, T, N_CLASSES) and the new state."""
-        logits = self.read(x)                                                # (B, T, K)
+        logits = self.read(reads)                                            # (B, T, K)
         classes = logits.argmax(-1)                                          # (B, T)
         op_probs = logits[..., OP_CLASS0:OP_CLASS0 + len(OPS)].softmax(-1)   # (B, T, n_ops)
         if hard:

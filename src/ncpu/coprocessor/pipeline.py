@@ -21,14 +21,19 @@ NALU_FILE = "nalu.pt"
 
 def train_all(directory: Path | str, arch: str = "qwen2", size: str = "small", lm_steps: int = 2000,
               coprocessor_steps: int = 1000, nalu_steps: int = 2000, max_len: int = 3, seed: int = 0,
-              config: CoprocessorConfig | None = None, progress: Callable[[str, int, float], None] | None = None
-              ) -> Path:
+              config: CoprocessorConfig | None = None, progress: Callable[[str, int, float], None] | None = None,
+              reuse_base: bool = False) -> Path:
+    """Train and save everything to `directory`; with `reuse_base`, keep the base model
+    already saved there and train only the coprocessor and the NALU head."""
     directory = Path(directory)
-    tokenizer = CharTokenizer()
-    model = build_lm(arch, size, len(tokenizer), seed)
-    train_lm(model, tokenizer, lm_steps, max_len=max_len, seed=seed,
-             progress=progress and (lambda step, loss: progress("lm", step, loss)))
-    save_lm(model, tokenizer, directory)
+    if reuse_base:
+        model, tokenizer = load_lm(directory)
+    else:
+        tokenizer = CharTokenizer()
+        model = build_lm(arch, size, len(tokenizer), seed)
+        train_lm(model, tokenizer, lm_steps, max_len=max_len, seed=seed,
+                 progress=progress and (lambda step, loss: progress("lm", step, loss)))
+        save_lm(model, tokenizer, directory)
     coprocessor = train_coprocessor(model, tokenizer, config, coprocessor_steps, max_len=max_len, seed=seed + 1,
                                     progress=progress and (lambda step, loss, *_: progress("coprocessor", step, loss)))
     coprocessor.save(directory / COPROCESSOR_FILE)

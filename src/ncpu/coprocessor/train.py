@@ -1,11 +1,15 @@
 """Training the coprocessor on a frozen base model, and the NALU comparison head.
 
-The coprocessor's loss has three parts, all on synthetic text whose
+The coprocessor's loss has four parts, all on synthetic text whose
 structure is known: the base model's own next-character loss (through the
 write-back and the gate), a cross-entropy on the read-out head against
-each character's class, and a binary cross-entropy on the gate against the
-positions where the answer is written. The last two are direct
-supervision with the known operand, operator and answer positions.
+each character's class, a binary cross-entropy on the gate against the
+positions where the answer is written (these two are direct supervision
+with the known operand, operator and answer positions), and a logit-lens
+loss that makes each write-back vector, on its own through the model's
+final norm and head, predict its symbol. Without the last, a vector only
+has to tip the base model's own guess where the base model is nearly right
+(answers of up to 6 characters here); past that it must win on its own.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from torch.nn import functional as F
 
 from ncpu.coprocessor.coprocessor import Coprocessor, CoprocessorConfig, eject, inject
 from ncpu.coprocessor.data import number, training_batch
-from ncpu.coprocessor.symbols import OPS, reference_result
+from ncpu.coprocessor.symbols import ANSWER_SYMBOLS, OPS, reference_result
 from ncpu.coprocessor.units import NALUUnit
 
 
@@ -37,6 +41,7 @@ def train_coprocessor(model: nn.Module, tokenizer, config: CoprocessorConfig | N
     coprocessor = model.__dict__["_ncpu_coprocessor"]
     try:
         trainable = [p for p in coprocessor.parameters() if p.requires_grad]
+        symbol_ids = torch.tensor([tokenizer.encode(symbol)[0] for symbol in ANSWER_SYMBOLS])
         optimizer = torch.optim.Adam(trainable, lr=lr)
         device = next(model.parameters()).device
         for step in range(steps):
@@ -48,7 +53,7 @@ def train_coprocessor(model: nn.Module, tokenizer, config: CoprocessorConfig | N
                 read_loss = read_loss + F.cross_entropy(record["logits"].flatten(0, 1), data["classes"].flatten())
                 gate_loss = gate_loss + F.binary_cross_entropy(record["p"].clamp(1e-6, 1 - 1e-6),
                                                                data["gate"].float())
-            loss = lm_loss + read_loss + gate_loss
+            loss = lm_loss + read_loss + gate_loss + _lens_loss(coprocessor, symbol_ids)
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             optimizer.step()
@@ -60,6 +65,21 @@ def train_coprocessor(model: nn.Module, tokenizer, config: CoprocessorConfig | N
     coprocessor.hard = config.mode == "hard"
     coprocessor.config = config
     return coprocessor
+
+
+def _lens_loss(coprocessor: Coprocessor, symbol_ids: torch.Tensor):
+    """Cross-entropy of the logit lens on each write-back vector alone vs its symbol's token."""
+    norm, head = coprocessor._lens
+    if head is None:
+        return 0.0
+    loss = 0.0
+    for expert in coprocessor.experts.values():
+        vectors = expert.gain * expert.write.weight                          # (12, C)
+        weight = next(head.parameters())
+        hidden = vectors.to(weight.dtype)
+        logits = head(norm(hidden) if norm is not None else hidden).float()  # (12, vocab)
+        loss = loss + F.cross_entropy(logits, symbol_ids.to(logits.device))
+    return loss
 
 
 def with_nalu(coprocessor: Coprocessor, steps: int = 2000, max_len: int = 3, seed: int = 0) -> Coprocessor:
