@@ -8,7 +8,7 @@ import pytest
 import torch
 from torch import nn
 
-from ncpu.coprocessor import (Coprocessor, CoprocessorConfig, CoprocessorError, eject, find_decoder_layers, inject,
+from ncpu.coprocessor import (CoprocessorConfig, CoprocessorError, eject, find_decoder_layers, inject,
                               injected, load_coprocessor)
 from ncpu.coprocessor.gate import Gate
 from ncpu.coprocessor.pipeline import WEIGHTS_DIR, load_trained

@@ -16,7 +16,7 @@ from torch import nn
 from torch.nn import functional as F
 
 from ncpu.coprocessor.coprocessor import injected
-from ncpu.coprocessor.data import KINDS, Problem, eval_problems, held_out_text, training_batch
+from ncpu.coprocessor.data import KINDS, eval_problems, held_out_text, training_batch
 from ncpu.coprocessor.symbols import ANSWER_LEN, END, OPS
 
 # First operands have up to 9 digits (2^31 has 10); a problem whose result leaves
