@@ -15,7 +15,8 @@ import sys
 from ncpu import __version__
 
 # Module names under ncpu.commands, in the order `ncpu --help` lists them.
-COMMANDS = ["run", "asm", "disasm", "bench", "train", "verify", "discover", "arm64", "debug", "muxleq", "world"]
+COMMANDS = ["run", "asm", "disasm", "bench", "train", "verify", "discover", "arm64", "debug", "muxleq",
+            "world", "coprocessor"]
 
 
 class CommandError(Exception):
