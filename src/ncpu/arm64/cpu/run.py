@@ -724,7 +724,7 @@ def _run(R, V, m, st, max_steps):
         imm = dc_imm[row, i]
         # Fast paths for loads, stores and double-precision FP (to become executor families).
         # ---- loads and stores of X/W registers: aligned, inside one mapped page.
-        # Anything else (faults, unaligned, FP registers) goes to exec_mem.
+        # Anything else (faults, unaligned accesses) goes to exec_mem.
         if op >= T.LDST_UI and op <= T.LDST_REG and not (w >> 26) & 1:
             sz = (w >> 30) & 3
             opc = (w >> 22) & 3
@@ -775,6 +775,65 @@ def _run(R, V, m, st, max_steps):
                             x &= 0xFFFFFFFF
                         if rt != 31:
                             R[rt] = x
+                    if op == T.LDST_PRE:
+                        R[rn] = addr
+                    elif op == T.LDST_POST:
+                        R[rn] = base + imm
+                    pc += 4
+                    steps += 1
+                    continue
+        # ---- the same for B/H/S/D/Q registers (V = 1; Q is size 0 with opc 2 or 3): without it
+        # every FP load or store paid a call into exec_mem (~300 ns; arm64_fp.c is full of them).
+        if op >= T.LDST_UI and op <= T.LDST_REG and (w >> 26) & 1:
+            opc = (w >> 22) & 3
+            sz = 4 if opc >= 2 else (w >> 30) & 3          # log2 of the access size
+            rn = (w >> 5) & 31
+            base = R[rn]
+            if op == T.LDST_REG:
+                rm = (w >> 16) & 31
+                addr = base + extend_reg(R[rm] if rm != 31 else 0, (w >> 13) & 7, sz if (w >> 12) & 1 else 0)
+            elif op == T.LDST_POST:
+                addr = base
+            else:
+                addr = base + imm
+            page = addr >> 12
+            if page >= 0 and page < NPAGES and (addr & ((1 << sz) - 1)) == 0:
+                prow = np.int64(pt[page])
+                store_ = opc == 0 or opc == 2
+                if prow >= 0 and (perm[page] & (2 if store_ else 1)) != 0:
+                    idx = (prow << 12) + (addr & 4095)
+                    rt = w & 31
+                    if store_:
+                        x = V.d[rt, 0]
+                        if sz == 4:
+                            d64[idx >> 3] = x
+                            d64[(idx >> 3) + 1] = V.d[rt, 1]
+                        elif sz == 3:
+                            d64[idx >> 3] = x
+                        elif sz == 2:
+                            d32[idx >> 2] = x & 0xFFFFFFFF
+                        elif sz == 1:
+                            d16[idx >> 1] = x & 0xFFFF
+                        else:
+                            d8[idx] = x & 0xFF
+                        crow = dc_rows[page]
+                        if crow >= 0:                  # store into decoded code
+                            dc_op[crow, :] = -1
+                    else:
+                        hi = np.int64(0)
+                        if sz == 4:
+                            x = d64[idx >> 3]
+                            hi = d64[(idx >> 3) + 1]
+                        elif sz == 3:
+                            x = d64[idx >> 3]
+                        elif sz == 2:
+                            x = np.int64(d32[idx >> 2])
+                        elif sz == 1:
+                            x = np.int64(d16[idx >> 1])
+                        else:
+                            x = np.int64(d8[idx])
+                        V.d[rt, 0] = x
+                        V.d[rt, 1] = hi
                     if op == T.LDST_PRE:
                         R[rn] = addr
                     elif op == T.LDST_POST:

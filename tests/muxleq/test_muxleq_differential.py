@@ -10,7 +10,7 @@ from ncpu.muxleq.engines import ENGINES, get_engine
 from ncpu.muxleq.random_programs import random_states
 from ncpu.muxleq.state import MuxleqBatch
 
-from helpers import same_batch, same_machine
+from muxleq_helpers import same_batch, same_machine
 
 FASTER = [mode for mode in ENGINES if mode != "reference"]
 
