@@ -1,15 +1,15 @@
-"""Writes the generated part of the ncc test corpus: integer arithmetic for every type.
+"""The generated part of the ncc test corpus: integer arithmetic for every type.
 
-    python tests/guest/gen_corpus.py      # rewrites tests/guest/corpus/gen_*.c
+The tests write these programs into a cache directory (guest_harness.corpus);
+`python tests/guest/gen_corpus.py DIR` writes them into DIR to read them.
 
 Each program applies operators to edge values of one type (or converts them to
 every other type) and prints the results; gcc's output is the expected one.
 Signed overflow is compared under gcc's -fwrapv (ncc wraps).
 """
 
+import sys
 from pathlib import Path
-
-OUT = Path(__file__).resolve().parent / "corpus"
 
 TYPES = {  # name in file: (C type, printf cast, edge values)
     "char": ("char", "int", ["0", "1", "127", "128", "255", "'A'"]),
@@ -161,12 +161,18 @@ int main(void) {{
 """
 
 
-def main() -> None:
+def write(out: Path) -> list[Path]:
+    """Write every generated program into `out`; returns their paths."""
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
     for name in TYPES:
         for kind, fn in (("arith", arith), ("shift", shifts), ("compare", compare), ("compound", compound),
                          ("convert", convert)):
-            (OUT / f"gen_{kind}_{name}.c").write_text(fn(name))
+            path = out / f"gen_{kind}_{name}.c"
+            path.write_text(fn(name))
+            paths.append(path)
+    return paths
 
 
 if __name__ == "__main__":
-    main()
+    write(Path(sys.argv[1] if len(sys.argv) > 1 else "."))

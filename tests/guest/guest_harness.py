@@ -81,4 +81,17 @@ def run_qemu(binary: Path, args=(), stdin: bytes = b"", cwd=None) -> harness.Out
 
 
 def corpus() -> list[Path]:
-    return sorted(CORPUS.glob("*.c"))
+    """The hand-written programs of corpus/ and the ones gen_corpus.py writes (into the cache,
+    once per version of the generator)."""
+    import gen_corpus
+
+    generator = Path(gen_corpus.__file__)
+    generated = CACHE / f"corpus-{_digest(generator)}"
+    if not generated.is_dir():
+        tmp = CACHE / f"corpus-tmp{os.getpid()}"
+        gen_corpus.write(tmp)
+        try:
+            tmp.rename(generated)
+        except OSError:             # another process (xdist) made it first
+            shutil.rmtree(tmp, ignore_errors=True)
+    return sorted(CORPUS.glob("*.c")) + sorted(generated.glob("*.c"))

@@ -20,7 +20,7 @@ from typing import Iterable
 from ncpu.cluster import Job
 from ncpu.machine.engines import get_engine
 from ncpu.machine.program_file import FLAG_KEYS, REGISTER_KEYS
-from ncpu.machine.semantics import wrap
+from ncpu.isa.semantics import wrap
 from ncpu.machine.state import BatchState, MachineState
 
 DEFAULT_BATCH_SIZE = 1024

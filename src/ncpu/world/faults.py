@@ -19,7 +19,7 @@ import random
 import numpy as np
 
 from ncpu.isa.opcodes import BY_MNEMONIC
-from ncpu.machine.semantics import wrap
+from ncpu.isa.semantics import wrap
 from ncpu.machine.state import MachineState
 from ncpu.world.features import CONDITIONAL_CODES, WINDOW, instruction_class
 
