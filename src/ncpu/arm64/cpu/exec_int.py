@@ -38,6 +38,15 @@ def _result(v, sf):
     return v if sf else v & M32
 
 
+@njit(cache=True)
+def _add_sub(x, y, subtract, set_flags, nzcv, sf):
+    """ADD, SUB, ADDS or SUBS of operands already formed (immediate, shifted or extended):
+    (result, NZCV after it).  Scalars only, so calling it costs little inside the loop."""
+    if set_flags:
+        return add_with_carry(x, ~y if subtract else y, 1 if subtract else 0, sf)
+    return _result(x - y if subtract else x + y, sf), nzcv
+
+
 # ---- executor families (rows.py): f(op, w, imm, pc, R, st, a, b, c, d) -> next pc.
 
 @executes("ADR", "ADRP")
@@ -48,17 +57,8 @@ def pc_relative(op, w, imm, pc, R, st, a, b, c, d):
 
 @executes("ADD_I", "ADDS_I", "SUB_I", "SUBS_I")
 def add_sub_imm(op, w, imm, pc, R, st, a, b, c, d):
-    sf = (w >> 31) & 1
-    if op == T.ADD_I:
-        R[a] = _result(R[b] + imm, sf)
-    elif op == T.SUB_I:
-        R[a] = _result(R[b] - imm, sf)
-    elif op == T.ADDS_I:
-        res, R[NZCV] = add_with_carry(R[b], imm, 0, sf)
-        R[a] = res
-    else:
-        res, R[NZCV] = add_with_carry(R[b], ~imm, 1, sf)
-        R[a] = res
+    R[a], R[NZCV] = _add_sub(R[b], imm, op == T.SUB_I or op == T.SUBS_I, op == T.ADDS_I or op == T.SUBS_I,
+                             R[NZCV], (w >> 31) & 1)
     return pc + 4
 
 
@@ -156,34 +156,17 @@ def logic_reg(op, w, imm, pc, R, st, a, b, c, d):
 def add_sub_reg(op, w, imm, pc, R, st, a, b, c, d):
     sf = (w >> 31) & 1
     y = shift_reg(R[c], bits(w, 22, 2), bits(w, 10, 6), sf)
-    if op == T.ADD_R:
-        R[a] = _result(R[b] + y, sf)
-    elif op == T.SUB_R:
-        R[a] = _result(R[b] - y, sf)
-    elif op == T.ADDS_R:
-        res, R[NZCV] = add_with_carry(R[b], y, 0, sf)
-        R[a] = res
-    else:
-        res, R[NZCV] = add_with_carry(R[b], ~y, 1, sf)
-        R[a] = res
+    R[a], R[NZCV] = _add_sub(R[b], y, op == T.SUB_R or op == T.SUBS_R, op == T.ADDS_R or op == T.SUBS_R,
+                             R[NZCV], sf)
     return pc + 4
 
 
 @executes("ADD_X", "ADDS_X", "SUB_X", "SUBS_X")
 def add_sub_ext(op, w, imm, pc, R, st, a, b, c, d):
     """Rn (and Rd of ADD/SUB) may be SP."""
-    sf = (w >> 31) & 1
     y = extend_reg(R[c], bits(w, 13, 3), bits(w, 10, 3))
-    if op == T.ADD_X:
-        R[a] = _result(R[b] + y, sf)
-    elif op == T.SUB_X:
-        R[a] = _result(R[b] - y, sf)
-    elif op == T.ADDS_X:
-        res, R[NZCV] = add_with_carry(R[b], y, 0, sf)
-        R[a] = res
-    else:
-        res, R[NZCV] = add_with_carry(R[b], ~y, 1, sf)
-        R[a] = res
+    R[a], R[NZCV] = _add_sub(R[b], y, op == T.SUB_X or op == T.SUBS_X, op == T.ADDS_X or op == T.SUBS_X,
+                             R[NZCV], (w >> 31) & 1)
     return pc + 4
 
 

@@ -46,7 +46,7 @@ def _constant(node: ast.AST):
 
 
 class _Specialise(ast.NodeTransformer):
-    """`op` -> the row id, locals -> prefixed, constant `if`s folded."""
+    """`op` -> the row id, locals -> prefixed, constant tests and `if`s folded."""
 
     def __init__(self, op_id: int, prefix: str, local_names: set[str]):
         self.op_id, self.prefix, self.local_names = op_id, prefix, local_names
@@ -57,6 +57,13 @@ class _Specialise(ast.NodeTransformer):
         if node.id in self.local_names:
             return ast.copy_location(ast.Name(self.prefix + node.id, node.ctx), node)
         return node
+
+    def _fold(self, node):
+        self.generic_visit(node)
+        value = _constant(node)
+        return node if value is None else ast.copy_location(ast.Constant(value), node)
+
+    visit_Compare = visit_BoolOp = _fold          # `op == T.SUB_I or ...` passed as an argument
 
     def visit_If(self, node):
         self.generic_visit(node)

@@ -28,9 +28,9 @@ from .vregs import borrowed_v
 
 # ---- GENERATED IMPORTS BEGIN
 from .exec_int import (  # noqa: F811
-    A_EXEC, M32, NZCV, _result, add_with_carry, bits, bswap64, clz64,
-    cond_holds, extend_reg, fault, logic_flags, lsr, ones, rbit64, ror32,
-    ror64, sdiv64, sext32, shift_reg, smulh, udiv64, umulh,
+    A_EXEC, M32, NZCV, _add_sub, _result, add_with_carry, bits, bswap64,
+    clz64, cond_holds, extend_reg, fault, logic_flags, lsr, ones, rbit64,
+    ror32, ror64, sdiv64, sext32, shift_reg, smulh, udiv64, umulh,
 )
 FIRST_UNDISPATCHED = 77     # rows below this id run in the generated code
 # ---- GENERATED IMPORTS END
@@ -100,22 +100,16 @@ def _run(R, V, m, st, max_steps):
                 R[a] = (pc & -4096) + imm
                 pc = pc + 4
             elif op == 2:  # ADD_I
-                add_i_sf = w >> 31 & 1
-                R[a] = _result(R[b] + imm, add_i_sf)
+                R[a], R[NZCV] = _add_sub(R[b], imm, False, False, R[NZCV], w >> 31 & 1)
                 pc = pc + 4
             elif op == 3:  # ADDS_I
-                adds_i_sf = w >> 31 & 1
-                adds_i_res, R[NZCV] = add_with_carry(R[b], imm, 0, adds_i_sf)
-                R[a] = adds_i_res
+                R[a], R[NZCV] = _add_sub(R[b], imm, False, True, R[NZCV], w >> 31 & 1)
                 pc = pc + 4
             elif op == 4:  # SUB_I
-                sub_i_sf = w >> 31 & 1
-                R[a] = _result(R[b] - imm, sub_i_sf)
+                R[a], R[NZCV] = _add_sub(R[b], imm, True, False, R[NZCV], w >> 31 & 1)
                 pc = pc + 4
             elif op == 5:  # SUBS_I
-                subs_i_sf = w >> 31 & 1
-                subs_i_res, R[NZCV] = add_with_carry(R[b], ~imm, 1, subs_i_sf)
-                R[a] = subs_i_res
+                R[a], R[NZCV] = _add_sub(R[b], imm, True, True, R[NZCV], w >> 31 & 1)
                 pc = pc + 4
             elif op == 6:  # AND_I
                 and_i_sf = w >> 31 & 1
@@ -162,7 +156,7 @@ def _run(R, V, m, st, max_steps):
                 sbfm_tmask = ones((sbfm_imms - sbfm_immr & sbfm_ds - 1) + 1)
                 sbfm_rot = ror64(sbfm_src, sbfm_immr) if sbfm_sf else ror32(sbfm_src, sbfm_immr)
                 sbfm_bot = sbfm_rot & sbfm_wmask
-                if 13 == T.SBFM and sbfm_src >> sbfm_imms & 1:
+                if True and sbfm_src >> sbfm_imms & 1:
                     sbfm_top = np.int64(-1)
                 else:
                     sbfm_top = np.int64(0)
@@ -192,7 +186,7 @@ def _run(R, V, m, st, max_steps):
                 ubfm_tmask = ones((ubfm_imms - ubfm_immr & ubfm_ds - 1) + 1)
                 ubfm_rot = ror64(ubfm_src, ubfm_immr) if ubfm_sf else ror32(ubfm_src, ubfm_immr)
                 ubfm_bot = ubfm_rot & ubfm_wmask
-                if 15 == T.SBFM and ubfm_src >> ubfm_imms & 1:
+                if False and ubfm_src >> ubfm_imms & 1:
                     ubfm_top = np.int64(-1)
                 else:
                     ubfm_top = np.int64(0)
@@ -354,46 +348,38 @@ def _run(R, V, m, st, max_steps):
             elif op == 25:  # ADD_R
                 add_r_sf = w >> 31 & 1
                 add_r_y = shift_reg(R[c], bits(w, 22, 2), bits(w, 10, 6), add_r_sf)
-                R[a] = _result(R[b] + add_r_y, add_r_sf)
+                R[a], R[NZCV] = _add_sub(R[b], add_r_y, False, False, R[NZCV], add_r_sf)
                 pc = pc + 4
             elif op == 26:  # ADDS_R
                 adds_r_sf = w >> 31 & 1
                 adds_r_y = shift_reg(R[c], bits(w, 22, 2), bits(w, 10, 6), adds_r_sf)
-                adds_r_res, R[NZCV] = add_with_carry(R[b], adds_r_y, 0, adds_r_sf)
-                R[a] = adds_r_res
+                R[a], R[NZCV] = _add_sub(R[b], adds_r_y, False, True, R[NZCV], adds_r_sf)
                 pc = pc + 4
             elif op == 27:  # SUB_R
                 sub_r_sf = w >> 31 & 1
                 sub_r_y = shift_reg(R[c], bits(w, 22, 2), bits(w, 10, 6), sub_r_sf)
-                R[a] = _result(R[b] - sub_r_y, sub_r_sf)
+                R[a], R[NZCV] = _add_sub(R[b], sub_r_y, True, False, R[NZCV], sub_r_sf)
                 pc = pc + 4
             elif op == 28:  # SUBS_R
                 subs_r_sf = w >> 31 & 1
                 subs_r_y = shift_reg(R[c], bits(w, 22, 2), bits(w, 10, 6), subs_r_sf)
-                subs_r_res, R[NZCV] = add_with_carry(R[b], ~subs_r_y, 1, subs_r_sf)
-                R[a] = subs_r_res
+                R[a], R[NZCV] = _add_sub(R[b], subs_r_y, True, True, R[NZCV], subs_r_sf)
                 pc = pc + 4
             elif op == 29:  # ADD_X
-                add_x_sf = w >> 31 & 1
                 add_x_y = extend_reg(R[c], bits(w, 13, 3), bits(w, 10, 3))
-                R[a] = _result(R[b] + add_x_y, add_x_sf)
+                R[a], R[NZCV] = _add_sub(R[b], add_x_y, False, False, R[NZCV], w >> 31 & 1)
                 pc = pc + 4
             elif op == 30:  # ADDS_X
-                adds_x_sf = w >> 31 & 1
                 adds_x_y = extend_reg(R[c], bits(w, 13, 3), bits(w, 10, 3))
-                adds_x_res, R[NZCV] = add_with_carry(R[b], adds_x_y, 0, adds_x_sf)
-                R[a] = adds_x_res
+                R[a], R[NZCV] = _add_sub(R[b], adds_x_y, False, True, R[NZCV], w >> 31 & 1)
                 pc = pc + 4
             elif op == 31:  # SUB_X
-                sub_x_sf = w >> 31 & 1
                 sub_x_y = extend_reg(R[c], bits(w, 13, 3), bits(w, 10, 3))
-                R[a] = _result(R[b] - sub_x_y, sub_x_sf)
+                R[a], R[NZCV] = _add_sub(R[b], sub_x_y, True, False, R[NZCV], w >> 31 & 1)
                 pc = pc + 4
             elif op == 32:  # SUBS_X
-                subs_x_sf = w >> 31 & 1
                 subs_x_y = extend_reg(R[c], bits(w, 13, 3), bits(w, 10, 3))
-                subs_x_res, R[NZCV] = add_with_carry(R[b], ~subs_x_y, 1, subs_x_sf)
-                R[a] = subs_x_res
+                R[a], R[NZCV] = _add_sub(R[b], subs_x_y, True, True, R[NZCV], w >> 31 & 1)
                 pc = pc + 4
             elif op == 33:  # ADC
                 adc_y = R[c]
@@ -655,20 +641,20 @@ def _run(R, V, m, st, max_steps):
                 cbz_v = R[a]
                 if not w >> 31 & 1:
                     cbz_v &= M32
-                pc = pc + imm if (cbz_v == 0) == (70 == T.CBZ) else pc + 4
+                pc = pc + imm if (cbz_v == 0) == True else pc + 4
             elif op == 71:  # CBNZ
                 cbnz_v = R[a]
                 if not w >> 31 & 1:
                     cbnz_v &= M32
-                pc = pc + imm if (cbnz_v == 0) == (71 == T.CBZ) else pc + 4
+                pc = pc + imm if (cbnz_v == 0) == False else pc + 4
             elif op == 72:  # TBZ
                 tbz_bit = (w >> 31 & 1) << 5 | bits(w, 19, 5)
                 tbz_clear = R[a] >> tbz_bit & 1 == 0
-                pc = pc + imm if tbz_clear == (72 == T.TBZ) else pc + 4
+                pc = pc + imm if tbz_clear == True else pc + 4
             elif op == 73:  # TBNZ
                 tbnz_bit = (w >> 31 & 1) << 5 | bits(w, 19, 5)
                 tbnz_clear = R[a] >> tbnz_bit & 1 == 0
-                pc = pc + imm if tbnz_clear == (73 == T.TBZ) else pc + 4
+                pc = pc + imm if tbnz_clear == False else pc + 4
             elif op == 74:  # BR
                 br_target = R[b]
                 if br_target & 3:
