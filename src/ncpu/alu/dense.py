@@ -38,6 +38,8 @@ are the interface, not the circuit.
 
 from __future__ import annotations
 
+import copy
+
 import torch
 from torch import Tensor
 
@@ -121,8 +123,10 @@ class DenseALU:
         self.width = n = alu.width
         self.sequential_layers = alu.sequential_layers
         device = alu.bit_weights.device
-        with torch.no_grad():
-            self._build(alu, n)
+        with torch.inference_mode(False), torch.no_grad():
+            # The matrices are assembled element by element: do that on the
+            # CPU (from a CPU copy of the weights), then move the results.
+            self._build(copy.deepcopy(alu).to("cpu") if device.type != "cpu" else alu, n)
         self.set_batch_layout("auto")
         self.div_small = SmallBatchDivider(alu.divider)
         self.div_large = RadixDivider(n, min(self.LARGE_BATCH_DIGIT_BITS, n)).to(device)
@@ -130,6 +134,9 @@ class DenseALU:
         for name, value in list(vars(self).items()):
             if torch.is_tensor(value):
                 setattr(self, name, value.to(device).contiguous())
+        for name, value in list(vars(self).items()):     # tables kept per direction
+            if isinstance(value, dict) and all(torch.is_tensor(v) for v in value.values()):
+                setattr(self, name, {k: v.to(device) for k, v in value.items()})
         for mats in (self.add_m, self.sub_m):
             for k, v in list(vars(mats).items()):
                 if torch.is_tensor(v):

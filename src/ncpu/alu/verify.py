@@ -73,6 +73,13 @@ def reference_op(op: str, a: Tensor, b: Tensor, n: int):
 
 
 def neural_op(alu: NeuralALU | DenseALU, op: str, a: Tensor, b: Tensor) -> Tensor:
+    """The circuits' answer on their own device, returned on the CPU (where
+    the inputs and the reference live)."""
+    device = (alu.alu if isinstance(alu, DenseALU) else alu).bit_weights.device
+    return _neural_op(alu, op, a.to(device), b.to(device)).cpu()
+
+
+def _neural_op(alu: NeuralALU | DenseALU, op: str, a: Tensor, b: Tensor) -> Tensor:
     if op in VALUE_OPS:  # the value and its own Z and N read-out: [B, 3]
         if isinstance(alu, DenseALU):
             out = alu.value_zn(op, torch.stack([a, b], 1))
@@ -202,7 +209,7 @@ def constructed_margin_checks(alu: NeuralALU) -> Iterator[Check]:
     instance: outputs (value, Z, N) against the reference, and the margin,
     1/2 by construction (integer pre-activations offset by 1/2)."""
     n = alu.width
-    a, b = all_pairs(n)
+    a, b = (x.to(alu.bit_weights.device) for x in all_pairs(n))
     with torch.inference_mode():
         t0 = time.perf_counter()
         margins: list = []
