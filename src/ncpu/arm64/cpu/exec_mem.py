@@ -3,6 +3,13 @@ exclusives, LSE atomics and the SIMD structure loads LD1/ST1/LD2/ST2.
 
 An access that faults leaves registers untouched (no writeback) so the
 instruction can be restarted; `st` carries the fault.
+
+The single-register and pair rows are executor families (rows.py) that the
+hot loop carries inline: each translates its address once, reads or writes
+the backing store directly when the access is aligned inside one mapped page
+with the right permission, and otherwise goes through mmu.load/store (the
+general path: unaligned, page-crossing, faulting).  Either way the register
+semantics (sizes, sign extension, writeback) are written once, below.
 """
 import numpy as np
 from numba import njit
@@ -11,7 +18,9 @@ from . import decode_table as T
 from .alu import extend_reg, sextn
 from .decoder import bits
 from .exec_int import xr
+from .memory import NPAGES
 from .mmu import A_ALIGN, ST_REASON, fault, load, store, writable
+from .rows import executes, inlined
 from .state import EXCL_ADDR, EXCL_SIZE, EXCL_VAL
 from .vregs import lane, set_lane
 
@@ -21,116 +30,218 @@ def _mask(size):
     return np.int64(-1) if size == 8 else (np.int64(1) << (8 * size)) - 1
 
 
-@njit(cache=True)
-def _single(m, st, R, V, addr, sz, v, opc, rt):
-    """One LDR/STR of any register kind. Returns False on fault."""
-    if v == 0:
-        n = 1 << sz
-        if opc == 0:
-            store(m, st, addr, n, xr(R, rt))
-            return st[ST_REASON] == 0
-        if sz == 3 and opc == 2:
-            return True                                # PRFM: a hint
-        x = load(m, st, addr, n)
-        if st[ST_REASON]:
-            return False
-        if opc == 2:
-            x = sextn(x, 8 * n) if n < 8 else x
-        elif opc == 3:
-            x = sextn(x, 8 * n) & 0xFFFFFFFF
-        if rt != 31:
-            R[rt] = x
-        return True
-    if opc >= 2:                                       # Q register
-        if opc == 2:
-            if not writable(m, st, addr, 16):
-                return False
-            store(m, st, addr, 8, V.d[rt, 0])
-            store(m, st, addr + 8, 8, V.d[rt, 1])
-            return True
-        lo = load(m, st, addr, 8)
-        hi = load(m, st, addr + 8, 8)
-        if st[ST_REASON]:
-            return False
-        V.d[rt, 0] = lo
-        V.d[rt, 1] = hi
-        return True
-    n = 1 << sz
-    if opc == 0:
-        store(m, st, addr, n, lane(V, rt, 3, 0) & _mask(n))
-        return st[ST_REASON] == 0
-    x = load(m, st, addr, n)
-    if st[ST_REASON]:
-        return False
-    V.d[rt, 0] = x
-    V.d[rt, 1] = 0
-    return True
+# The direct path of the families below, copied into the loop by gen_loop (rows.inlined).
+@inlined
+def host_read(m, idx, e):
+    """e (1, 2, 4, 8) bytes at offset idx of the backing store, aligned, zero-extended."""
+    if e == 8:
+        return m.d64[idx >> 3]
+    if e == 4:
+        return np.int64(m.d32[idx >> 2])
+    if e == 2:
+        return np.int64(m.d16[idx >> 1])
+    return np.int64(m.data[idx])
 
 
-@njit(cache=True)
-def _pair(m, st, R, V, op, w, imm):
-    opc = bits(w, 30, 2)
-    v = bits(w, 26, 1)
-    l = bits(w, 22, 1)
+@inlined
+def host_write(m, idx, e, x):
+    if e == 8:
+        m.d64[idx >> 3] = x
+    elif e == 4:
+        m.d32[idx >> 2] = x & 0xFFFFFFFF
+    elif e == 2:
+        m.d16[idx >> 1] = x & 0xFFFF
+    else:
+        m.data[idx] = x & 0xFF
+
+
+@inlined
+def host_index(m, addr, n, need):
+    """Offset of [addr, addr+n) in the backing store when it is n-aligned inside
+    one page mapped with permission `need` (1 read, 2 write), else -1 (the
+    caller then takes the general path, which also reports faults)."""
+    page = addr >> 12
+    if page < 0 or page >= NPAGES or (addr & (n - 1)) != 0:
+        return np.int64(-1)
+    prow = np.int64(m.pt[page])
+    if prow < 0 or (m.perm[page] & need) == 0:
+        return np.int64(-1)
+    if need == 2:
+        crow = m.dc_row[page]
+        if crow >= 0:                                  # a store into decoded code
+            m.dc_op[crow, :] = -1
+    return (prow << 12) + (addr & 4095)
+
+
+@executes("LDST_UI", "LDST_UNSC", "LDST_PRE", "LDST_POST", "LDST_REG", "LDR_LIT")
+def ldst_single(op, w, imm, pc, R, V, m, st):
+    """LDR/STR (and LDRB/LDRSW/..., PRFM) of an X/W or B/H/S/D/Q register;
+    LDR (literal) as the pc-relative load it is."""
+    size = (w >> 30) & 3
+    v = (w >> 26) & 1
+    opc = (w >> 22) & 3
     rt = w & 31
-    rt2 = bits(w, 10, 5)
-    rn = bits(w, 5, 5)
+    rn = (w >> 5) & 31
+    base = R[rn]
+    if op == T.LDR_LIT:                 # bits 31:30 say the kind: W/S, X/D, LDRSW/Q, PRFM
+        lit = size
+        base = pc
+        if v == 1:
+            size = 0 if lit == 2 else 2 + lit
+            opc = 3 if lit == 2 else 1
+        else:
+            size = 2 if lit == 0 or lit == 2 else 3
+            opc = 1 if lit < 2 else 2
+    sz = 4 if v == 1 and opc >= 2 else size           # log2 of the access size (Q: 16 bytes)
+    if op == T.LDST_REG:
+        rm = (w >> 16) & 31
+        addr = base + extend_reg(R[rm] if rm != 31 else 0, (w >> 13) & 7, sz if (w >> 12) & 1 else 0)
+    elif op == T.LDST_POST:
+        addr = base
+    else:
+        addr = base + imm
+    e = 8 if sz == 4 else np.int64(1) << sz            # bytes per access (a Q register is two)
+    store_ = opc == 0 or (v == 1 and opc == 2)
+    ok = True                                          # False: a fault, the instruction does not retire
+    if v == 0 and size == 3 and opc == 2:
+        pass                                           # PRFM: a hint, no access
+    elif store_:
+        if v == 0:
+            lo = R[rt] if rt != 31 else 0
+        else:
+            lo = V.d[rt, 0]
+        idx = host_index(m, addr, np.int64(1) << sz, 2)
+        if idx >= 0:
+            host_write(m, idx, e, lo)
+            if sz == 4:
+                host_write(m, idx + 8, 8, V.d[rt, 1])
+        elif sz == 4:
+            ok = writable(m, st, addr, 16)
+            if ok:
+                store(m, st, addr, 8, lo)
+                store(m, st, addr + 8, 8, V.d[rt, 1])
+        else:
+            store(m, st, addr, e, lo)
+            ok = st[ST_REASON] == 0
+    else:
+        hi = np.int64(0)
+        idx = host_index(m, addr, np.int64(1) << sz, 1)
+        if idx >= 0:
+            x = host_read(m, idx, e)
+            if sz == 4:
+                hi = host_read(m, idx + 8, 8)
+        else:
+            x = load(m, st, addr, e)
+            if sz == 4:
+                hi = load(m, st, addr + 8, 8)
+            ok = st[ST_REASON] == 0
+        if not ok:
+            pass
+        elif v == 1:
+            V.d[rt, 0] = x
+            V.d[rt, 1] = hi
+        elif rt != 31:
+            if opc == 2 and e < 8:                     # LDRS* to X
+                x = sextn(x, 8 * e)
+            elif opc == 3:                             # LDRS* to W
+                x = sextn(x, 8 * e) & 0xFFFFFFFF
+            R[rt] = x
+    if not ok:
+        return pc
+    if op == T.LDST_PRE:
+        R[rn] = addr
+    elif op == T.LDST_POST:
+        R[rn] = base + imm
+    return pc + 4
+
+
+@executes("LDSTNP", "LDSTP_POST", "LDSTP_OFF", "LDSTP_PRE")
+def ldst_pair(op, w, imm, pc, R, V, m, st):
+    """LDP/STP/LDNP/STNP/LDPSW of X/W or S/D/Q registers."""
+    opc = (w >> 30) & 3
+    v = (w >> 26) & 1
+    l = (w >> 22) & 1
+    rt = w & 31
+    rt2 = (w >> 10) & 31
+    rn = (w >> 5) & 31
     base = R[rn]
     addr = base if op == T.LDSTP_POST else base + imm
-    if v:
-        sz = 2 + opc                                   # S, D, Q
-    else:
-        sz = 3 if opc == 2 else 2
-    n = 1 << sz
+    sz = 2 + opc if v == 1 else (3 if opc == 2 else 2)     # log2 of one register's size
+    n = np.int64(1) << sz
+    e = 8 if sz == 4 else n                                 # bytes per access
+    k = 2 * n // e                                          # accesses: 2, or 4 for a Q pair
+    idx = np.int64(-1)
+    if (addr & 4095) + 2 * n <= 4096:
+        idx = host_index(m, addr, n, 2 - l)
     if l == 0:
-        if not writable(m, st, addr, 2 * n):
-            return False
-        if v:
-            if sz == 4:
-                store(m, st, addr, 8, V.d[rt, 0])
-                store(m, st, addr + 8, 8, V.d[rt, 1])
-                store(m, st, addr + 16, 8, V.d[rt2, 0])
-                store(m, st, addr + 24, 8, V.d[rt2, 1])
+        if v == 0:
+            x0 = R[rt] if rt != 31 else 0
+            x1 = R[rt2] if rt2 != 31 else 0
+            x2 = np.int64(0)
+            x3 = np.int64(0)
+        elif sz == 4:
+            x0 = V.d[rt, 0]
+            x1 = V.d[rt, 1]
+            x2 = V.d[rt2, 0]
+            x3 = V.d[rt2, 1]
+        else:
+            x0 = V.d[rt, 0]
+            x1 = V.d[rt2, 0]
+            x2 = np.int64(0)
+            x3 = np.int64(0)
+        ok = idx >= 0 or writable(m, st, addr, 2 * n)
+        for j in range(k if ok else 0):
+            x = x0 if j == 0 else x1 if j == 1 else x2 if j == 2 else x3
+            if idx >= 0:
+                host_write(m, idx + j * e, e, x)
             else:
-                store(m, st, addr, n, V.d[rt, 0])
-                store(m, st, addr + n, n, V.d[rt2, 0])
-        else:
-            store(m, st, addr, n, xr(R, rt))
-            store(m, st, addr + n, n, xr(R, rt2))
-    elif v:
-        if sz == 4:
-            a0 = load(m, st, addr, 8)
-            a1 = load(m, st, addr + 8, 8)
-            b0 = load(m, st, addr + 16, 8)
-            b1 = load(m, st, addr + 24, 8)
-        else:
-            a0 = load(m, st, addr, n)
-            b0 = load(m, st, addr + n, n)
-            a1 = np.int64(0)
-            b1 = np.int64(0)
-        if st[ST_REASON]:
-            return False
-        V.d[rt, 0] = a0
-        V.d[rt, 1] = a1
-        V.d[rt2, 0] = b0
-        V.d[rt2, 1] = b1
+                store(m, st, addr + j * e, e, x)
     else:
-        a = load(m, st, addr, n)
-        b = load(m, st, addr + n, n)
-        if st[ST_REASON]:
-            return False
-        if opc == 1:                                   # LDPSW
-            a = sextn(a, 32)
-            b = sextn(b, 32)
-        if rt != 31:
-            R[rt] = a
-        if rt2 != 31:
-            R[rt2] = b
+        x0 = np.int64(0)
+        x1 = np.int64(0)
+        x2 = np.int64(0)
+        x3 = np.int64(0)
+        for j in range(k):
+            if idx >= 0:
+                x = host_read(m, idx + j * e, e)
+            else:
+                x = load(m, st, addr + j * e, e)
+            if j == 0:
+                x0 = x
+            elif j == 1:
+                x1 = x
+            elif j == 2:
+                x2 = x
+            else:
+                x3 = x
+        ok = st[ST_REASON] == 0
+        if not ok:
+            pass
+        elif v == 0:
+            if opc == 1:                                    # LDPSW
+                x0 = sextn(x0, 32)
+                x1 = sextn(x1, 32)
+            if rt != 31:
+                R[rt] = x0
+            if rt2 != 31:
+                R[rt2] = x1
+        elif sz == 4:
+            V.d[rt, 0] = x0
+            V.d[rt, 1] = x1
+            V.d[rt2, 0] = x2
+            V.d[rt2, 1] = x3
+        else:
+            V.d[rt, 0] = x0
+            V.d[rt, 1] = 0
+            V.d[rt2, 0] = x1
+            V.d[rt2, 1] = 0
+    if not ok:
+        return pc
     if op == T.LDSTP_PRE:
         R[rn] = addr
     elif op == T.LDSTP_POST:
         R[rn] = base + imm
-    return True
+    return pc + 4
 
 
 @njit(cache=True)
@@ -402,41 +513,7 @@ def _vsingle(m, st, R, V, op, w):
 
 @njit(cache=True)
 def exec_mem(op, w, imm, pc, R, V, m, st):
-    rt = w & 31
-    if op <= T.LDST_REG:
-        sz = bits(w, 30, 2)
-        v = bits(w, 26, 1)
-        opc = bits(w, 22, 2)
-        rn = bits(w, 5, 5)
-        base = R[rn]
-        if op == T.LDST_UI or op == T.LDST_UNSC:
-            addr = base + imm
-        elif op == T.LDST_PRE:
-            addr = base + imm
-        elif op == T.LDST_POST:
-            addr = base
-        else:
-            scale = 4 if (v and opc >= 2) else sz
-            addr = base + extend_reg(xr(R, bits(w, 16, 5)), bits(w, 13, 3), scale if bits(w, 12, 1) else 0)
-        if not _single(m, st, R, V, addr, sz, v, opc, rt):
-            return pc
-        if op == T.LDST_PRE:
-            R[rn] = addr
-        elif op == T.LDST_POST:
-            R[rn] = base + imm
-        return pc + 4
-    if op == T.LDR_LIT:
-        opc = bits(w, 30, 2)
-        if bits(w, 26, 1):
-            ok = _single(m, st, R, V, pc + imm, 2 + opc, 1, 1, rt) if opc < 2 else _single(m, st, R, V, pc + imm, 0, 1, 3, rt)
-        elif opc == 3:
-            ok = True                                  # PRFM (literal)
-        else:
-            ok = _single(m, st, R, V, pc + imm, 3 if opc == 1 else 2, 0, 2 if opc == 2 else 1, rt)
-        return pc + 4 if ok else pc
-    if op <= T.LDSTP_PRE:
-        ok = _pair(m, st, R, V, op, w, imm)
-    elif op == T.LDST_EX:
+    if op == T.LDST_EX:
         ok = _exclusive(m, st, R, w)
     elif op == T.CAS:
         ok = _cas(m, st, R, w)

@@ -6,12 +6,14 @@
 For each table row with an executor family (rows.py), in op-id order, the loop
 gets `elif op == ID:` and a copy of the family's body in which `op` is that
 row's id, every `if` whose test is then a constant is folded away, locals are
-prefixed with the row's name and `return X` becomes `pc = X`.  So each
-instruction is written once, in its family, and the loop still runs it with no
-call: numba does not inline calls between compiled functions, and a call per
-instruction costs more than most instructions (docs/arm64.md, "Adding an
-instruction", has the measurements).
-A flat chain of `op ==` tests over dense ids compiles to one jump table.
+prefixed with the row's name, `m.pt`/`V.d` become the loop's own bindings
+(HOISTED) and `return X` becomes `pc = X`; helpers marked `@inlined` (rows.py)
+are copied in at their calls the same way.  A final `else: break` sends the
+other rows to their class executors.  So each instruction is written once, in
+its family, and the loop still runs it with no call: numba does not inline
+calls between compiled functions, and a call per instruction costs more than
+most instructions (docs/arm64.md, "Adding an instruction", has the
+measurements).  A flat chain of `op ==` tests compiles to one jump table.
 tests/arm64/cpu/test_arm64cpu_rows.py checks that run.py is current.
 """
 from __future__ import annotations
@@ -25,13 +27,14 @@ import textwrap
 from pathlib import Path
 
 from . import decode_table as T
-from . import exec_int  # noqa: F401  (registers its families)
-from .rows import EXECUTOR
+from . import exec_int, exec_mem  # noqa: F401  (they register their families)
+from .rows import EXECUTOR, INLINED
 
 RUN = Path(__file__).with_name("run.py")
 BEGIN_IMPORTS, END_IMPORTS = "# ---- GENERATED IMPORTS BEGIN", "# ---- GENERATED IMPORTS END"
 BEGIN, END = "# ---- GENERATED ROWS BEGIN", "# ---- GENERATED ROWS END"
-PARAMS = ("op", "w", "imm", "pc", "R", "st", "a", "b", "c", "d")   # the loop's own names, but op
+# The loop's own names a family's parameters may use (bound by name; `op` becomes the row id).
+LOOP_NAMES = ("op", "w", "imm", "pc", "R", "V", "m", "st", "a", "b", "c", "d")
 INDENT = " " * 12
 
 
@@ -45,8 +48,23 @@ def _constant(node: ast.AST):
         return None
 
 
+# Arrays of the loop-invariant tuples that the loop binds once, before it starts
+# (`m.pt` -> `m_pt`): reading a field of a tuple inside the loop costs a
+# reference-count call per read, more than the access it serves.
+HOISTED = {"m": ("pt", "perm", "data", "d16", "d32", "d64", "dc_row", "dc_op", "dc_word", "dc_imm",
+                 "dc_regs", "dc_meta"),
+           "V": ("d", "b", "h", "s", "f32", "f64")}
+
+
 class _Specialise(ast.NodeTransformer):
-    """`op` -> the row id, locals -> prefixed, constant tests and `if`s folded."""
+    """`op` -> the row id, locals -> prefixed, `m.pt` -> `m_pt` (HOISTED),
+    constant tests and `if`s folded."""
+
+    def visit_Attribute(self, node):
+        if isinstance(node.value, ast.Name) and node.attr in HOISTED.get(node.value.id, ()):
+            return ast.copy_location(ast.Name(f"{node.value.id}_{node.attr}", node.ctx), node)
+        self.generic_visit(node)
+        return node
 
     def __init__(self, op_id: int, prefix: str, local_names: set[str]):
         self.op_id, self.prefix, self.local_names = op_id, prefix, local_names
@@ -80,6 +98,74 @@ class _Specialise(ast.NodeTransformer):
         return node.body if value else node.orelse
 
 
+class _Rename(ast.NodeTransformer):
+    def __init__(self, names: dict[str, str]):
+        self.names = names
+
+    def visit_Name(self, node):
+        new = self.names.get(node.id)
+        return node if new is None else ast.copy_location(ast.Name(new, node.ctx), node)
+
+
+def _helper_call(stmt):
+    """(call, target name or None) when `stmt` is `x = helper(...)` or `helper(...)`."""
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+        value, target = stmt.value, stmt.targets[0].id
+    elif isinstance(stmt, ast.Expr):
+        value, target = stmt.value, None
+    else:
+        return None, None
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in INLINED:
+        return value, target
+    return None, None
+
+
+def _inline_helpers(stmts: list, count: list) -> list:
+    """Replace each call statement of an INLINED helper by the helper's body:
+    parameters bound to the arguments (a plain name is substituted, anything
+    else assigned once), its locals renamed apart, `return X` -> `target = X`."""
+    out = []
+    for stmt in stmts:
+        for field in ("body", "orelse"):
+            inner = getattr(stmt, field, None)
+            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                setattr(stmt, field, _inline_helpers(inner, count))
+        call, target = _helper_call(stmt)
+        if call is None:
+            nested = [n.func.id for n in ast.walk(stmt) if isinstance(n, ast.Call)
+                      and isinstance(n.func, ast.Name) and n.func.id in INLINED]
+            if nested and not any(isinstance(stmt, t) for t in (ast.If, ast.For, ast.While)):
+                raise ValueError(f"call {nested[0]}(...) as a statement or `x = {nested[0]}(...)`, "
+                                 "so that the loop generator can copy it in")
+            out.append(stmt)
+            continue
+        func = _family_ast(INLINED[call.func.id], check=False)
+        count[0] += 1
+        prefix = f"{call.func.id}{count[0]}_"
+        params = [a.arg for a in func.args.args]
+        names, pre = {}, []
+        for param, arg in zip(params, call.args, strict=True):
+            if isinstance(arg, ast.Name):
+                names[param] = arg.id
+            else:
+                names[param] = prefix + param
+                pre.append(ast.Assign([ast.Name(prefix + param, ast.Store())], arg))
+        for n in ast.walk(func):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id not in names:
+                names[n.id] = prefix + n.id
+        body = _docless(func.body)
+        body = [_Rename(names).visit(copy.deepcopy(b)) for b in body]
+        body = _inline_helpers(body, count)
+        out += pre + _returns_to(body, target)
+    return out
+
+
+def _docless(body: list) -> list:
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        return body[1:]
+    return body
+
+
 def _ends_in_return(stmts: list) -> bool:
     if not stmts:
         return False
@@ -89,55 +175,57 @@ def _ends_in_return(stmts: list) -> bool:
     return isinstance(last, ast.If) and _ends_in_return(last.body) and _ends_in_return(last.orelse)
 
 
-def _returns_to_pc(stmts: list) -> list:
-    """`return X` -> `pc = X`; an early return inside an `if` takes the rest into its `else`."""
+def _returns_to(stmts: list, target: str | None) -> list:
+    """`return X` -> `target = X` (nothing when target is None); an early return
+    inside an `if` takes the rest into its `else`."""
     out = []
     for k, stmt in enumerate(stmts):
         if isinstance(stmt, ast.Return):
-            out.append(ast.Assign([ast.Name("pc", ast.Store())], stmt.value))
-            return out
+            if target is not None:
+                out.append(ast.Assign([ast.Name(target, ast.Store())], stmt.value))
+            return out or [ast.Pass()]
         if isinstance(stmt, ast.If) and (_ends_in_return(stmt.body) or _ends_in_return(stmt.orelse)):
             rest = stmts[k + 1:]
             body = stmt.body if _ends_in_return(stmt.body) else stmt.body + rest
             orelse = stmt.orelse if _ends_in_return(stmt.orelse) else stmt.orelse + rest
-            out.append(ast.If(stmt.test, _returns_to_pc(body), _returns_to_pc(orelse)))
+            out.append(ast.If(stmt.test, _returns_to(body, target), _returns_to(orelse, target)))
             return out
         out.append(stmt)
-    raise ValueError("an executor family must end every path with `return next_pc`")
+    if target is None:                  # a helper that returns nothing may fall off its end
+        return out or [ast.Pass()]
+    raise ValueError("every path must end with `return`")
 
 
-def _family_ast(fn) -> ast.FunctionDef:
+def _family_ast(fn, check: bool = True) -> ast.FunctionDef:
     tree = ast.parse(textwrap.dedent(inspect.getsource(fn.py_func)))
     func = tree.body[0]
-    if [a.arg for a in func.args.args] != list(PARAMS):
-        raise ValueError(f"{fn.__name__}: parameters must be {PARAMS}")
+    params = [a.arg for a in func.args.args]
+    if check and (params[:1] != ["op"] or not set(params) <= set(LOOP_NAMES)):
+        raise ValueError(f"{fn.__name__}: parameters must be `op` and some of {LOOP_NAMES}")
     return func
 
 
 def _row_code(name: str) -> tuple[str, set[str]]:
     """The row's body as loop code, and the global names it uses."""
     func = _family_ast(EXECUTOR[name])
-    body = func.body
-    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
-        body = body[1:]                                        # the docstring
-    local_names = {n.id for n in ast.walk(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-    module = ast.Module(body=copy.deepcopy(body), type_ignores=[])
+    module = ast.Module(body=_inline_helpers(copy.deepcopy(_docless(func.body)), [0]), type_ignores=[])
+    local_names = {n.id for n in ast.walk(module) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     module = _Specialise(T.BY_NAME_ID[name], f"{name.lower()}_", local_names).visit(module)
-    module.body = _returns_to_pc(module.body)
+    module.body = _returns_to(module.body, "pc")
+    if any(isinstance(n, ast.Return) for n in ast.walk(module)):
+        raise ValueError(f"{name}: a `return` nested where the loop cannot turn it into `pc =`; "
+                         "return early only from an `if` at the top of the family's body")
     ast.fix_missing_locations(module)
     used = {n.id for n in ast.walk(module) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
     prefixed = {f"{name.lower()}_{v}" for v in local_names}
-    free = used - prefixed - set(PARAMS) - set(dir(builtins)) - {"T", "np"}
+    hoisted = {f"{t}_{f}" for t, fields in HOISTED.items() for f in fields}
+    free = used - prefixed - set(LOOP_NAMES) - hoisted - set(dir(builtins)) - {"T", "np"}
     return ast.unparse(module), free
 
 
 def rows() -> list[str]:
-    """Rows with an executor, in op-id order; they must be the table's first rows."""
-    names = [e.name for e in T.TABLE if e.name in EXECUTOR]
-    gaps = [e.name for e in T.TABLE[:len(names)] if e.name not in EXECUTOR]
-    if gaps:
-        raise ValueError(f"rows without an executor before the last one with: {gaps}")
-    return names
+    """Rows with an executor, in op-id order."""
+    return [e.name for e in T.TABLE if e.name in EXECUTOR]
 
 
 def generated() -> tuple[str, str]:
@@ -148,6 +236,8 @@ def generated() -> tuple[str, str]:
         free |= names
         lines.append(f"{INDENT}{'if' if k == 0 else 'elif'} op == {T.BY_NAME_ID[name]}:  # {name}")
         lines += [f"{INDENT}    {line}" for line in code.splitlines()]
+    lines += [f"{INDENT}else:                                          # a row without a family",
+              f"{INDENT}    break"]
     by_module: dict[str, list[str]] = {}
     for name in sorted(free):
         home = next(fn.py_func.__globals__ for fn in EXECUTOR.values() if name in fn.py_func.__globals__)
@@ -157,7 +247,12 @@ def generated() -> tuple[str, str]:
         imports.append(f"from .{mod} import (  # noqa: F811")
         imports += [f"    {', '.join(names[k:k + 8])}," for k in range(0, len(names), 8)]
         imports.append(")")
-    imports.append(f"FIRST_UNDISPATCHED = {len(rows())}     # rows below this id run in the generated code")
+    ids = ", ".join(str(T.BY_NAME_ID[name]) for name in rows())
+    imports.append("# the rows that run in the generated code (the others: their class executors)")
+    imports.append(f"DISPATCHED = np.zeros({T.NOPS}, np.bool_)")
+    imports.append("DISPATCHED[np.array([")
+    imports += textwrap.wrap(ids, 96, initial_indent="    ", subsequent_indent="    ")
+    imports.append("])] = True")
     return "\n".join(imports), "\n".join(lines)
 
 

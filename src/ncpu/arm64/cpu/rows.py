@@ -17,6 +17,7 @@ from numba import njit
 from . import decode_table as T
 
 EXECUTOR: dict[str, object] = {}     # row name -> its executor family (numba dispatcher)
+INLINED: dict[str, object] = {}      # helper name -> helper the loop generator copies in (inlined)
 
 
 def executes(*names: str):
@@ -31,3 +32,13 @@ def executes(*names: str):
             EXECUTOR[name] = jitted
         return jitted
     return register
+
+
+def inlined(fn):
+    """A small helper of the families that gen_loop copies into the loop at each
+    call (`x = helper(...)` or `helper(...)` as a statement), as it does family
+    bodies: numba's own inlining of a helper that takes arrays still pays a
+    reference count per array, several times the cost of a guest load."""
+    jitted = njit(cache=True)(fn)
+    INLINED[fn.__name__] = jitted
+    return jitted
