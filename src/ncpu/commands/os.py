@@ -29,7 +29,8 @@ def register(subparsers) -> None:
                      help="engine the processes run on (default compute)")
     run.add_argument("--slice", type=_positive, default=200, metavar="N",
                      help="timer interrupt every N instructions (default 200)")
-    run.add_argument("--frames", type=_positive, default=1024, help="physical page frames of 64 words (default 1024)")
+    run.add_argument("--frames", type=_at_most(1 << 16), default=1024,
+                     help="physical page frames of 64 words (default 1024, at most 65,536)")
     run.add_argument("--input", default="", metavar="TEXT", help="what fd 0 reads (default: nothing)")
     run.add_argument("--json", action="store_true", help="print exactly one JSON object")
     run.set_defaults(func=run_workload)
@@ -59,6 +60,30 @@ def _positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a positive integer, got '{text[:40]}'")
     return value
+
+
+def _at_most(limit: int):
+    def parse(text: str) -> int:
+        value = _positive(text)
+        if value > limit:
+            raise argparse.ArgumentTypeError(f"{value} is above the limit of {limit:,}")
+        return value
+    return parse
+
+
+def _device(name: str | None):
+    """A torch device by name, or one line saying why not."""
+    if name is None:
+        return None
+    import torch
+
+    try:
+        device = torch.device(name)
+        torch.zeros(1, device=device)  # a device this torch build and machine can use
+        return device
+    except Exception as error:  # torch raises RuntimeError, ValueError or AssertionError here
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise CommandError(f"--device {name[:40]!r}: {reason[:200]}") from None
 
 
 def _images(paths: list[str]):
@@ -116,8 +141,12 @@ def run_train(args: argparse.Namespace) -> int:
     from ncpu.os.neural import WEIGHTS
     from ncpu.os.training import train_all
 
-    results = train_all(args.out or WEIGHTS, args.device, log=lambda line: print(line, file=sys.stderr),
-                        seed=args.seed)
+    device = _device(args.device)
+    try:
+        results = train_all(args.out or WEIGHTS, device, log=lambda line: print(line, file=sys.stderr),
+                            seed=args.seed)
+    except OSError as error:
+        raise CommandError(f"cannot write the weights: {error.strerror or error}") from None
     failed = [name for name, check in results.items() if check["wrong"]]
     print(json.dumps(results))
     return 1 if failed else 0
@@ -131,7 +160,7 @@ def run_eval(args: argparse.Namespace) -> int:
     workload = load_images(sorted((Path(__file__).resolve().parents[3] / "programs" / "os").glob("*.asm"))) \
         if (Path(__file__).resolve().parents[3] / "programs" / "os").is_dir() else None
     try:
-        rows = evaluate(args.weights or WEIGHTS, args.device, workload)
+        rows = evaluate(args.weights or WEIGHTS, _device(args.device), workload)
     except WeightsMissing as error:
         raise CommandError(str(error)) from None
     if args.json:

@@ -33,10 +33,11 @@ def load_net(name: str, directory: Path = WEIGHTS, device=None) -> torch.nn.Modu
     path = Path(directory) / f"{name}.pt"
     try:
         state = torch.load(path, map_location=device or "cpu", weights_only=True)
-    except (OSError, RuntimeError, ValueError) as error:
-        raise WeightsMissing(f"neurOS {name} weights {path.name}: {error}; run `ncpu os train`") from None
-    net = NETS[name]().to(device)
-    net.load_state_dict(state)
+        net = NETS[name]().to(device)
+        net.load_state_dict(state)
+    except Exception as error:  # a missing, truncated or foreign file, whatever torch says about it
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise WeightsMissing(f"neurOS {name} weights {path}: {reason[:200]}; run `ncpu os train`") from None
     net.eval()
     return net
 
