@@ -226,6 +226,7 @@ def result_object(state: MachineState, mode: str, startup_seconds: float | None 
         "sp": state.sp,
         "steps": state.steps,
         "halted": state.halted,
+        **({"trapped": True} if state.trapped else {}),  # a --batch machine stopped on a SYS
         "mode": mode,
         **timing,
     }
