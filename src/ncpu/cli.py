@@ -16,7 +16,7 @@ from ncpu import __version__
 
 # Module names under ncpu.commands, in the order `ncpu --help` lists them.
 COMMANDS = ["run", "asm", "disasm", "bench", "train", "verify", "discover", "arm64", "debug", "muxleq",
-            "world", "coprocessor"]
+            "world", "coprocessor", "os"]
 
 
 class CommandError(Exception):

@@ -1,0 +1,174 @@
+"""`ncpu os run | train | eval`: neurOS, the nCPU operating system."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from ncpu.cli import CommandError
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "os", help="run programs as processes under neurOS; train and evaluate its networks",
+        description="neurOS runs nCPU programs as processes (time slices, virtual memory, system calls, "
+                    "pipes, files: docs/neuros.md). Its decisions are classical code or trained networks "
+                    "behind a counted safety guard; results are the same under both.")
+    sub = parser.add_subparsers(dest="os_command", metavar="ACTION", required=True)
+
+    run = sub.add_parser("run", help="run a workload of programs as processes",
+                         description="Start one process per PROG.asm (its header sets its registers, memory "
+                                     "size and step budget) and run them all to the end; print each "
+                                     "process's result and the OS statistics.")
+    run.add_argument("files", nargs="+", metavar="PROG.asm", help="programs, started in this order")
+    run.add_argument("--policy", choices=("neural", "classical"), default="neural",
+                     help="who makes the kernel's decisions (default neural; results do not depend on it)")
+    run.add_argument("--engine", choices=("reference", "compute", "fast", "neural"), default="compute",
+                     help="engine the processes run on (default compute)")
+    run.add_argument("--slice", type=_positive, default=200, metavar="N",
+                     help="timer interrupt every N instructions (default 200)")
+    run.add_argument("--frames", type=_at_most(1 << 16), default=1024,
+                     help="physical page frames of 64 words (default 1024, at most 65,536)")
+    run.add_argument("--input", default="", metavar="TEXT", help="what fd 0 reads (default: nothing)")
+    run.add_argument("--json", action="store_true", help="print exactly one JSON object")
+    run.set_defaults(func=run_workload)
+
+    train = sub.add_parser("train", help="train every trained part and check it against its oracle",
+                           description="Train the interrupt controller and the MMU (CPU minutes), enumerate "
+                                       "each against its oracle and save the weights only if exact.")
+    train.add_argument("--out", type=Path, default=None, help="weights directory (default: the shipped ones)")
+    train.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+    train.add_argument("--device", default=None, help="torch device (default cpu)")
+    train.set_defaults(func=run_train)
+
+    evaluate = sub.add_parser("eval", help="print the table of trained parts against their oracles",
+                              description="Each part: its metric for the classical policy, the oracle and the "
+                                          "network, and the guard's overrides while running programs/os.")
+    evaluate.add_argument("--weights", type=Path, default=None, help="weights directory (default: the shipped ones)")
+    evaluate.add_argument("--device", default=None, help="torch device (default cpu)")
+    evaluate.add_argument("--json", action="store_true", help="print exactly one JSON object")
+    evaluate.set_defaults(func=run_eval)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text, 0)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got '{text[:40]}'")
+    return value
+
+
+def _at_most(limit: int):
+    def parse(text: str) -> int:
+        value = _positive(text)
+        if value > limit:
+            raise argparse.ArgumentTypeError(f"{value} is above the limit of {limit:,}")
+        return value
+    return parse
+
+
+def _device(name: str | None):
+    """A torch device by name, or one line saying why not."""
+    if name is None:
+        return None
+    import torch
+
+    try:
+        device = torch.device(name)
+        torch.zeros(1, device=device)  # a device this torch build and machine can use
+        return device
+    except Exception as error:  # torch raises RuntimeError, ValueError or AssertionError here
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise CommandError(f"--device {name[:40]!r}: {reason[:200]}") from None
+
+
+def _images(paths: list[str]):
+    from ncpu.commands._load import assemble_file
+    from ncpu.machine.program_file import ProgramFileError
+    from ncpu.os.workload import load_images
+
+    for path in paths:
+        assemble_file(path)  # errors as file:line:col
+    try:
+        return load_images(paths)
+    except ProgramFileError as error:
+        raise CommandError(str(error)) from None
+
+
+def _policies(name: str, weights: Path | None = None, device=None):
+    from ncpu.os.neural import NeuralPolicies, WeightsMissing, WEIGHTS
+    from ncpu.os.policies import ClassicalPolicies
+
+    if name == "classical":
+        return ClassicalPolicies()
+    try:
+        return NeuralPolicies(weights or WEIGHTS, device)
+    except WeightsMissing as error:
+        raise CommandError(str(error)) from None
+
+
+def run_workload(args: argparse.Namespace) -> int:
+    from ncpu.os.kernel import Kernel
+
+    images = _images(args.files)
+    kernel = Kernel(images, _policies(args.policy), engine=args.engine, slice_steps=args.slice,
+                    frames=args.frames, stdin=args.input.encode("utf-8")).run()
+    report = kernel.report()
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    print(f"neurOS: {len(report['processes'])} processes, policy {report['policy']}, engine {args.engine}")
+    print(f"{'pid':>4} {'ppid':>4}  {'program':<14} {'ended':<12} {'status':>7} {'steps':>9} {'faults':>6} "
+          f"{'turnaround':>10}  stdout")
+    for p in report["processes"]:
+        status = "-" if p["exit_status"] is None else p["exit_status"]
+        print(f"{p['pid']:>4} {p['parent']:>4}  {p['program']:<14} {p['ended']:<12} {status:>7} {p['steps']:>9,} "
+              f"{p['page_faults']:>6} {p['turnaround_ticks']:>10}  {json.dumps(p['stdout'])}")
+    stats = report["stats"]
+    print("stats: " + ", ".join(f"{k} {v:,}" for k, v in stats.items()))
+    print("decisions: " + ", ".join(f"{k} {v:,}" for k, v in report["decisions"].items())
+          + "; overrides: " + (", ".join(f"{k} {v:,}" for k, v in report["overrides"].items()) or "none"))
+    for name, text in report["files"].items():
+        print(f"file {name!r}: {json.dumps(text)}")
+    return 0
+
+
+def run_train(args: argparse.Namespace) -> int:
+    from ncpu.os.neural import WEIGHTS
+    from ncpu.os.training import train_all
+
+    device = _device(args.device)
+    try:
+        results = train_all(args.out or WEIGHTS, device, log=lambda line: print(line, file=sys.stderr),
+                            seed=args.seed)
+    except OSError as error:
+        raise CommandError(f"cannot write the weights: {error.strerror or error}") from None
+    failed = [name for name, check in results.items() if check["wrong"]]
+    print(json.dumps(results))
+    return 1 if failed else 0
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    from ncpu.os.neural import WEIGHTS, WeightsMissing
+    from ncpu.os.training import evaluate
+    from ncpu.os.workload import load_images
+
+    workload = load_images(sorted((Path(__file__).resolve().parents[3] / "programs" / "os").glob("*.asm"))) \
+        if (Path(__file__).resolve().parents[3] / "programs" / "os").is_dir() else None
+    try:
+        rows = evaluate(args.weights or WEIGHTS, _device(args.device), workload)
+    except WeightsMissing as error:
+        raise CommandError(str(error)) from None
+    if args.json:
+        print(json.dumps({"parts": rows}))
+        return 0
+    print(f"{'part':<22} {'metric':<46} {'cases':>9} {'classical':>9} {'oracle':>7} {'neural':>7} "
+          f"{'decisions':>9} {'overrides':>9}")
+    for r in rows:
+        print(f"{r['part']:<22} {r['metric']:<46} {r['cases']:>9,} {r['classical']:>9.4f} {r['oracle']:>7.4f} "
+              f"{r['neural']:>7.4f} {r['run_decisions']:>9,} {r['overrides']:>9,}")
+    return 0

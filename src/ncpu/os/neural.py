@@ -1,0 +1,75 @@
+"""`NeuralPolicies`: the kernel's decisions made by the trained networks, each
+checked by a counted safety guard.
+
+The guard computes the classical answer beside the network's and keeps the
+classical one wherever they differ, counting an override; the exact parts
+(interrupt controller, MMU) are proven by enumeration to need none on their
+domains, and the count shows whether a run left those domains. Parts with
+no trained network yet (frame allocation, scheduling) stay classical and
+say so in `decisions`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from ncpu.os.memory import UNMAPPED
+from ncpu.os.nets.interrupts import InterruptNet
+from ncpu.os.nets.mmu import MMUNet
+from ncpu.os.policies import ClassicalPolicies, lowest_line
+
+WEIGHTS = Path(__file__).resolve().parent / "weights"
+NETS = {"interrupts": InterruptNet, "mmu": MMUNet}
+
+
+class WeightsMissing(Exception):
+    """A trained part's weights file is absent or unreadable."""
+
+
+def load_net(name: str, directory: Path = WEIGHTS, device=None) -> torch.nn.Module:
+    path = Path(directory) / f"{name}.pt"
+    try:
+        state = torch.load(path, map_location=device or "cpu", weights_only=True)
+        net = NETS[name]().to(device)
+        net.load_state_dict(state)
+    except Exception as error:  # a missing, truncated or foreign file, whatever torch says about it
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise WeightsMissing(f"neurOS {name} weights {path}: {reason[:200]}; run `ncpu os train`") from None
+    net.eval()
+    return net
+
+
+class NeuralPolicies(ClassicalPolicies):
+    name = "neural"
+
+    def __init__(self, directory: Path = WEIGHTS, device=None) -> None:
+        super().__init__()
+        self.device = device
+        self.interrupt_net = load_net("interrupts", directory, device)
+        self.mmu_net = load_net("mmu", directory, device)
+
+    def interrupt(self, pending: int, mask: int) -> int:
+        self.decisions["interrupt"] += 1
+        tensor = lambda v: torch.tensor([v], device=self.device)  # noqa: E731
+        line = int(self.interrupt_net.decide(tensor(pending), tensor(mask))[0])
+        classical = lowest_line(pending, mask)
+        if line != classical:
+            self.overrides["interrupt"] += 1
+            return classical
+        return line
+
+    def translate(self, table: np.ndarray, vpns: np.ndarray) -> np.ndarray:
+        self.decisions["mmu"] += len(vpns)
+        mapped = np.nonzero(table != UNMAPPED)[0]
+        as_tensor = lambda a: torch.as_tensor(np.asarray(a, np.int64), device=self.device)  # noqa: E731
+        frames = self.mmu_net.translate(as_tensor(vpns), as_tensor(mapped), as_tensor(table[mapped]))
+        frames = frames.cpu().numpy()
+        classical = table[vpns]
+        wrong = frames != classical
+        if wrong.any():
+            self.overrides["mmu"] += int(wrong.sum())
+            frames = np.where(wrong, classical, frames)
+        return frames

@@ -1,0 +1,59 @@
+"""The kernel's decisions, classical or neural, behind one interface.
+
+`ClassicalPolicies` is the reference: the lowest-numbered pending unmasked
+interrupt line first, a page-table lookup, the first free frame, round robin.
+`NeuralPolicies` (ncpu.os.neural) answers the same questions with trained
+networks; every answer passes a guard that checks it and, when it is wrong
+or unusable, replaces it by the classical answer and counts an override. So
+policies change figures (decisions, overrides), never results.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from ncpu.os.memory import UNMAPPED, OutOfFrames, PhysicalMemory
+
+# Interrupt lines, highest priority first (line 0 is the most urgent).
+LINES = ("page_fault", "syscall", "timer", "wakeup")
+NUM_LINES = 8  # the controller's width; lines past LINES are never raised here
+
+
+def lowest_line(pending: int, mask: int) -> int:
+    """The highest-priority pending unmasked line (lowest number), -1 if none."""
+    active = pending & ~mask & ((1 << NUM_LINES) - 1)
+    return (active & -active).bit_length() - 1 if active else -1
+
+
+class ClassicalPolicies:
+    name = "classical"
+
+    def __init__(self) -> None:
+        self.decisions: Counter = Counter()
+        self.overrides: Counter = Counter()
+
+    def interrupt(self, pending: int, mask: int) -> int:
+        self.decisions["interrupt"] += 1
+        return lowest_line(pending, mask)
+
+    def translate(self, table: np.ndarray, vpns: np.ndarray) -> np.ndarray:
+        """Frames of virtual pages `vpns` (UNMAPPED where none)."""
+        self.decisions["mmu"] += len(vpns)
+        return table[vpns]
+
+    def allocate(self, memory: PhysicalMemory) -> int:
+        self.decisions["allocate"] += 1
+        free = np.nonzero(~memory.used)[0]
+        if not len(free):
+            raise OutOfFrames
+        return int(free[0])
+
+    def pick(self, ready: list) -> int:
+        """Index into `ready` (kept in arrival order) of the process to run next."""
+        self.decisions["schedule"] += 1
+        return 0
+
+
+__all__ = ["ClassicalPolicies", "LINES", "NUM_LINES", "UNMAPPED", "lowest_line"]
