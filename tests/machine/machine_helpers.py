@@ -8,7 +8,7 @@ from ncpu.machine.engines import get_engine
 from ncpu.machine.state import BatchState
 
 ENGINE_NAMES = ("reference", "compute", "fast")
-FIELDS = ("registers", "memory", "flags", "pc", "sp", "steps", "halted")
+FIELDS = ("registers", "memory", "flags", "pc", "sp", "steps", "halted", "trapped")
 
 
 def engine(name: str):

@@ -27,7 +27,8 @@ def register(subparsers) -> None:
         description=(
             "Assemble and run FILE (.asm text, or .bin words from `ncpu asm`). "
             "Header comments in the file (@init, @mem-size, @mem, @max-steps) set the "
-            "initial state; the options below override them."
+            "initial state; the options below override them. System calls (SYS, docs/isa.md): "
+            "exit, write to stdout/stderr and read from stdin are serviced; others return -1."
         ),
     )
     parser.add_argument("file", metavar="FILE", help="program: .asm source or .bin words")
@@ -139,19 +140,57 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(str(error)) from None
     startup = time.perf_counter() - started
     started = time.perf_counter()
+    console = _console(args.json)
+    serviced = ServicedEngine(engine, console)
     try:
         if args.display or args.display_every:
-            final = run_displayed(args, engine, words, state, max_steps)
+            final = run_displayed(args, serviced, words, state, max_steps)
         else:
-            final = engine.run(words, state, max_steps)
+            final = serviced.run(words, state, max_steps)
     except usable as error:
         raise CommandError(str(error)) from None
     seconds = time.perf_counter() - started
     if args.json:
-        print(json.dumps(result_object(final, args.mode, startup, seconds)))
+        print(json.dumps(result_object(final, args.mode, startup, seconds) | _console_object(console)))
     else:
-        print(summary(args.file, final, args.mode, seconds, startup))
+        print(summary(args.file, final, args.mode, seconds, startup, console.exit_status))
     return 0
+
+
+class ServicedEngine:
+    """An engine whose runs service system calls through `console`."""
+
+    def __init__(self, engine, console):
+        self.engine, self.console = engine, console
+
+    def run(self, words, state: MachineState, max_steps: int) -> MachineState:
+        from ncpu.machine.traps import run_serviced
+
+        return run_serviced(self.engine, words, state, max_steps, self.console)
+
+
+def _console(quiet: bool):
+    """The bare machine's system calls: stdin is read only when the program
+    reads; written bytes go straight to our stdout/stderr unless `quiet`
+    (--json reports them in its object instead)."""
+    import sys
+
+    from ncpu.machine.traps import Console
+
+    def echo(fd: int, data: bytes) -> None:
+        stream = sys.stdout if fd == 1 else sys.stderr
+        stream.flush()
+        stream.buffer.write(data)
+        stream.buffer.flush()
+
+    return Console(stdin=sys.stdin.buffer, echo=None if quiet else echo)
+
+
+def _console_object(console) -> dict:
+    if not console.calls:
+        return {}
+    return {"exit_status": console.exit_status, "stdout": console.stdout.decode("latin-1"),
+            "stderr": console.stderr.decode("latin-1"), "syscalls": console.calls}
 
 
 def run_batch_file(args: argparse.Namespace, words: list[int], base: MachineState, max_steps: int) -> int:
@@ -192,10 +231,13 @@ def result_object(state: MachineState, mode: str, startup_seconds: float | None 
     }
 
 
-def summary(path: str, state: MachineState, mode: str, seconds: float, startup: float | None = None) -> str:
+def summary(path: str, state: MachineState, mode: str, seconds: float, startup: float | None = None,
+            exit_status: int | None = None) -> str:
     """The final state, with the run's time and rate; start-up (imports,
     compiling, building circuits) apart, as it is paid once per process."""
     outcome = "halted" if state.halted else "stopped: step budget exhausted"
+    if exit_status is not None:
+        outcome = f"exited with status {exit_status}"
     rate = f", {state.steps / seconds:,.0f} instructions/s" if seconds > 0 and state.steps else ""
     before = "" if startup is None else f"; plus start-up {startup:.2f} s"
     registers = "  ".join(f"R{i}={value}" for i, value in enumerate(state.registers))

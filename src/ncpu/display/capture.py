@@ -45,7 +45,7 @@ def run_with_memories(engine: ModuleType, words, state, max_steps: int, every: i
         return final, [final.memory]
     memories, current = [list(state.memory)], state
     end = state.steps + max_steps
-    while not current.halted and current.steps < end:
+    while not current.halted and not current.trapped and current.steps < end:
         before = current.steps
         current = engine.run(words, current, min(every, end - current.steps))
         memories.append(list(current.memory))

@@ -118,6 +118,7 @@ OPCODES: tuple[Op, ...] = (
     Op("JBE",   0x5C, "jump", "unsigned below or equal: if not C or Z (alias JLS)"),
     Op("CALL",  0x60, "jump", "sp = (sp - 1) mod mem_size; mem[sp] = pc + 1; pc = addr"),
     Op("RET",   0x61, "none", "pc = mem[sp]; sp = (sp + 1) mod mem_size"),
+    Op("SYS",   0x70, "none", "system call R0 with arguments R1..R3, result in R0 (sets Z N); traps to the runner or OS"),
 )
 # fmt: on
 

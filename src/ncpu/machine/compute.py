@@ -1,8 +1,8 @@
 """The `compute` engine: the nCPU semantics compiled by numba.
 
 One kernel, `_run_machine`, runs machine `i` of a batch to its end (HALT,
-pc outside the program, or the step budget). A single run is a batch of
-one; `run_batch` spreads machines over threads with `prange`.
+pc outside the program, a SYS trap, or the step budget). A single run is a
+batch of one; `run_batch` spreads machines over threads with `prange`.
 
 Why the kernel looks the way it does (the goal is >= 1e8 instructions/s):
 registers live in a local int64 array and the flags in local booleans, so
@@ -36,6 +36,7 @@ ADDI, ANDI, ORI, XORI = CODE["ADDI"], CODE["ANDI"], CODE["ORI"], CODE["XORI"]
 SHLI, SHRI, SARI = CODE["SHLI"], CODE["SHRI"], CODE["SARI"]
 NOT, NEG, INC, DEC, CMP, CMPI = CODE["NOT"], CODE["NEG"], CODE["INC"], CODE["DEC"], CODE["CMP"], CODE["CMPI"]
 LOAD, STORE, PUSH, POP, CALL, RET = CODE["LOAD"], CODE["STORE"], CODE["PUSH"], CODE["POP"], CODE["CALL"], CODE["RET"]
+SYS = CODE["SYS"]
 JMP, JZ, JNZ, JS, JNS = CODE["JMP"], CODE["JZ"], CODE["JNZ"], CODE["JS"], CODE["JNS"]
 JL, JGE, JG, JLE = CODE["JL"], CODE["JGE"], CODE["JG"], CODE["JLE"]
 JB, JAE, JA, JBE = CODE["JB"], CODE["JAE"], CODE["JA"], CODE["JBE"]
@@ -67,9 +68,9 @@ def _div(a, b):
 
 
 @njit(**_JIT)
-def _run_machine(op, rd, rs1, rs2, imm, regs, mem, flags, pcs, sps, stepss, halteds, i, max_steps):
+def _run_machine(op, rd, rs1, rs2, imm, regs, mem, flags, pcs, sps, stepss, halteds, trappeds, i, max_steps):
     """Run machine i of the batch arrays in place."""
-    if halteds[i]:
+    if halteds[i] or trappeds[i]:
         return
     r = np.empty(8, np.int64)
     for k in range(8):
@@ -81,6 +82,7 @@ def _run_machine(op, rd, rs1, rs2, imm, regs, mem, flags, pcs, sps, stepss, halt
     budget = steps + max_steps
     length = op.shape[0]
     halted = False
+    trapped = False
     while True:
         if pc < 0 or pc >= length:
             halted = True
@@ -223,6 +225,10 @@ def _run_machine(op, rd, rs1, rs2, imm, regs, mem, flags, pcs, sps, stepss, halt
         elif o == HALT:
             halted = True
             break
+        elif o == SYS:  # trap before executing: no step, pc stays on the SYS
+            steps -= 1
+            trapped = True
+            break
         # NOP (and nothing else: decoding rejected unknown opcodes) falls through.
         if w >= 0:
             r[w] = val
@@ -234,18 +240,19 @@ def _run_machine(op, rd, rs1, rs2, imm, regs, mem, flags, pcs, sps, stepss, halt
     flags[i, 0], flags[i, 1], flags[i, 2], flags[i, 3] = n, z, c, v
     pcs[i], sps[i], stepss[i] = pc, sp, steps
     halteds[i] = halted
+    trappeds[i] = trapped
 
 
 @njit(**_JIT)
-def _run_serial(op, rd, rs1, rs2, imm, regs, mem, flags, pcs, sps, stepss, halteds, max_steps):
+def _run_serial(op, rd, rs1, rs2, imm, regs, mem, flags, pcs, sps, stepss, halteds, trappeds, max_steps):
     for i in range(regs.shape[0]):
-        _run_machine(op, rd, rs1, rs2, imm, regs, mem, flags, pcs, sps, stepss, halteds, i, max_steps)
+        _run_machine(op, rd, rs1, rs2, imm, regs, mem, flags, pcs, sps, stepss, halteds, trappeds, i, max_steps)
 
 
 @njit(parallel=True, **_JIT)
-def _run_parallel(op, rd, rs1, rs2, imm, regs, mem, flags, pcs, sps, stepss, halteds, max_steps):
+def _run_parallel(op, rd, rs1, rs2, imm, regs, mem, flags, pcs, sps, stepss, halteds, trappeds, max_steps):
     for i in prange(regs.shape[0]):
-        _run_machine(op, rd, rs1, rs2, imm, regs, mem, flags, pcs, sps, stepss, halteds, i, max_steps)
+        _run_machine(op, rd, rs1, rs2, imm, regs, mem, flags, pcs, sps, stepss, halteds, trappeds, i, max_steps)
 
 
 def _program(words) -> DecodedProgram:
@@ -260,7 +267,7 @@ def run_batch(words, batch: BatchState, max_steps: int, parallel: bool = True) -
     max_steps = min(max(max_steps, 0), MAX_BUDGET)  # a negative budget runs nothing, as in reference
     kernel = _run_parallel if parallel and out.batch_size > 1 else _run_serial
     kernel(p.op, p.rd, p.rs1, p.rs2, p.imm, out.registers, out.memory, out.flags,
-           out.pc, out.sp, out.steps, out.halted, np.int64(max_steps))
+           out.pc, out.sp, out.steps, out.halted, out.trapped, np.int64(max_steps))
     return out
 
 

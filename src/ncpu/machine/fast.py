@@ -4,8 +4,9 @@ Each step, every live machine executes the instruction at its own pc:
 gather the instruction's fields by pc, split the machines by what they run
 (one "kind" per ALU op, plus MOV, MOVT, CMP, memory, stack, jumps, HALT,
 NOP), compute each kind present for just its machines, then scatter the
-register writes, flags, memory, sp and pc back. Halted machines and those
-out of budget are left untouched.
+register writes, flags, memory, sp and pc back. Halted machines, trapped
+ones (a SYS waits for its caller: see `MachineState.trapped`) and those out
+of budget are left untouched.
 
 All arithmetic and flags go through a `TensorALU` (see `tensor_alu.py`);
 pass a subclass as `alu=` to run the same engine on other circuits. The
@@ -26,7 +27,7 @@ from ncpu.machine.state import BatchState, MachineState
 from ncpu.machine.tensor_alu import OPS, UNARY_OPS, TensorALU
 
 # Kinds: ALU ops first (kind i computes OPS[i]), then the non-ALU handlers.
-_HANDLERS = ("MOV", "MOVT", "CMP", "LOAD", "STORE", "PUSH", "POP", "CALL", "RET", "JUMP", "HALT", "NOP")
+_HANDLERS = ("MOV", "MOVT", "CMP", "LOAD", "STORE", "PUSH", "POP", "CALL", "RET", "JUMP", "HALT", "NOP", "SYS")
 KINDS = OPS + _HANDLERS
 _KIND = {name: index for index, name in enumerate(KINDS)}
 
@@ -103,7 +104,7 @@ class TensorProgram:
 class TensorState:
     """A batch of machines on a device: registers int64[B, 8], memory
     int64[B, M], flags bool[B, 4] (N Z C V), pc/sp/steps int64[B],
-    halted bool[B]. Values are signed 32-bit held in int64."""
+    halted/trapped bool[B]. Values are signed 32-bit held in int64."""
 
     registers: Tensor
     memory: Tensor
@@ -112,6 +113,7 @@ class TensorState:
     sp: Tensor
     steps: Tensor
     halted: Tensor
+    trapped: Tensor
 
     @classmethod
     def from_batch(cls, batch: BatchState, device: torch.device | str | None = None) -> TensorState:
@@ -120,14 +122,14 @@ class TensorState:
             return torch.as_tensor(np.ascontiguousarray(array)).to(device=device, dtype=dtype, copy=True)
         return cls(put(batch.registers, torch.int64), put(batch.memory, torch.int64),
                    put(batch.flags, torch.bool), put(batch.pc, torch.int64), put(batch.sp, torch.int64),
-                   put(batch.steps, torch.int64), put(batch.halted, torch.bool))
+                   put(batch.steps, torch.int64), put(batch.halted, torch.bool), put(batch.trapped, torch.bool))
 
     def to_batch(self) -> BatchState:
         def get(t: Tensor, dtype) -> np.ndarray:
             return t.detach().cpu().numpy().astype(dtype)
         return BatchState(get(self.registers, np.int32), get(self.memory, np.int32), get(self.flags, np.bool_),
                           get(self.pc, np.int64), get(self.sp, np.int64), get(self.steps, np.int64),
-                          get(self.halted, np.bool_))
+                          get(self.halted, np.bool_), get(self.trapped, np.bool_))
 
     def clone(self) -> TensorState:
         return TensorState(*(getattr(self, f.name).clone() for f in fields(self)))
@@ -136,7 +138,7 @@ class TensorState:
 def step(program: TensorProgram, st: TensorState, budget: Tensor, alu: TensorALU) -> int:
     """Advance every runnable machine by one instruction, in place.
     Returns how many machines executed an instruction (0: all done)."""
-    live = ~st.halted
+    live = ~st.halted & ~st.trapped
     off = live & ((st.pc < 0) | (st.pc >= program.length))
     st.halted |= off  # leaving the program halts without counting a step
     active = live & ~off & (st.steps < budget)
@@ -202,6 +204,10 @@ def step(program: TensorProgram, st: TensorState, budget: Tensor, alu: TensorALU
         elif name == "HALT":
             st.halted[m] = True
             _set(nxt, sel, q)  # pc stays on the HALT
+        elif name == "SYS":  # trap before executing: pc stays, no step counted
+            st.trapped[m] = True
+            st.steps[m] -= 1  # undoes the count every machine of the step gets below
+            _set(nxt, sel, q)
         # NOP: nothing but pc + 1.
 
     if written:

@@ -116,6 +116,7 @@ def run_single(program: DecodedProgram, state: MachineState, max_steps: int, cir
     pc, sp, steps = int(s.pc), int(s.sp), int(s.steps)
     budget = steps + min(max(max_steps, 0), 1 << 62)
     halted = bool(s.halted)
+    trapped = bool(s.trapped)
     bits16, mask16 = enc(16), enc(0xFFFF)
     always = (1 << 16) - 1  # the condition mask of JMP
 
@@ -128,13 +129,16 @@ def run_single(program: DecodedProgram, state: MachineState, max_steps: int, cir
         regs[r] = bits
         ints[r] = known
 
-    while not halted:
+    while not halted and not trapped:
         if not 0 <= pc < length:
             halted = True
             break
         if steps >= budget:
             break
         name, a_reg, b_reg, b_bits, source, rd, imm, cond, circuit = rows[pc]
+        if name == "SYS":  # trap before executing: pc stays, no step counted
+            trapped = True
+            break
         nxt = pc + 1
         steps += 1
         if name == "JUMP":
@@ -196,7 +200,7 @@ def run_single(program: DecodedProgram, state: MachineState, max_steps: int, cir
     s.registers[:] = [value(r) for r in range(len(regs))]
     s.memory[:] = mem
     s.n, s.z, s.c, s.v = n, z, c, v
-    s.pc, s.sp, s.steps, s.halted = pc, sp, steps, halted
+    s.pc, s.sp, s.steps, s.halted, s.trapped = pc, sp, steps, halted, trapped
     return s
 
 

@@ -152,15 +152,20 @@ def _segment(b: _Builder, kind: str, budget_length: int) -> None:
         b.emit(Instruction(BY_MNEMONIC["HALT"]))
     elif kind == "ret":
         b.emit(Instruction(BY_MNEMONIC["RET"]))
+    elif kind == "sys":
+        b.emit(Instruction(BY_MNEMONIC["SYS"]))
 
 
-def random_program(seed: int | random.Random, segments: int | None = None) -> list[int]:
-    """A random valid program (list of words); same seed, same program."""
+def random_program(seed: int | random.Random, segments: int | None = None, syscalls: bool = False) -> list[int]:
+    """A random valid program (list of words); same seed, same program.
+    `syscalls` adds SYS instructions (off by default, so the programs of a
+    seed stay what they were before SYS existed)."""
     rng = _rng(seed)
     b = _Builder(rng, [], {}, [])
     count = segments if segments is not None else rng.randint(0, 12)
+    kinds, weights = (_SEGMENTS + ("sys",), _SEGMENT_WEIGHTS + (2,)) if syscalls else (_SEGMENTS, _SEGMENT_WEIGHTS)
     for _ in range(count):
-        _segment(b, rng.choices(_SEGMENTS, _SEGMENT_WEIGHTS)[0], 4 * count)
+        _segment(b, rng.choices(kinds, weights)[0], 4 * count)
     if count and rng.random() < 0.85:
         b.emit(Instruction(BY_MNEMONIC["HALT"]))
     for name in b.subroutines:  # bodies after the HALT, each ending in RET
@@ -211,8 +216,8 @@ def random_batch(seed: int | random.Random, batch_size: int, mem_size: int | Non
     return BatchState.stack([random_state(rng, size, program_length) for _ in range(batch_size)])
 
 
-def random_case(seed: int | random.Random) -> tuple[list[int], MachineState]:
+def random_case(seed: int | random.Random, syscalls: bool = False) -> tuple[list[int], MachineState]:
     """A program and a starting state for it, both from one seed."""
     rng = _rng(seed)
-    words = random_program(rng)
+    words = random_program(rng, syscalls=syscalls)
     return words, random_state(rng, program_length=len(words))

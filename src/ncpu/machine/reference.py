@@ -24,12 +24,16 @@ def _write(state: MachineState, register: int, value: int) -> None:
 
 def step(program: list[Instruction], state: MachineState) -> None:
     """Execute the instruction at pc. A pc outside the program halts the
-    machine without counting a step."""
+    machine without counting a step; a SYS traps (`state.trapped`) without
+    executing, for the caller to service (`ncpu.machine.traps`)."""
     if not 0 <= state.pc < len(program):
         state.halted = True
         return
     ins = program[state.pc]
     name = ins.op.mnemonic
+    if name == "SYS":
+        state.trapped = True
+        return
     regs = state.registers
     size = len(state.memory)
     next_pc = state.pc + 1
@@ -88,12 +92,13 @@ def step(program: list[Instruction], state: MachineState) -> None:
 
 
 def run(words: list[int], state: MachineState, max_steps: int) -> MachineState:
-    """Run until halted or until `max_steps` more instructions have executed.
-    Returns a new state; `halted` is False when the budget ran out."""
+    """Run until halted, trapped on a SYS, or until `max_steps` more
+    instructions have executed. Returns a new state; `halted` is False when
+    the budget ran out or the machine trapped."""
     program = decode_program(words)
     state = state.copy()
     budget = state.steps + max_steps
-    while not state.halted:
+    while not state.halted and not state.trapped:
         if not 0 <= state.pc < len(program):
             state.halted = True
             break

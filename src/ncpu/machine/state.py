@@ -27,7 +27,10 @@ class MachineState:
     registers: R0..R7 as signed 32-bit ints. memory: `mem_size` signed words.
     sp: the stack pointer (an index into memory, 0 at reset so that the first
     PUSH lands at the top of memory). halted: True once the machine executed
-    HALT or its pc left the program.
+    HALT or its pc left the program. trapped: True while the machine waits on
+    a system call: it reached a SYS, which has not executed (pc on the SYS, no
+    step counted); engines do not run a trapped machine, and whoever services
+    the call completes it (`ncpu.machine.traps`).
     """
 
     registers: list[int] = field(default_factory=lambda: [0] * NUM_REGISTERS)
@@ -40,6 +43,7 @@ class MachineState:
     sp: int = 0
     steps: int = 0
     halted: bool = False
+    trapped: bool = False
 
     @property
     def flags(self) -> dict[str, bool]:
@@ -47,7 +51,7 @@ class MachineState:
 
     def copy(self) -> MachineState:
         return MachineState(list(self.registers), list(self.memory), self.n, self.z, self.c,
-                            self.v, self.pc, self.sp, self.steps, self.halted)
+                            self.v, self.pc, self.sp, self.steps, self.halted, self.trapped)
 
 
 @dataclass
@@ -55,7 +59,8 @@ class BatchState:
     """B machines as numpy arrays: the exchange format between engines.
 
     registers int32[B, 8], memory int32[B, M], flags bool[B, 4] (N Z C V),
-    pc/sp/steps int64[B], halted bool[B].
+    pc/sp/steps int64[B], halted bool[B], trapped bool[B] (all False when
+    not given: see `MachineState.trapped`).
     """
 
     registers: np.ndarray
@@ -65,6 +70,11 @@ class BatchState:
     sp: np.ndarray
     steps: np.ndarray
     halted: np.ndarray
+    trapped: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        if self.trapped is None:
+            self.trapped = np.zeros(self.halted.shape, np.bool_)
 
     @property
     def batch_size(self) -> int:
@@ -97,6 +107,7 @@ class BatchState:
             sp=np.array([s.sp for s in states], np.int64),
             steps=np.array([s.steps for s in states], np.int64),
             halted=np.array([s.halted for s in states], np.bool_),
+            trapped=np.array([s.trapped for s in states], np.bool_),
         )
 
     def machine(self, index: int) -> MachineState:
@@ -107,6 +118,7 @@ class BatchState:
             n=n, z=z, c=c, v=v,
             pc=int(self.pc[index]), sp=int(self.sp[index]),
             steps=int(self.steps[index]), halted=bool(self.halted[index]),
+            trapped=bool(self.trapped[index]),
         )
 
     def unstack(self) -> list[MachineState]:
@@ -114,4 +126,4 @@ class BatchState:
 
     def copy(self) -> BatchState:
         return BatchState(*(getattr(self, f).copy() for f in
-                            ("registers", "memory", "flags", "pc", "sp", "steps", "halted")))
+                            ("registers", "memory", "flags", "pc", "sp", "steps", "halted", "trapped")))

@@ -17,7 +17,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ncpu.isa.opcodes import NUM_REGISTERS, OPCODES
+from ncpu.isa.opcodes import NUM_REGISTERS, OPCODES as _ALL_OPCODES
+
+# The world model learns the machine without system calls (a SYS hands the
+# machine to its runner), so its one-hot op has no slot for SYS: the shipped
+# weights keep their input width.
+OPCODES = tuple(op for op in _ALL_OPCODES if op.mnemonic != "SYS")
 
 WINDOW = 8  # memory words 0..WINDOW-1 are part of the state
 STATE_COLUMNS = ([f"R{i}" for i in range(NUM_REGISTERS)] + ["N", "Z", "C", "V", "pc", "sp"]
