@@ -11,8 +11,7 @@ from __future__ import annotations
 # Words of the scratch buffer print_int fills from its end: ten digits and a sign.
 PRINT_BUFFER_WORDS = 12
 
-SYS_EXIT, SYS_WRITE = 0, 1
-STDOUT = 1
+from ncpu.isa.syscalls import EXIT as SYS_EXIT, STDOUT, WRITE as SYS_WRITE  # noqa: F401 (codegen imports them here)
 
 
 def print_int(buffer: int) -> list[str]:
