@@ -30,7 +30,7 @@ def test_errors_are_one_line_with_file_line_column_and_status_1(tmp_path, capsys
     source.write_text("int main() {\n    int x = 1;\n    return x +* 2;\n}\n")
     assert main(["compile", str(source), "-o", str(tmp_path / "bad.asm")]) == 1
     err = capsys.readouterr().err
-    assert err == f"{source}:3:17: expected an expression, found '*'\n"
+    assert err == f"{source}:3:15: expected an expression, found '*'\n"
     assert not (tmp_path / "bad.asm").exists()
 
 
