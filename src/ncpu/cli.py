@@ -15,7 +15,7 @@ import sys
 from ncpu import __version__
 
 # Module names under ncpu.commands, in the order `ncpu --help` lists them.
-COMMANDS = ["run", "asm", "disasm", "compile", "bench", "train", "verify", "discover", "arm64", "debug", "muxleq",
+COMMANDS = ["run", "asm", "disasm", "compile", "pipeline", "bench", "train", "verify", "discover", "arm64", "debug", "muxleq",
             "world", "coprocessor"]
 
 
