@@ -132,8 +132,8 @@ def test_an_injected_alu_fault_scores_above_clean_steps(tiny):
         if bad is not None:
             rows.append(i)
             faulty.append(bad)
-    clean = anomaly_scores(model, *Transitions(data.before[rows], data.action[rows], data.after[rows]).bits())
-    fault = anomaly_scores(model, *Transitions(data.before[rows], data.action[rows], np.array(faulty)).bits())
+    clean = anomaly_scores(model, Transitions(data.before[rows], data.action[rows], data.after[rows]))
+    fault = anomaly_scores(model, Transitions(data.before[rows], data.action[rows], np.array(faulty)))
     # The same steps, with and without the fault: the fault must raise the
     # probe's surprise at the observed state on most of them, and on average.
     assert (fault["probe"] > clean["probe"]).float().mean() > 0.7

@@ -7,6 +7,7 @@ Batches are windows of L consecutive transitions inside one trace.
 
 A checkpoint holds the model, the optimiser, the step and both configs;
 training resumed from it draws the same programs it would have drawn.
+The device (CPU or CUDA) changes how fast it trains, not which programs it sees.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Callable
 import numpy as np
 import torch
 
-from ncpu.world.evaluate import held_out, thresholds
+from ncpu.world.evaluate import ERROR_RATE_SEED, fit_error_rates, held_out, thresholds
 from ncpu.world.features import action_bits, state_bits
 from ncpu.world.model import WorldConfig, WorldModel, losses
 from ncpu.world.traces import Trace, corpus_traces, random_traces
@@ -38,6 +39,7 @@ class TrainConfig:
     seed: int = 0
     checkpoint_every: int = 500
     calibration_programs: int = 200  # valid-split programs for the anomaly thresholds
+    error_rate_programs: int = 600  # other valid-split programs for the calibrated score's error rates
 
 
 class WindowPool:
@@ -104,10 +106,12 @@ def load_model(path: Path) -> tuple[WorldModel, dict]:
 
 
 def train(tc: TrainConfig, config: WorldConfig, checkpoint: Path | None = None, resume: bool = False,
-          progress: Callable[[int, dict], None] | None = None) -> WorldModel:
-    """Train for `tc.steps` steps in total (counting those of a resumed checkpoint).
+          progress: Callable[[int, dict], None] | None = None, device: str = "cpu") -> WorldModel:
+    """Train for `tc.steps` steps in total (counting those of a resumed checkpoint)
+    on `device` ("cpu", "cuda").
 
     `progress(step, terms)` is called after each step with the loss terms as floats.
+    The returned model is on the CPU, in eval mode.
     """
     torch.manual_seed(tc.seed)
     model = WorldModel(config)
@@ -122,7 +126,8 @@ def train(tc: TrainConfig, config: WorldConfig, checkpoint: Path | None = None, 
                                       lr=tc.lr, weight_decay=tc.weight_decay)
         optimizer.load_state_dict(saved["optimizer"])
         start = saved["step"]
-    model.train()
+    model.to(device).train()
+    _optimizer_to(optimizer, device)
     corpus = corpus_traces("train", tc.max_trace_steps * 4) if tc.use_corpus else []
     generator = torch.Generator().manual_seed(tc.seed * 7919 + start)
     pool = None
@@ -132,7 +137,7 @@ def train(tc: TrainConfig, config: WorldConfig, checkpoint: Path | None = None, 
         for group in optimizer.param_groups:
             group["lr"] = learning_rate(tc, step)
         states, actions = pool.sample(generator, tc.batch)
-        terms = losses(model, states, actions)
+        terms = losses(model, states.to(device), actions.to(device))
         optimizer.zero_grad(set_to_none=True)
         terms["total"].backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -142,10 +147,26 @@ def train(tc: TrainConfig, config: WorldConfig, checkpoint: Path | None = None, 
             progress(step + 1, {k: float(v.detach()) for k, v in terms.items()})
         if checkpoint is not None and (step + 1) % tc.checkpoint_every == 0:
             save_checkpoint(checkpoint, model, optimizer, step + 1, tc, {})
-    model.eval()
+    model.cpu().eval()
+    _optimizer_to(optimizer, "cpu")
     if checkpoint is not None:
-        # The anomaly flag's thresholds, calibrated on clean runs of programs
-        # that are neither trained on nor evaluated on.
-        calibrated = thresholds(model, held_out("valid", tc.calibration_programs, tc.max_trace_steps))
-        save_checkpoint(checkpoint, model, optimizer, tc.steps, tc, {"thresholds": calibrated})
+        save_checkpoint(checkpoint, model, optimizer, tc.steps, tc, calibration(model, tc))
     return model
+
+
+def calibration(model: WorldModel, tc: TrainConfig) -> dict:
+    """What the anomaly scores need beside the weights, from clean runs of
+    validation programs (neither trained on nor evaluated on): the measured
+    error rates of the calibrated score, from one set of programs, and every
+    score's threshold, from another."""
+    rates = fit_error_rates(model, held_out("valid", tc.error_rate_programs, tc.max_trace_steps,
+                                            seed=ERROR_RATE_SEED))
+    calibrated = thresholds(model, held_out("valid", tc.calibration_programs, tc.max_trace_steps), rates)
+    return {"thresholds": calibrated, "error_rates": rates.table.astype(np.float32)}
+
+
+def _optimizer_to(optimizer, device: str) -> None:
+    for state in optimizer.state.values():
+        for key, value in state.items():
+            if torch.is_tensor(value) and key != "step":
+                state[key] = value.to(device)
