@@ -20,7 +20,7 @@ import torch
 from ncpu.world.evaluate import calibration_of, evaluate
 from ncpu.world.model import WorldConfig
 from ncpu.world.report import format_report
-from ncpu.world.train import TrainConfig, load_model, train
+from ncpu.world.train import TrainConfig, load_model, train, trip_head_of
 
 
 def main() -> int:
@@ -51,7 +51,7 @@ def main() -> int:
     print(f"checkpoint {args.checkpoint}: {checkpoint['step']} steps, {parameters:,} trained parameters")
     started = time.process_time()
     thresholds, rates = calibration_of(model, checkpoint)
-    result = evaluate(model, thresholds, args.programs, rates=rates)
+    result = evaluate(model, thresholds, args.programs, rates=rates, trips=trip_head_of(model, checkpoint))
     print(format_report(result))
     print(f"(evaluation on the CPU took {time.process_time() - started:.0f} s of CPU time)")
     return 0

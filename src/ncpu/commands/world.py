@@ -134,8 +134,9 @@ def run_eval(args) -> int:
     torch.set_num_threads(1)
     model, checkpoint = _load(args.checkpoint)
     from ncpu.world.evaluate import calibration_of
+    from ncpu.world.train import trip_head_of
     thresholds, rates = calibration_of(model, checkpoint)
-    result = evaluate(model, thresholds, args.programs, args.seed, rates)
+    result = evaluate(model, thresholds, args.programs, args.seed, rates, trip_head_of(model, checkpoint))
     result["checkpoint"] = {"path": str(args.checkpoint), "steps": checkpoint["step"],
                             "config": checkpoint["config"]}
     print(json.dumps(result) if args.json else format_report(result))

@@ -20,6 +20,7 @@ from ncpu.world.features import (CLASSES, CONDITIONAL_CODES, STATE_FIELDS, actio
                                  instruction_class, state_bits)
 from ncpu.world.model import WorldModel
 from ncpu.world.traces import Trace, corpus_traces, random_traces
+from ncpu.world.trips import Latches, TripHead, trip_report
 
 ROLLOUT_KS = (1, 4, 16, 64)
 SPECULATION_KS = (1, 4, 16)
@@ -329,10 +330,11 @@ def speculation(model: WorldModel, traces: list[Trace], horizon: int = 16) -> di
 
 
 def evaluate(model: WorldModel, threshold: dict[str, float] | None = None, programs: int = 300,
-             seed: int = 0, rates: ErrorRates | None = None) -> dict:
+             seed: int = 0, rates: ErrorRates | None = None, trips: tuple[TripHead, int] | None = None) -> dict:
     """Every figure of `ncpu world eval`, as one dict. `threshold` maps each
     score to its calibrated threshold (for the "caught" share of each fault);
-    `rates` (from `calibration_of`) adds the calibrated score."""
+    `rates` (from `calibration_of`) adds the calibrated score; `trips` (a
+    trip head and the training majority count) adds loop trip counts."""
     rng = random.Random(seed)
     traces = held_out("eval", programs)
     corpus = [t for t in traces if not t.name.startswith("random:")]
@@ -345,4 +347,6 @@ def evaluate(model: WorldModel, threshold: dict[str, float] | None = None, progr
         "rollouts": rollouts(model, traces, rng),
         "anomalies": anomalies(model, data, threshold, rng, rates=rates),
         "speculation": speculation(model, corpus),
+        **({"trip_counts": {"held_out": trip_report(model, *trips, Latches.of(traces)),
+                            "held_out_corpus": trip_report(model, *trips, Latches.of(corpus))}} if trips else {}),
     }

@@ -24,6 +24,7 @@ from ncpu.world.evaluate import ERROR_RATE_SEED, fit_error_rates, held_out, thre
 from ncpu.world.features import action_bits, state_bits
 from ncpu.world.model import WorldConfig, WorldModel, losses
 from ncpu.world.traces import Trace, corpus_traces, random_traces
+from ncpu.world.trips import TripHead, majority_count, train_trip_head
 
 
 @dataclass
@@ -40,6 +41,8 @@ class TrainConfig:
     checkpoint_every: int = 500
     calibration_programs: int = 200  # valid-split programs for the anomaly thresholds
     error_rate_programs: int = 600  # other valid-split programs for the calibrated score's error rates
+    trip_programs: int = 12000  # training programs whose loops teach the trip-count head
+    trip_steps: int = 3000
 
 
 class WindowPool:
@@ -101,8 +104,41 @@ def load_model(path: Path) -> tuple[WorldModel, dict]:
     """The model saved at `path` (eval mode) and the whole checkpoint dict."""
     checkpoint = torch.load(path, map_location="cpu", weights_only=False)
     model = WorldModel(WorldConfig(**checkpoint["config"]))
-    model.load_state_dict(checkpoint["model"])
+    model.load_state_dict({k: v.float() for k, v in checkpoint["model"].items()})
     return model.eval(), checkpoint
+
+
+def trip_head_of(model: WorldModel, checkpoint: dict) -> tuple[TripHead, int]:
+    """The checkpoint's trip head and majority count, or (for a checkpoint
+    saved without them) both fitted now as training would."""
+    if "trip_head" in checkpoint:
+        head = TripHead(model.config.latent)
+        head.load_state_dict({k: v.float() for k, v in checkpoint["trip_head"].items()})
+        return head.eval(), int(checkpoint["trip_majority"])
+    saved = trip_head(model, TrainConfig(**checkpoint.get("train_config", {})))
+    return trip_head_of(model, saved)
+
+
+def complete(path: Path, out: Path, half: bool = False) -> None:
+    """Write to `out` the model at `path` with everything eval and watch need
+    (thresholds, error rates, trip head), computed now where missing, and
+    without the optimiser; `half` stores tensors as float16 (a smaller file;
+    loading turns them back into float32)."""
+    model, checkpoint = load_model(path)
+    if half:  # calibrate the weights as they will be loaded
+        rounded = {k: v.half().float() if v.is_floating_point() else v for k, v in model.state_dict().items()}
+        model.load_state_dict(rounded)
+        checkpoint = {k: v for k, v in checkpoint.items() if k not in ("thresholds", "error_rates", "trip_head")}
+        checkpoint["model"] = rounded
+    tc = TrainConfig(**checkpoint.get("train_config", {}))
+    extra = {} if "error_rates" in checkpoint else calibration(model, tc)
+    extra.update({} if "trip_head" in checkpoint else trip_head(model, tc))
+    full = {**{k: v for k, v in checkpoint.items() if k != "optimizer"}, **extra}
+    if half:
+        for key in ("model", "trip_head"):
+            full[key] = {k: v.half() if v.is_floating_point() else v for k, v in full[key].items()}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.save(full, out)
 
 
 def train(tc: TrainConfig, config: WorldConfig, checkpoint: Path | None = None, resume: bool = False,
@@ -150,8 +186,20 @@ def train(tc: TrainConfig, config: WorldConfig, checkpoint: Path | None = None, 
     model.cpu().eval()
     _optimizer_to(optimizer, "cpu")
     if checkpoint is not None:
-        save_checkpoint(checkpoint, model, optimizer, tc.steps, tc, calibration(model, tc))
+        save_checkpoint(checkpoint, model, optimizer, tc.steps, tc, {**calibration(model, tc), **trip_head(model, tc)})
     return model
+
+
+TRIP_SEED = 3 * 10**8  # training programs for the trip head, apart from the world model's pools
+
+
+def trip_head(model: WorldModel, tc: TrainConfig) -> dict:
+    """The trip-count head (`trips.py`), fitted on the loops of training programs."""
+    traces = random_traces("train", TRIP_SEED, tc.trip_programs, tc.max_trace_steps)
+    if tc.use_corpus:
+        traces += corpus_traces("train", tc.max_trace_steps * 4)
+    head = train_trip_head(model, traces, tc.trip_steps)
+    return {"trip_head": head.state_dict(), "trip_majority": majority_count(traces)}
 
 
 def calibration(model: WorldModel, tc: TrainConfig) -> dict:
