@@ -1,11 +1,15 @@
 """The world model's held-out figures, as the README quotes them.
 
     python benchmarks/world_model.py [--checkpoint world.pt] [--train [--device cuda --steps N ...]]
+    python benchmarks/world_model.py --complete WEIGHTS.pt --checkpoint world.pt
 
 With --train (or when the checkpoint is missing) it first trains a model
 (default: `ncpu world train`'s defaults, CPU, one thread) and reports how
 long that took and on which device; then it evaluates on held-out programs
-(`ncpu world eval`) on the CPU.
+(`ncpu world eval`) on the CPU. --complete takes weights saved elsewhere
+(model and configs only, e.g. from a GPU machine) and writes a checkpoint
+with what eval and watch need beside them (anomaly error rates and
+thresholds, trip head; float16 tensors), computed on the CPU.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import torch
 from ncpu.world.evaluate import calibration_of, evaluate
 from ncpu.world.model import WorldConfig
 from ncpu.world.report import format_report
-from ncpu.world.train import TrainConfig, load_model, train, trip_head_of
+from ncpu.world.train import TrainConfig, complete, load_model, train, trip_head_of
 
 
 def main() -> int:
@@ -34,9 +38,14 @@ def main() -> int:
     parser.add_argument("--refresh-every", type=int, default=TrainConfig.refresh_every)
     parser.add_argument("--programs", type=int, default=300, help="held-out random programs")
     parser.add_argument("--no-eval", action="store_true", help="train only")
+    parser.add_argument("--complete", type=Path, metavar="WEIGHTS", help="complete WEIGHTS into --checkpoint first")
     args = parser.parse_args()
     torch.set_num_threads(1)
-    if args.train or not args.checkpoint.exists():
+    if args.complete:
+        started = time.process_time()
+        complete(args.complete, args.checkpoint, half=True)
+        print(f"completed {args.complete} into {args.checkpoint} in {time.process_time() - started:.0f} s of CPU time")
+    elif args.train or not args.checkpoint.exists():
         tc = TrainConfig(steps=args.steps, batch=args.batch, programs_per_refresh=args.programs_per_refresh,
                          refresh_every=args.refresh_every)
         wall, cpu = time.perf_counter(), time.process_time()

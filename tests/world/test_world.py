@@ -177,6 +177,8 @@ def test_world_errors_are_one_line(tiny, tmp_path, capsys):
     assert "KIND@STEP" in capsys.readouterr().err
     assert main(["world", "watch", program, "--checkpoint", str(tiny), "--fault", "branch@0"]) == 2
     assert "cannot be injected" in capsys.readouterr().err
+    assert main(["world", "train", "--device", "tpu9", "--checkpoint", str(tmp_path / "t.pt")]) == 2
+    assert "not available" in capsys.readouterr().err
 
 
 @pytest.mark.slow
