@@ -23,8 +23,8 @@ def register(subparsers) -> None:
     train = sub.add_parser("train", help="train (or resume) a model on CPU",
                            description="Train on fresh random programs and the training share of the "
                                        "programs/ corpus; saves a checkpoint every few hundred steps and "
-                                       "at the end, with the anomaly thresholds calibrated on held-out "
-                                       "validation programs.")
+                                       "at the end, with the anomaly score's error rates and thresholds "
+                                       "measured on held-out validation programs and the trip-count head.")
     _checkpoint_option(train)
     train.add_argument("--steps", type=_positive, default=None,
                        help="total optimiser steps, counting those of a resumed checkpoint "
@@ -39,7 +39,8 @@ def register(subparsers) -> None:
     evaluate = sub.add_parser("eval", help="print the held-out figures",
                               description="1-step latent error against 'no change' and linear baselines, "
                                           "probe-decoded accuracy, k-step rollouts, anomaly AUROC per "
-                                          "fault type and branch speculation, on held-out programs.")
+                                          "fault type, branch speculation and loop trip counts, on "
+                                          "held-out programs.")
     _checkpoint_option(evaluate)
     evaluate.add_argument("--programs", type=_positive, default=300,
                           help="held-out random programs (default 300; the corpus share is always added)")
