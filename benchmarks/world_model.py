@@ -1,10 +1,15 @@
 """The world model's held-out figures, as the README quotes them.
 
-    python benchmarks/world_model.py [--checkpoint world.pt] [--train]
+    python benchmarks/world_model.py [--checkpoint world.pt] [--train [--device cuda --steps N ...]]
+    python benchmarks/world_model.py --complete WEIGHTS.pt --checkpoint world.pt
 
-With --train (or when the checkpoint is missing) it first trains the default
-model (`ncpu world train`'s defaults: CPU, one thread) and reports how long
-that took; then it evaluates on held-out programs (`ncpu world eval`).
+With --train (or when the checkpoint is missing) it first trains a model
+(default: `ncpu world train`'s defaults, CPU, one thread) and reports how
+long that took and on which device; then it evaluates on held-out programs
+(`ncpu world eval`) on the CPU. --complete takes weights saved elsewhere
+(model and configs only, e.g. from a GPU machine) and writes a checkpoint
+with what eval and watch need beside them (anomaly error rates and
+thresholds, trip head; float16 tensors), computed on the CPU.
 """
 
 from __future__ import annotations
@@ -16,32 +21,48 @@ from pathlib import Path
 
 import torch
 
-from ncpu.world.evaluate import calibrated_thresholds, evaluate
+from ncpu.world.evaluate import calibration_of, evaluate
 from ncpu.world.model import WorldConfig
 from ncpu.world.report import format_report
-from ncpu.world.train import TrainConfig, load_model, train
+from ncpu.world.train import TrainConfig, complete, load_model, train, trip_head_of
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--checkpoint", type=Path, default=Path("world.pt"))
-    parser.add_argument("--train", action="store_true", help="train the default model first")
+    parser.add_argument("--train", action="store_true", help="train a model first")
+    parser.add_argument("--device", default="cpu", help="device to train on (evaluation is on the CPU)")
+    parser.add_argument("--steps", type=int, default=TrainConfig.steps)
+    parser.add_argument("--batch", type=int, default=TrainConfig.batch)
+    parser.add_argument("--programs-per-refresh", type=int, default=TrainConfig.programs_per_refresh)
+    parser.add_argument("--refresh-every", type=int, default=TrainConfig.refresh_every)
     parser.add_argument("--programs", type=int, default=300, help="held-out random programs")
+    parser.add_argument("--no-eval", action="store_true", help="train only")
+    parser.add_argument("--complete", type=Path, metavar="WEIGHTS", help="complete WEIGHTS into --checkpoint first")
     args = parser.parse_args()
     torch.set_num_threads(1)
-    if args.train or not args.checkpoint.exists():
-        tc = TrainConfig()
-        started = time.perf_counter()
-        train(tc, WorldConfig(), args.checkpoint)
-        print(f"trained the default model ({tc.steps} steps, batch {tc.batch}) in "
-              f"{time.perf_counter() - started:.0f} s on one CPU thread")
+    if args.complete:
+        started = time.process_time()
+        complete(args.complete, args.checkpoint, half=True)
+        print(f"completed {args.complete} into {args.checkpoint} in {time.process_time() - started:.0f} s of CPU time")
+    elif args.train or not args.checkpoint.exists():
+        tc = TrainConfig(steps=args.steps, batch=args.batch, programs_per_refresh=args.programs_per_refresh,
+                         refresh_every=args.refresh_every)
+        wall, cpu = time.perf_counter(), time.process_time()
+        train(tc, WorldConfig(), args.checkpoint, device=args.device)
+        name = torch.cuda.get_device_name() if args.device.startswith("cuda") else "one CPU thread"
+        print(f"trained ({tc.steps} steps, batch {tc.batch}) on {args.device} ({name}) in {time.perf_counter() - wall:.0f} s wall, {time.process_time() - cpu:.0f} s CPU "
+              f"of the main process")
+    if args.no_eval:
+        return 0
     model, checkpoint = load_model(args.checkpoint)
     parameters = sum(p.numel() for name, p in model.named_parameters() if not name.startswith("target."))
     print(f"checkpoint {args.checkpoint}: {checkpoint['step']} steps, {parameters:,} trained parameters")
-    started = time.perf_counter()
-    result = evaluate(model, calibrated_thresholds(model, checkpoint), args.programs)
+    started = time.process_time()
+    thresholds, rates = calibration_of(model, checkpoint)
+    result = evaluate(model, thresholds, args.programs, rates=rates, trips=trip_head_of(model, checkpoint))
     print(format_report(result))
-    print(f"(evaluation took {time.perf_counter() - started:.0f} s)")
+    print(f"(evaluation on the CPU took {time.process_time() - started:.0f} s of CPU time)")
     return 0
 
 

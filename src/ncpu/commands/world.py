@@ -23,8 +23,8 @@ def register(subparsers) -> None:
     train = sub.add_parser("train", help="train (or resume) a model on CPU",
                            description="Train on fresh random programs and the training share of the "
                                        "programs/ corpus; saves a checkpoint every few hundred steps and "
-                                       "at the end, with the anomaly thresholds calibrated on held-out "
-                                       "validation programs.")
+                                       "at the end, with the anomaly score's error rates and thresholds "
+                                       "measured on held-out validation programs and the trip-count head.")
     _checkpoint_option(train)
     train.add_argument("--steps", type=_positive, default=None,
                        help="total optimiser steps, counting those of a resumed checkpoint "
@@ -32,12 +32,15 @@ def register(subparsers) -> None:
     train.add_argument("--seed", type=int, default=0, help="seed of the weights and the programs (default 0)")
     train.add_argument("--resume", action="store_true", help="continue from the checkpoint if it exists")
     train.add_argument("--threads", type=_positive, default=1, help="torch CPU threads (default 1)")
+    train.add_argument("--device", default="cpu", help="torch device to train on: cpu (default) or cuda")
+    train.add_argument("--batch", type=_positive, default=None, help="windows per step (default 128)")
     train.set_defaults(func=run_train)
 
     evaluate = sub.add_parser("eval", help="print the held-out figures",
                               description="1-step latent error against 'no change' and linear baselines, "
                                           "probe-decoded accuracy, k-step rollouts, anomaly AUROC per "
-                                          "fault type and branch speculation, on held-out programs.")
+                                          "fault type, branch speculation and loop trip counts, on "
+                                          "held-out programs.")
     _checkpoint_option(evaluate)
     evaluate.add_argument("--programs", type=_positive, default=300,
                           help="held-out random programs (default 300; the corpus share is always added)")
@@ -54,8 +57,9 @@ def register(subparsers) -> None:
     watch.add_argument("--fault", action="append", default=[], metavar="KIND@STEP",
                        help="inject a fault after STEP: register, alu, skip, memory or branch (repeatable)")
     watch.add_argument("--max-steps", type=_positive, default=200, help="steps to run (default 200)")
-    watch.add_argument("--score", choices=("latent", "latent_word", "probe", "probe_bit"), default=None,
-                       help="score that flags a step (default: the one best on validation programs, probe_bit)")
+    watch.add_argument("--score", choices=("latent", "latent_word", "probe", "probe_bit", "calibrated"),
+                       default=None, help="score that flags a step (default: calibrated, the surprise under "
+                                          "error rates measured per context on validation programs)")
     watch.add_argument("--png", metavar="FILE", help="also plot the error trace to FILE")
     watch.add_argument("--json", action="store_true", help="print exactly one JSON object")
     watch.set_defaults(func=run_watch)
@@ -96,7 +100,10 @@ def run_train(args) -> int:
     from ncpu.world.train import TrainConfig, train
 
     torch.set_num_threads(args.threads)
-    tc = TrainConfig(seed=args.seed, **({"steps": args.steps} if args.steps else {}))
+    if args.device != "cpu" and not _device_available(args.device):
+        raise CommandError(f"device {args.device!r} is not available here; use --device cpu")
+    overrides = {"steps": args.steps, "batch": args.batch}
+    tc = TrainConfig(seed=args.seed, **{k: v for k, v in overrides.items() if v})
     started = time.perf_counter()
     with tqdm(total=tc.steps, desc="training", unit="step", file=sys.stderr) as bar:
         def progress(step: int, terms: dict) -> None:
@@ -105,9 +112,18 @@ def run_train(args) -> int:
             bar.update(1)
             bar.set_postfix(predict=f"{terms['predict']:.4f}", var=f"{terms['variance']:.3f}",
                             probe=f"{terms['probe_next']:.3f}")
-        train(tc, WorldConfig(), args.checkpoint, args.resume, progress)
+        train(tc, WorldConfig(), args.checkpoint, args.resume, progress, args.device)
     print(f"trained {tc.steps} steps in {time.perf_counter() - started:.0f} s; checkpoint {args.checkpoint}")
     return 0
+
+
+def _device_available(name: str) -> bool:
+    import torch
+    try:
+        torch.empty(1, device=name)
+    except (RuntimeError, AssertionError, ValueError):
+        return False
+    return True
 
 
 def run_eval(args) -> int:
@@ -118,8 +134,10 @@ def run_eval(args) -> int:
 
     torch.set_num_threads(1)
     model, checkpoint = _load(args.checkpoint)
-    from ncpu.world.evaluate import calibrated_thresholds
-    result = evaluate(model, calibrated_thresholds(model, checkpoint), args.programs, args.seed)
+    from ncpu.world.evaluate import calibration_of
+    from ncpu.world.train import trip_head_of
+    thresholds, rates = calibration_of(model, checkpoint)
+    result = evaluate(model, thresholds, args.programs, args.seed, rates, trip_head_of(model, checkpoint))
     result["checkpoint"] = {"path": str(args.checkpoint), "steps": checkpoint["step"],
                             "config": checkpoint["config"]}
     print(json.dumps(result) if args.json else format_report(result))
@@ -146,14 +164,14 @@ def run_watch(args) -> int:
         loaded = load_program_file(args.file)
     except ProgramFileError as error:
         raise CommandError(str(error)) from None
-    from ncpu.world.evaluate import FALSE_POSITIVE_RATE, SCORES, calibrated_thresholds
+    from ncpu.world.evaluate import FALSE_POSITIVE_RATE, SCORES, calibration_of
     from ncpu.world.watch import DEFAULT_SCORE
 
     model, checkpoint = _load(args.checkpoint)
-    thresholds = calibrated_thresholds(model, checkpoint)
+    thresholds, rates = calibration_of(model, checkpoint)
     score = args.score or DEFAULT_SCORE
     try:
-        steps = watch(model, thresholds, loaded.program.words, loaded.fresh_state(), args.max_steps,
+        steps = watch(model, thresholds, rates, loaded.program.words, loaded.fresh_state(), args.max_steps,
                       faults, score=score)
     except FaultNotApplied as error:
         raise CommandError(str(error)) from None

@@ -8,6 +8,8 @@ Read in this order:
                programs into train / valid / eval by content
   train.py     the training loop with checkpoints
   faults.py    injected faults for the anomaly benchmark
+  calibrate.py the calibrated anomaly score: error rates measured per context
+  trips.py     loop trip counts speculated from latents (the trip head)
   evaluate.py  held-out figures: baselines, probes, rollouts, AUROC, speculation
   watch.py     one program beside the predictor, step by step
 """

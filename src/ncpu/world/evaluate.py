@@ -14,16 +14,19 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from ncpu.world.calibrate import ErrorRates
 from ncpu.world.faults import FAULTS, inject
 from ncpu.world.features import (CLASSES, CONDITIONAL_CODES, STATE_FIELDS, action_bits,
                                  instruction_class, state_bits)
 from ncpu.world.model import WorldModel
 from ncpu.world.traces import Trace, corpus_traces, random_traces
+from ncpu.world.trips import Latches, TripHead, trip_report
 
 ROLLOUT_KS = (1, 4, 16, 64)
 SPECULATION_KS = (1, 4, 16)
 FALSE_POSITIVE_RATE = 0.01  # the anomaly threshold: this share of clean valid steps flagged
 EVAL_SEED = 10**9  # random eval programs come from seeds far from training's
+ERROR_RATE_SEED = 7 * 10**8  # valid programs for the calibrated score's error rates (not the thresholds')
 
 
 @dataclass
@@ -45,9 +48,10 @@ class Transitions:
                 torch.from_numpy(state_bits(self.after)))
 
 
-def held_out(split: str = "eval", programs: int = 300, max_steps: int = 256) -> list[Trace]:
-    """Random programs of `split` plus the corpus files of `split`."""
-    seed = EVAL_SEED if split == "eval" else EVAL_SEED // 2
+def held_out(split: str = "eval", programs: int = 300, max_steps: int = 256, seed: int | None = None) -> list[Trace]:
+    """Random programs of `split` (drawn from `seed` on) plus the corpus files of `split`."""
+    if seed is None:
+        seed = EVAL_SEED if split == "eval" else EVAL_SEED // 2
     return random_traces(split, seed, programs, max_steps) + corpus_traces(split, 4 * max_steps)
 
 
@@ -55,12 +59,25 @@ def _batched(fn, *tensors: torch.Tensor, size: int = 4096) -> torch.Tensor:
     return torch.cat([fn(*(t[i:i + size] for t in tensors)) for i in range(0, len(tensors[0]), size)])
 
 
-SCORES = ("latent", "latent_word", "probe", "probe_bit")
+SCORES = ("latent", "latent_word", "probe", "probe_bit", "calibrated")
 
 
 @torch.no_grad()
-def anomaly_scores(model: WorldModel, before: torch.Tensor, action: torch.Tensor,
-                   after: torch.Tensor) -> dict[str, torch.Tensor]:
+def predicted_logits(model: WorldModel, data: Transitions) -> tuple[np.ndarray, np.ndarray]:
+    """Probe logits of the predicted next states [N, 608] and the observed next-state bits."""
+    before, action, after = data.bits()
+    logits = _batched(lambda b, a: model.decode(model.predict(model.encode(b), a)), before, action)
+    return logits.numpy(), after.numpy()
+
+
+def fit_error_rates(model: WorldModel, traces: list[Trace]) -> ErrorRates:
+    """The calibrated score's error rates, measured on clean runs of `traces`."""
+    data = Transitions.of(traces)
+    return ErrorRates.fit(data.action, *predicted_logits(model, data))
+
+
+@torch.no_grad()
+def anomaly_scores(model: WorldModel, data: Transitions, rates: ErrorRates | None = None) -> dict[str, torch.Tensor]:
     """Per-step fault scores [N], each a distance between the prediction and
     the observed next state:
 
@@ -70,17 +87,26 @@ def anomaly_scores(model: WorldModel, before: torch.Tensor, action: torch.Tensor
       probe        negative log-likelihood of the observed bits under the
                    probe reading the predicted latent (sum over the 608 bits)
       probe_bit    the largest single-bit surprise of that likelihood
+      calibrated   the largest single-bit surprise under the error rates
+                   measured per context on validation runs (`calibrate.py`);
+                   only with `rates`
     """
     d = model.config.word_latent
+    before, action, after = data.bits()
 
     def scores(b, a, s):
         predicted = model.predict(model.encode(b), a)
         error = (predicted - model.encode_target(s)).pow(2)  # (n, S*d)
-        surprise = F.binary_cross_entropy_with_logits(model.decode(predicted), s, reduction="none")  # (n, 608)
-        return torch.stack([error.mean(-1), error.view(len(error), -1, d).mean(-1).amax(-1),
-                            surprise.sum(-1), surprise.amax(-1)], -1)
+        logits = model.decode(predicted)
+        surprise = F.binary_cross_entropy_with_logits(logits, s, reduction="none")  # (n, 608)
+        return torch.cat([torch.stack([error.mean(-1), error.view(len(error), -1, d).mean(-1).amax(-1),
+                                       surprise.sum(-1), surprise.amax(-1)], -1), logits], -1)
     stacked = _batched(scores, before, action, after)
-    return {name: stacked[:, i] for i, name in enumerate(SCORES)}
+    out = {name: stacked[:, i] for i, name in enumerate(SCORES[:4])}
+    if rates is not None:
+        surprise = rates.surprise(data.action, stacked[:, 4:].numpy(), after.numpy())
+        out["calibrated"] = torch.from_numpy(surprise.max(-1))
+    return out
 
 
 def auroc(positive: np.ndarray, negative: np.ndarray) -> float:
@@ -94,19 +120,20 @@ def auroc(positive: np.ndarray, negative: np.ndarray) -> float:
     return float((ranks[:n_pos].sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg))
 
 
-def thresholds(model: WorldModel, traces: list[Trace]) -> dict[str, float]:
+def thresholds(model: WorldModel, traces: list[Trace], rates: ErrorRates | None) -> dict[str, float]:
     """Score thresholds that flag FALSE_POSITIVE_RATE of the clean steps of `traces`."""
-    scores = anomaly_scores(model, *Transitions.of(traces).bits())
-    return {k: float(torch.quantile(v, 1 - FALSE_POSITIVE_RATE)) for k, v in scores.items()}
+    scores = anomaly_scores(model, Transitions.of(traces), rates)
+    return {k: float(np.quantile(v.numpy(), 1 - FALSE_POSITIVE_RATE)) for k, v in scores.items()}
 
 
-def calibrated_thresholds(model: WorldModel, checkpoint: dict) -> dict[str, float]:
-    """The checkpoint's thresholds, or (for a checkpoint saved without every
-    score) thresholds calibrated now on the same validation programs."""
+def calibration_of(model: WorldModel, checkpoint: dict) -> tuple[dict[str, float], ErrorRates]:
+    """The checkpoint's thresholds and error rates, or (for a checkpoint saved
+    without them) both measured now on the same validation programs as training does."""
     saved = checkpoint.get("thresholds") or {}
-    if all(name in saved for name in SCORES):
-        return saved
-    return thresholds(model, held_out("valid", 200))
+    if "error_rates" in checkpoint and all(name in saved for name in SCORES):
+        return saved, ErrorRates(np.asarray(checkpoint["error_rates"], np.float64))
+    rates = fit_error_rates(model, held_out("valid", 600, seed=ERROR_RATE_SEED))
+    return thresholds(model, held_out("valid", 200), rates), rates
 
 
 def effective_rank(z: torch.Tensor) -> float:
@@ -236,9 +263,9 @@ def _fault_set(data: Transitions, kind: str, rng: random.Random, limit: int):
 
 @torch.no_grad()
 def anomalies(model: WorldModel, data: Transitions, threshold: dict[str, float] | None,
-              rng: random.Random, limit: int = 2000) -> dict:
+              rng: random.Random, limit: int = 2000, rates: ErrorRates | None = None) -> dict:
     """AUROC of each fault score, per fault type: faulty steps against every clean step."""
-    clean = anomaly_scores(model, *data.bits())
+    clean = anomaly_scores(model, data, rates)
     out = {}
     if threshold:
         out["false_positive_rate"] = {k: float((clean[k] > threshold[k]).float().mean()) for k in clean}
@@ -247,7 +274,7 @@ def anomalies(model: WorldModel, data: Transitions, threshold: dict[str, float] 
         if not len(rows):
             continue
         sub = Transitions(data.before[rows], data.action[rows], faulty)
-        scores = anomaly_scores(model, *sub.bits())
+        scores = anomaly_scores(model, sub, rates)
         row = {"faults": len(rows)}
         for name in clean:
             row[f"auroc_{name}"] = auroc(scores[name].numpy(), clean[name].numpy())
@@ -303,9 +330,11 @@ def speculation(model: WorldModel, traces: list[Trace], horizon: int = 16) -> di
 
 
 def evaluate(model: WorldModel, threshold: dict[str, float] | None = None, programs: int = 300,
-             seed: int = 0) -> dict:
+             seed: int = 0, rates: ErrorRates | None = None, trips: tuple[TripHead, int] | None = None) -> dict:
     """Every figure of `ncpu world eval`, as one dict. `threshold` maps each
-    score to its calibrated threshold (for the "caught" share of each fault)."""
+    score to its calibrated threshold (for the "caught" share of each fault);
+    `rates` (from `calibration_of`) adds the calibrated score; `trips` (a
+    trip head and the training majority count) adds loop trip counts."""
     rng = random.Random(seed)
     traces = held_out("eval", programs)
     corpus = [t for t in traces if not t.name.startswith("random:")]
@@ -316,6 +345,8 @@ def evaluate(model: WorldModel, threshold: dict[str, float] | None = None, progr
                      "transitions": len(data.action)},
         "one_step": one_step(model, data, linear),
         "rollouts": rollouts(model, traces, rng),
-        "anomalies": anomalies(model, data, threshold, rng),
+        "anomalies": anomalies(model, data, threshold, rng, rates=rates),
         "speculation": speculation(model, corpus),
+        **({"trip_counts": {"held_out": trip_report(model, *trips, Latches.of(traces)),
+                            "held_out_corpus": trip_report(model, *trips, Latches.of(corpus))}} if trips else {}),
     }

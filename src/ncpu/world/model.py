@@ -189,8 +189,8 @@ def losses(model: WorldModel, states: torch.Tensor, actions: torch.Tensor) -> di
     variance, covariance = vicreg_terms(z0.view(-1, c.word_latent // 4))  # over every byte of the batch
     # Probes read detached latents: they measure, they do not shape. One step of
     # each window (a different one per example) keeps their cost at B rows.
-    pick = torch.randint(predicted.shape[1], (predicted.shape[0],))
-    rows = torch.arange(predicted.shape[0])
+    pick = torch.randint(predicted.shape[1], (predicted.shape[0],), device=predicted.device)
+    rows = torch.arange(predicted.shape[0], device=predicted.device)
     truth = states[rows, pick + 1]  # (B, 608)
     probe_state = F.binary_cross_entropy_with_logits(model.decode(targets[rows, pick]), truth)
     probe_next = F.binary_cross_entropy_with_logits(model.decode(predicted[rows, pick].detach()), truth)

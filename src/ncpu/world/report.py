@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-def format_report(r: dict, flag: str = "probe_bit") -> str:
+def format_report(r: dict, flag: str = "calibrated") -> str:
     """The eval result as the tables the README quotes; `flag` is the score whose
     threshold the "caught" column uses."""
     p, o = r["programs"], r["one_step"]
@@ -43,10 +43,10 @@ def format_report(r: dict, flag: str = "probe_bit") -> str:
             caught = f"{row['detected_' + flag]:.1%}" if f"detected_{flag}" in row else "-"
             lines.append(f"{kind:<10}{row['faults']:>7}" + "".join(f"{row['auroc_' + n]:>13.4f}" for n in scores)
                          + f"{caught:>10}")
-    if "false_positive_rate" in an:
+    if "false_positive_rate" in an and flag in an["false_positive_rate"]:
         lines.append(f"* caught by the {flag} threshold, which flags "
                      f"{an['false_positive_rate'][flag]:.2%} of clean held-out steps "
-                     f"(calibrated to 1% on validation programs)")
+                     f"(set to flag 1% of the clean steps of validation programs)")
     sp = r["speculation"]
     branches = {k: v for k, v in sp.items() if k.startswith("branch")}
     if branches:
@@ -57,4 +57,23 @@ def format_report(r: dict, flag: str = "probe_bit") -> str:
     sv = sp["speculate_verify"]
     lines.append(f"speculate-then-verify (horizon {sv['horizon']}): {sv['steps']} steps in {sv['rounds']} rounds, "
                  f"{sv['sequential_steps_saved']} sequential steps saved ({sv['saved_share']:.1%})")
+    if "trip_counts" in r:
+        lines += [""] + _trip_lines(r["trip_counts"])
     return "\n".join(lines)
+
+
+def _trip_lines(trips: dict) -> list[str]:
+    t = trips["held_out"]
+    lines = [f"loop trip counts from latents (held-out, {t['latches']} loop-branch executions, "
+             f"{t['entries']} loop entries)",
+             f"  remaining count right at every loop branch: {t['accuracy']:.1%} "
+             f"(always guessing the training majority, {t['majority_count']}: {t['majority_accuracy']:.1%})",
+             f"  at loop entry: {t['entry_accuracy']:.1%} (majority: {t['entry_majority_accuracy']:.1%}); by how far "
+             "ahead the exit lies: " + "  ".join(f"{k} {v['accuracy']:.1%} of {v['entries']}"
+                                                 for k, v in t["by_distance"].items() if v["entries"])]
+    for name, label in (("held_out", "held-out programs"), ("held_out_corpus", "held-out corpus")):
+        sv = trips[name]["speculate_verify"]
+        lines.append(f"  speculate-then-verify at loop entry ({label}): {sv['instances_right']} of "
+                     f"{sv['loop_instances']} loops right, {sv['steps_covered']} of {sv['steps_in_loops']} loop steps "
+                     f"run as verified blocks, {sv['sequential_steps_saved']} sequential steps saved")
+    return lines

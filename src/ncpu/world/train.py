@@ -7,6 +7,7 @@ Batches are windows of L consecutive transitions inside one trace.
 
 A checkpoint holds the model, the optimiser, the step and both configs;
 training resumed from it draws the same programs it would have drawn.
+The device (CPU or CUDA) changes how fast it trains, not which programs it sees.
 """
 
 from __future__ import annotations
@@ -19,10 +20,11 @@ from typing import Callable
 import numpy as np
 import torch
 
-from ncpu.world.evaluate import held_out, thresholds
+from ncpu.world.evaluate import ERROR_RATE_SEED, fit_error_rates, held_out, thresholds
 from ncpu.world.features import action_bits, state_bits
 from ncpu.world.model import WorldConfig, WorldModel, losses
 from ncpu.world.traces import Trace, corpus_traces, random_traces
+from ncpu.world.trips import TripHead, majority_count, train_trip_head
 
 
 @dataclass
@@ -38,6 +40,9 @@ class TrainConfig:
     seed: int = 0
     checkpoint_every: int = 500
     calibration_programs: int = 200  # valid-split programs for the anomaly thresholds
+    error_rate_programs: int = 600  # other valid-split programs for the calibrated score's error rates
+    trip_programs: int = 12000  # training programs whose loops teach the trip-count head
+    trip_steps: int = 3000
 
 
 class WindowPool:
@@ -99,15 +104,50 @@ def load_model(path: Path) -> tuple[WorldModel, dict]:
     """The model saved at `path` (eval mode) and the whole checkpoint dict."""
     checkpoint = torch.load(path, map_location="cpu", weights_only=False)
     model = WorldModel(WorldConfig(**checkpoint["config"]))
-    model.load_state_dict(checkpoint["model"])
+    model.load_state_dict({k: v.float() for k, v in checkpoint["model"].items()})
     return model.eval(), checkpoint
 
 
+def trip_head_of(model: WorldModel, checkpoint: dict) -> tuple[TripHead, int]:
+    """The checkpoint's trip head and majority count, or (for a checkpoint
+    saved without them) both fitted now as training would."""
+    if "trip_head" in checkpoint:
+        head = TripHead(model.config.latent)
+        head.load_state_dict({k: v.float() for k, v in checkpoint["trip_head"].items()})
+        return head.eval(), int(checkpoint["trip_majority"])
+    saved = trip_head(model, TrainConfig(**checkpoint.get("train_config", {})))
+    return trip_head_of(model, saved)
+
+
+def complete(path: Path, out: Path, half: bool = False) -> None:
+    """Write to `out` the model at `path` with everything eval and watch need
+    (thresholds, error rates, trip head), computed now where missing, and
+    without the optimiser; `half` stores tensors as float16 (a smaller file;
+    loading turns them back into float32)."""
+    model, checkpoint = load_model(path)
+    if half:  # calibrate the weights as they will be loaded
+        rounded = {k: v.half().float() if v.is_floating_point() else v for k, v in model.state_dict().items()}
+        model.load_state_dict(rounded)
+        checkpoint = {k: v for k, v in checkpoint.items() if k not in ("thresholds", "error_rates", "trip_head")}
+        checkpoint["model"] = rounded
+    tc = TrainConfig(**checkpoint.get("train_config", {}))
+    extra = {} if "error_rates" in checkpoint else calibration(model, tc)
+    extra.update({} if "trip_head" in checkpoint else trip_head(model, tc))
+    full = {**{k: v for k, v in checkpoint.items() if k != "optimizer"}, **extra}
+    if half:
+        for key in ("model", "trip_head"):
+            full[key] = {k: v.half() if v.is_floating_point() else v for k, v in full[key].items()}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.save(full, out)
+
+
 def train(tc: TrainConfig, config: WorldConfig, checkpoint: Path | None = None, resume: bool = False,
-          progress: Callable[[int, dict], None] | None = None) -> WorldModel:
-    """Train for `tc.steps` steps in total (counting those of a resumed checkpoint).
+          progress: Callable[[int, dict], None] | None = None, device: str = "cpu") -> WorldModel:
+    """Train for `tc.steps` steps in total (counting those of a resumed checkpoint)
+    on `device` ("cpu", "cuda").
 
     `progress(step, terms)` is called after each step with the loss terms as floats.
+    The returned model is on the CPU, in eval mode.
     """
     torch.manual_seed(tc.seed)
     model = WorldModel(config)
@@ -122,7 +162,8 @@ def train(tc: TrainConfig, config: WorldConfig, checkpoint: Path | None = None, 
                                       lr=tc.lr, weight_decay=tc.weight_decay)
         optimizer.load_state_dict(saved["optimizer"])
         start = saved["step"]
-    model.train()
+    model.to(device).train()
+    _optimizer_to(optimizer, device)
     corpus = corpus_traces("train", tc.max_trace_steps * 4) if tc.use_corpus else []
     generator = torch.Generator().manual_seed(tc.seed * 7919 + start)
     pool = None
@@ -132,7 +173,7 @@ def train(tc: TrainConfig, config: WorldConfig, checkpoint: Path | None = None, 
         for group in optimizer.param_groups:
             group["lr"] = learning_rate(tc, step)
         states, actions = pool.sample(generator, tc.batch)
-        terms = losses(model, states, actions)
+        terms = losses(model, states.to(device), actions.to(device))
         optimizer.zero_grad(set_to_none=True)
         terms["total"].backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -142,10 +183,38 @@ def train(tc: TrainConfig, config: WorldConfig, checkpoint: Path | None = None, 
             progress(step + 1, {k: float(v.detach()) for k, v in terms.items()})
         if checkpoint is not None and (step + 1) % tc.checkpoint_every == 0:
             save_checkpoint(checkpoint, model, optimizer, step + 1, tc, {})
-    model.eval()
+    model.cpu().eval()
+    _optimizer_to(optimizer, "cpu")
     if checkpoint is not None:
-        # The anomaly flag's thresholds, calibrated on clean runs of programs
-        # that are neither trained on nor evaluated on.
-        calibrated = thresholds(model, held_out("valid", tc.calibration_programs, tc.max_trace_steps))
-        save_checkpoint(checkpoint, model, optimizer, tc.steps, tc, {"thresholds": calibrated})
+        save_checkpoint(checkpoint, model, optimizer, tc.steps, tc, {**calibration(model, tc), **trip_head(model, tc)})
     return model
+
+
+TRIP_SEED = 3 * 10**8  # training programs for the trip head, apart from the world model's pools
+
+
+def trip_head(model: WorldModel, tc: TrainConfig) -> dict:
+    """The trip-count head (`trips.py`), fitted on the loops of training programs."""
+    traces = random_traces("train", TRIP_SEED, tc.trip_programs, tc.max_trace_steps)
+    if tc.use_corpus:
+        traces += corpus_traces("train", tc.max_trace_steps * 4)
+    head = train_trip_head(model, traces, tc.trip_steps)
+    return {"trip_head": head.state_dict(), "trip_majority": majority_count(traces)}
+
+
+def calibration(model: WorldModel, tc: TrainConfig) -> dict:
+    """What the anomaly scores need beside the weights, from clean runs of
+    validation programs (neither trained on nor evaluated on): the measured
+    error rates of the calibrated score, from one set of programs, and every
+    score's threshold, from another."""
+    rates = fit_error_rates(model, held_out("valid", tc.error_rate_programs, tc.max_trace_steps,
+                                            seed=ERROR_RATE_SEED))
+    calibrated = thresholds(model, held_out("valid", tc.calibration_programs, tc.max_trace_steps), rates)
+    return {"thresholds": calibrated, "error_rates": rates.table.astype(np.float32)}
+
+
+def _optimizer_to(optimizer, device: str) -> None:
+    for state in optimizer.state.values():
+        for key, value in state.items():
+            if torch.is_tensor(value) and key != "step":
+                state[key] = value.to(device)
