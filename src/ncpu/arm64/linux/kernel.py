@@ -21,6 +21,7 @@ from .errors import ElfError, ExecError, SyscallError, WouldBlock
 from .files import FdTable, HostFile
 from .fs import FileSystem
 from .futex import FutexTable
+from .net import Network
 from .process import Process, SigAction, new_process
 from .syscalls import NO_RESULT, TABLE
 
@@ -40,6 +41,7 @@ class Kernel:
         self.procs: dict[int, Process] = {}     # pid -> first thread of the process
         self.tasks: dict[int, Process] = {}     # tid -> live thread
         self.futex = FutexTable()
+        self.net = Network(self)                # sockets: names, ports, connections
         self.next_pid = FIRST_PID
         self.uid, self.gid = os.getuid(), os.getgid()
         self.rlimits = {abi.RLIMIT_STACK: (stack.STACK_SIZE, abi.RLIM_INFINITY),
