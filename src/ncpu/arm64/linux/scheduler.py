@@ -7,7 +7,9 @@ child, futex wait) or at exit.  A blocked thread keeps its call in
 guest instruction runs), so the instruction count does not depend on how
 often it was retried.  Order is by tid, so the same input always gives the
 same interleaving.  When every thread is blocked and some futex wait has a
-timeout, virtual time jumps to the earliest one; with none, it is a deadlock.
+timeout, virtual time jumps to the earliest one; with none, it is a deadlock
+-- unless the host can still bring something (a connection to a published
+port, a key on the terminal: `hostio`), which is then waited for.
 """
 
 from __future__ import annotations
@@ -64,9 +66,14 @@ class Scheduler:
                 self.result = _finish(kernel, "exit" if kernel.init.exit_status & 0x7F == 0 else "signal", None)
                 break
             clock = kernel.clock
+            host = kernel.host
+            if host.active:                              # published ports, the terminal (hostio)
+                host.pump(0)
             proc = _pick(kernel, self.last_pid)
             if proc is None:
                 deadline = kernel.futex.next_deadline()
+                if host.can_wait() and host.pump(None if deadline is None else 0.01):
+                    continue                             # the host brought something: retry
                 if deadline is not None:                 # sleep until a futex wait times out
                     clock.sleep(max(deadline - clock.monotonic_ns(), 1))
                     continue

@@ -312,10 +312,18 @@ def sys_ioctl(k, p, fd, req, arg, *_):
     # a host terminal: the termios and winsize layouts match, so pass through
     sizes = {abi.TCGETS: 36, abi.TCSETS: 36, abi.TCSETSW: 36, abi.TCSETSF: 36,
              abi.TIOCGWINSZ: 8, abi.TIOCSWINSZ: 8, abi.TIOCGPGRP: 4, abi.TIOCSPGRP: 4}
-    if req == abi.TIOCGPGRP:
-        wr(p, arg, struct.pack("<i", p.pgid))
+    if req == abi.TIOCGPGRP:                  # the foreground process group (kept by hostio)
+        wr(p, arg, struct.pack("<i", k.host.foreground()))
         return 0
-    if req in (abi.TIOCSPGRP, abi.TIOCSCTTY):
+    if req == abi.TIOCSPGRP:
+        pgrp = struct.unpack("<i", rd(p, arg, 4))[0]
+        if pgrp < 0:
+            raise SyscallError(errno.EINVAL)
+        if not any(q.alive and q.pgid == pgrp for q in k.procs.values()):
+            raise SyscallError(errno.ESRCH)
+        k.host.tty_pgrp = pgrp
+        return 0
+    if req == abi.TIOCSCTTY:
         return 0
     if req not in sizes:
         raise SyscallError(errno.ENOTTY)
