@@ -71,6 +71,8 @@ class Scheduler:
                 host.pump(0)
             proc = _pick(kernel, self.last_pid)
             if proc is None:
+                if not kernel.init.alive:                # a signal delivered by _pick ended it
+                    continue
                 deadline = kernel.futex.next_deadline()
                 if host.can_wait() and host.pump(None if deadline is None else 0.01):
                     continue                             # the host brought something: retry
