@@ -32,6 +32,64 @@ int open(char *path, int flags, ...) {
     return __check(__syscall(56, -100, path, flags, mode));
 }
 
+/* ---------------------------------------------------------- sockets */
+
+int socket(int domain, int type, int protocol) { return __check(__syscall(198, domain, type, protocol)); }
+int bind(int fd, struct sockaddr *addr, socklen_t len) { return __check(__syscall(200, fd, addr, len)); }
+int listen(int fd, int backlog) { return __check(__syscall(201, fd, backlog)); }
+int accept(int fd, struct sockaddr *addr, socklen_t *len) { return __check(__syscall(202, fd, addr, len)); }
+int connect(int fd, struct sockaddr *addr, socklen_t len) { return __check(__syscall(203, fd, addr, len)); }
+int setsockopt(int fd, int level, int name, void *value, socklen_t len) {
+    return __check(__syscall(208, fd, level, name, value, len));
+}
+int shutdown(int fd, int how) { return __check(__syscall(210, fd, how)); }
+ssize_t send(int fd, void *buf, size_t n, int flags) { return __check(__syscall(206, fd, buf, n, flags, 0, 0)); }
+ssize_t recv(int fd, void *buf, size_t n, int flags) { return __check(__syscall(207, fd, buf, n, flags, 0, 0)); }
+unsigned short htons(unsigned short x) { return (unsigned short)((x >> 8) | (x << 8)); }
+unsigned short ntohs(unsigned short x) { return htons(x); }
+unsigned int htonl(unsigned int x) {
+    return (x >> 24) | ((x >> 8) & 0xff00) | ((x << 8) & 0xff0000) | (x << 24);
+}
+unsigned int ntohl(unsigned int x) { return htonl(x); }
+
+/* ---------------------------------------------------------- files and directories */
+
+int stat(char *path, struct stat *st) { return __check(__syscall(79, -100, path, st, 0)); }
+int fstat(int fd, struct stat *st) { return __check(__syscall(80, fd, st)); }
+
+DIR *opendir(char *path) {
+    DIR *d;
+    int fd = __check(__syscall(56, -100, path, O_RDONLY | O_DIRECTORY, 0));
+    if (fd < 0) return 0;
+    d = malloc(sizeof(DIR));
+    if (!d) {
+        close(fd);
+        return 0;
+    }
+    d->fd = fd;
+    d->pos = 0;
+    d->len = 0;
+    return d;
+}
+
+struct dirent *readdir(DIR *d) {
+    struct dirent *e;
+    if (d->pos >= d->len) {
+        d->len = __check(__syscall(61, d->fd, d->buf, sizeof(d->buf)));
+        d->pos = 0;
+        if (d->len <= 0) return 0;
+    }
+    e = (struct dirent *)(d->buf + d->pos);
+    d->pos += e->d_reclen;
+    return e;
+}
+
+int closedir(DIR *d) {
+    int r = close(d->fd);
+    free(d);
+    return r;
+}
+
 /* ---------------------------------------------------------- memory */
 
 static char *__heap_cur;

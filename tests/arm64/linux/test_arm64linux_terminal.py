@@ -22,6 +22,8 @@ def _env():
     env = dict(os.environ)
     env["PYTHONPATH"] = str(harness.REPO / "src") + os.pathsep + env.get("PYTHONPATH", "")
     env["TERM"] = "xterm"
+    for name in ("LINES", "COLUMNS"):      # they would override the terminal's size for BusyBox
+        env.pop(name, None)
     return env
 
 

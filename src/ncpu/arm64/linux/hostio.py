@@ -22,6 +22,7 @@ import os
 import select
 import signal
 import socket
+import time
 
 from .net import LOOP4, inet_sockaddr
 from .sockets import AF_INET, SOCK_STREAM, StreamSocket
@@ -83,7 +84,11 @@ class HostIO:
     def _on_signal(self, signo, frame) -> None:
         self.signals.append(signo)
 
-    def close(self) -> None:
+    def close(self, flush_s: float = 10.0) -> None:
+        """End host I/O; what the guest wrote to host clients is still delivered (for up to flush_s)."""
+        end = time.monotonic() + flush_s
+        while any(b.end.rx.size for b in self.bridges) and time.monotonic() < end:
+            self.pump(0.1)
         for sock, _ in self.listeners:
             sock.close()
         for bridge in self.bridges:
