@@ -79,3 +79,15 @@ def test_busybox_httpd_wget_nc_in_one_machine(busybox_path, tmp_path):
     (tree / "got.txt").unlink()
     second = harness.run_ncpu(tree / "bin" / "busybox", ["busybox", "sh", "/web.sh"], tree)
     assert (second.stdout, second.instructions) == (first.stdout, first.instructions)
+
+
+def test_socket_calls_at_their_edges_match_qemu(tools, tmp_path):
+    """Error numbers and flags: unconnected and listening sockets, non-blocking connect and
+    accept4, MSG_PEEK/MSG_WAITALL, FIONREAD, SO_ERROR/SO_ACCEPTCONN, autobind, bad arguments."""
+    binary = harness.compile_c("sockets_edges", "-O2")
+    with ThreadPoolExecutor(1) as pool:
+        future = pool.submit(harness.run_qemu, binary, ["prog"], harness.make_tree(tmp_path / "q"))
+        ours = harness.run_ncpu(binary, ["prog"], harness.make_tree(tmp_path / "n"))
+        ref = future.result()
+    assert ours.triple() == ref.triple()
+    assert not ours.messages, ours.messages

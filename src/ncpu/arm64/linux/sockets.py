@@ -126,6 +126,7 @@ class StreamSocket(Socket):
         self.peer_sockaddr = b""
         self.peer_cred = (0, 0, 0)
         self.shut_rd = self.shut_wr = False
+        self.in_progress = False    # a non-blocking TCP connect answered EINPROGRESS
 
     def connect_to(self, other: "StreamSocket", peer_sockaddr: bytes) -> None:
         """Join self and other with a fresh pair of channels."""

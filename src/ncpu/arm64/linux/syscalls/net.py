@@ -157,8 +157,12 @@ def sys_connect(k, p, fd, addr, addrlen, *_):
         return 0
     if p.blocked_call is not None and sock.state == "connected":
         return 0                                  # a retried connect that went through meanwhile
+    if sock.in_progress:                          # the connect after EINPROGRESS reports success once
+        sock.in_progress = False
+        return 0
     k.net.connect_stream(p, sock, raw)
     if sock.family != AF_UNIX and sock.nonblocking():
+        sock.in_progress = True
         raise SyscallError(errno.EINPROGRESS)     # as Linux's TCP, even on the loopback
     return 0
 
