@@ -121,3 +121,26 @@ def test_ctrl_c_reaches_the_foreground_guest(tree, tty_modes):
         child.expect(r"modes restored status 130\r\n")
     finally:
         child.close()
+
+
+def test_ctrl_c_ends_the_shells_foreground_job_not_the_shell(tree):
+    """sh -i runs cat in its own process group and makes it the terminal's foreground:
+    Ctrl-C ends cat (status 130), the shell goes on."""
+    child = pexpect.spawn(sys.executable, ncpu("--root", str(tree), str(tree / "bin" / "busybox"), "sh", "-i"),
+                          env=_env(), timeout=TIMEOUT)
+    try:
+        child.expect(PROMPT)
+        child.send("busybox cat\r")
+        child.expect("busybox cat\r\n")
+        child.send("typed line\r")
+        child.expect("typed line\r\ntyped line\r\n")        # the tty's echo, then cat's copy
+        child.sendintr()
+        child.expect(PROMPT)
+        child.send("echo cat ended $?\r")
+        child.expect(r"cat ended 130\r\n")
+        child.expect(PROMPT)
+        child.send("exit\r")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 0

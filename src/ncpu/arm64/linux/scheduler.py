@@ -128,6 +128,7 @@ def _pick(kernel, last_pid: int):
     """Next runnable thread after tid last_pid (wrapping), retrying blocked calls."""
     live = sorted(tid for tid, t in kernel.tasks.items() if t.running)
     order = [pid for pid in live if pid > last_pid] + [pid for pid in live if pid <= last_pid]
+    died = False
     for pid in order:
         proc = kernel.tasks.get(pid)
         if proc is None or not proc.running:
@@ -136,6 +137,7 @@ def _pick(kernel, last_pid: int):
             kernel.deliver(proc)
             if not proc.running:
                 kernel.drop_orphans()
+                died = True
                 continue
         if proc.blocked_call is not None:
             nr, args = proc.blocked_call
@@ -148,6 +150,10 @@ def _pick(kernel, last_pid: int):
                 kernel.drop_orphans()
                 continue
         return proc
+    if died:
+        # a signal ended a thread during this pass: a call retried before it (wait4 for
+        # that child, a read of its pipe) may have another answer now
+        return _pick(kernel, last_pid)
     # everyone is blocked: one more pass could only repeat the same answers
     return None
 
