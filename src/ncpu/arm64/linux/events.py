@@ -130,7 +130,9 @@ class Epoll(OpenFile):
     """An epoll instance: interests in the order they were added (so reports are deterministic).
 
     As in Linux an interest belongs to (descriptor, open file) and lasts until
-    the open file is released, even if the descriptor was closed first.
+    the open file is released (its last descriptor closed), even if the
+    descriptor it was added with was closed first; the interest holds no
+    reference, so closing a socket still ends its connection.
     Edge-triggered interests report again only after the file changed
     (its `changes` counter; files without one behave level-triggered)."""
 
@@ -142,6 +144,7 @@ class Epoll(OpenFile):
         self.interests: dict[tuple[int, int], Interest] = {}
 
     def control(self, op: int, fd: int, file: OpenFile, events: int, data: int) -> None:
+        self._prune()
         key = (fd, id(file))
         if file is self or isinstance(file, Epoll) and file.watches(self):
             raise SyscallError(errno.ELOOP if file is not self else errno.EINVAL)
@@ -150,12 +153,10 @@ class Epoll(OpenFile):
         if op == 1:                                        # EPOLL_CTL_ADD
             if key in self.interests:
                 raise SyscallError(errno.EEXIST)
-            self.interests[key] = Interest(fd, file.acquire(), events, data)
+            self.interests[key] = Interest(fd, file, events, data)
         elif op == 2:                                      # EPOLL_CTL_DEL
-            interest = self.interests.pop(key, None)
-            if interest is None:
+            if self.interests.pop(key, None) is None:
                 raise SyscallError(errno.ENOENT)
-            interest.file.drop()
         elif op == 3:                                      # EPOLL_CTL_MOD
             interest = self.interests.get(key)
             if interest is None:
@@ -169,11 +170,10 @@ class Epoll(OpenFile):
                    for i in self.interests.values())
 
     def _prune(self) -> None:
-        """Interests whose open file only we keep alive are gone (every descriptor was closed)."""
+        """Interests whose open file was released are gone."""
         for key, interest in list(self.interests.items()):
-            if interest.file.refs <= 1:
+            if interest.file.refs <= 0:
                 del self.interests[key]
-                interest.file.drop()
 
     def collect(self, limit: int) -> list[tuple[int, int]]:
         """(events, data) of up to `limit` ready interests, consuming ONESHOT and ET reports."""
@@ -213,6 +213,4 @@ class Epoll(OpenFile):
         return FakeStat(0o600, ino=12)
 
     def release(self) -> None:
-        for interest in self.interests.values():
-            interest.file.drop()
         self.interests.clear()

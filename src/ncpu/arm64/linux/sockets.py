@@ -152,6 +152,9 @@ class StreamSocket(Socket):
         ended = rx.eof or self.shut_rd
         if n == 0:
             return b"", []
+        if rx.size == 0 and self.error:               # the peer closed with our data unread: a reset
+            error, self.error = self.error, 0
+            raise SyscallError(error)
         if rx.size == 0 or (flags & MSG_WAITALL and rx.size < n and not ended):
             if ended:
                 return b"", []
@@ -198,7 +201,7 @@ class StreamSocket(Socket):
             return POLLIN if self.backlog else 0
         if self.state != "connected":
             return POLLOUT | POLLHUP if self.family == AF_UNIX else POLLHUP
-        events = 0
+        events = POLLERR if self.error else 0
         rx, tx = self.rx, self.tx
         if rx.size or rx.eof or self.shut_rd:
             events |= POLLIN
@@ -223,6 +226,8 @@ class StreamSocket(Socket):
         if self.state == "connected":
             self.tx.eof = True
             self.rx.reader_gone = True
+            if self.rx.size and self.peer is not None:
+                self.peer.error = errno.ECONNRESET      # closed with data unread: Linux resets
             self.rx.discard()
             if self.peer is not None:
                 self.peer.changes += 1

@@ -290,6 +290,20 @@ static void waiting(void) {
     printf("poll timeout: %d\n", poll(&pf, 1, 5));
     errno = 0;
     printf("epoll_ctl twice: %d %s\n", epoll_ctl(ep, EPOLL_CTL_ADD, efd, &ev), strerror(errno));
+    int p2[2];
+    socketpair(AF_UNIX, SOCK_STREAM, 0, p2);
+    ev.events = EPOLLIN | EPOLLET;
+    ev.data.u64 = 11;
+    epoll_ctl(ep, EPOLL_CTL_ADD, p2[0], &ev);
+    write(p2[1], "ab", 2);
+    printf("edge-triggered: %d", epoll_wait(ep, out, 4, 0));
+    printf(" then %d", epoll_wait(ep, out, 4, 0));
+    write(p2[1], "c", 1);
+    printf(" then after more data %d\n", epoll_wait(ep, out, 4, 0));
+    close(p2[0]);
+    printf("peer of a closed epoll-registered socket reads %zd\n", read(p2[1], &c, 1));
+    printf("epoll after that close: %d\n", epoll_wait(ep, out, 4, 0));
+    close(p2[1]);
     close(sv[0]); close(sv[1]); close(efd); close(ep);
 }
 
