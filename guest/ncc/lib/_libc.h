@@ -152,65 +152,6 @@ int unlink(char *path);
 void _exit(int code);
 int getpid(void);
 
-/* sockets (AF_INET on the machine's loopback, AF_UNIX) */
-typedef unsigned int socklen_t;
-typedef unsigned short sa_family_t;
-typedef unsigned short in_port_t;
-typedef unsigned int in_addr_t;
-struct sockaddr { sa_family_t sa_family; char sa_data[14]; };
-struct in_addr { in_addr_t s_addr; };
-struct sockaddr_in { sa_family_t sin_family; in_port_t sin_port; struct in_addr sin_addr; unsigned char sin_zero[8]; };
-#define AF_UNIX 1
-#define AF_INET 2
-#define AF_INET6 10
-#define SOCK_STREAM 1
-#define SOCK_DGRAM 2
-#define SOL_SOCKET 1
-#define SO_REUSEADDR 2
-#define INADDR_ANY 0
-#define INADDR_LOOPBACK 0x7f000001
-#define MSG_NOSIGNAL 0x4000
-#define SHUT_RD 0
-#define SHUT_WR 1
-#define SHUT_RDWR 2
-int socket(int domain, int type, int protocol);
-int bind(int fd, struct sockaddr *addr, socklen_t len);
-int listen(int fd, int backlog);
-int accept(int fd, struct sockaddr *addr, socklen_t *len);
-int connect(int fd, struct sockaddr *addr, socklen_t len);
-int setsockopt(int fd, int level, int name, void *value, socklen_t len);
-int shutdown(int fd, int how);
-ssize_t send(int fd, void *buf, size_t n, int flags);
-ssize_t recv(int fd, void *buf, size_t n, int flags);
-unsigned short htons(unsigned short x);
-unsigned short ntohs(unsigned short x);
-unsigned int htonl(unsigned int x);
-unsigned int ntohl(unsigned int x);
-
-/* files: stat (the arm64 struct stat layout) and directories */
-typedef unsigned int mode_t;
-struct timespec { long tv_sec; long tv_nsec; };
-struct stat {
-    unsigned long st_dev; unsigned long st_ino; unsigned int st_mode; unsigned int st_nlink;
-    unsigned int st_uid; unsigned int st_gid; unsigned long st_rdev; unsigned long __pad1;
-    long st_size; int st_blksize; int __pad2; long st_blocks;
-    struct timespec st_atim; struct timespec st_mtim; struct timespec st_ctim; unsigned int __unused[2];
-};
-#define S_IFMT 0170000
-#define S_IFDIR 0040000
-#define S_IFREG 0100000
-#define S_ISDIR(m) (((m) & S_IFMT) == S_IFDIR)
-#define S_ISREG(m) (((m) & S_IFMT) == S_IFREG)
-int stat(char *path, struct stat *st);
-int fstat(int fd, struct stat *st);
-struct dirent { unsigned long d_ino; long d_off; unsigned short d_reclen; unsigned char d_type; char d_name[256]; };
-typedef struct DIR DIR;
-struct DIR { int fd; int pos; int len; char buf[4096]; };
-DIR *opendir(char *path);
-struct dirent *readdir(DIR *d);
-int closedir(DIR *d);
-#define O_DIRECTORY 040000
-
 int isdigit(int c);
 int isalpha(int c);
 int isalnum(int c);

@@ -1,1 +1,1 @@
-#include "_libc.h"
+#include "_dirent.h"
