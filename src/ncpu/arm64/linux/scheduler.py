@@ -74,7 +74,11 @@ class Scheduler:
                 if not kernel.init.alive:                # a signal delivered by _pick ended it
                     continue
                 deadline = kernel.futex.next_deadline()
-                if host.can_wait() and host.pump(None if deadline is None else 0.01):
+                # the host may still bring something (hostio): wait for it, and while a guest
+                # timeout is pending wait as long as it has left (interactive programs keep
+                # their pace); without host doors virtual time just jumps to the deadline
+                wait_s = None if deadline is None else max(deadline - clock.monotonic_ns(), 0) / 1e9
+                if host.can_wait() and host.pump(wait_s):
                     continue                             # the host brought something: retry
                 if deadline is not None:                 # sleep until a futex wait times out
                     clock.sleep(max(deadline - clock.monotonic_ns(), 1))
