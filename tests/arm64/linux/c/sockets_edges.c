@@ -120,5 +120,34 @@ int main(void) {
     getsockopt(x, SOL_SOCKET, SO_REUSEADDR, &one, &len);
     printf("SO_REUSEADDR %d\n", one);
     close(x);
+
+    /* sendmmsg / recvmmsg over a datagram pair */
+    int dg[2];
+    socketpair(AF_UNIX, SOCK_DGRAM, 0, dg);
+    struct mmsghdr out[3], in[4];
+    struct iovec oiov[3], iiov[4];
+    char ibuf[4][16];
+    const char *words[3] = {"one", "three", "seven!!"};
+    memset(out, 0, sizeof out);
+    memset(in, 0, sizeof in);
+    for (int i = 0; i < 3; i++) {
+        oiov[i].iov_base = (void *)words[i];
+        oiov[i].iov_len = strlen(words[i]);
+        out[i].msg_hdr.msg_iov = &oiov[i];
+        out[i].msg_hdr.msg_iovlen = 1;
+    }
+    for (int i = 0; i < 4; i++) {
+        iiov[i].iov_base = ibuf[i];
+        iiov[i].iov_len = 4;
+        in[i].msg_hdr.msg_iov = &iiov[i];
+        in[i].msg_hdr.msg_iovlen = 1;
+    }
+    SHOW(sendmmsg(dg[0], out, 3, 0));
+    printf("sent lengths %u %u %u\n", out[0].msg_len, out[1].msg_len, out[2].msg_len);
+    SHOW(recvmmsg(dg[1], in, 4, MSG_DONTWAIT, NULL));
+    for (int i = 0; i < 3; i++)
+        printf("got %u '%.*s' flags %#x\n", in[i].msg_len, (int)in[i].msg_len, ibuf[i], in[i].msg_hdr.msg_flags);
+    close(dg[0]);
+    close(dg[1]);
     return 0;
 }

@@ -6,7 +6,7 @@ import errno
 import struct
 
 from .. import abi
-from ..errors import SyscallError
+from ..errors import SyscallError, WouldBlock
 from ..net import IPPROTO_IPV6, SOL_SOCKET, inet_sockaddr, unix_sockaddr
 from ..sockets import (AF_INET, AF_INET6, AF_UNIX, BUFFER, MSG_TRUNC, SOCK_DGRAM, SOCK_STREAM,
                        DgramSocket, Socket, StreamSocket)
@@ -403,3 +403,45 @@ def sys_getsockopt(k, p, fd, level, name, value, lenp, *_):
     wr(p, lenp, struct.pack("<i", min(room, 4)))
     return 0
 
+
+
+# --- sendmmsg / recvmmsg: arrays of struct mmsghdr (a msghdr, then the 4-byte length moved) ----
+MMSGHDR_SIZE = MSGHDR.size + 8
+MSG_WAITFORONE = 0x10000
+
+
+@syscall(269)
+def sys_sendmmsg(k, p, fd, vec, count, flags, *_):
+    _socket(p, fd)
+    sent = 0
+    for i in range(min(count & 0xFFFFFFFF, 1024)):        # Linux's UIO_MAXIOV cap
+        entry = vec + i * MMSGHDR_SIZE
+        try:
+            n = sys_sendmsg(k, p, fd, entry, flags)
+        except (SyscallError, WouldBlock):
+            if sent:
+                break                     # what went already is the answer; the error comes next time
+            raise
+        wr(p, entry + MSGHDR.size, struct.pack("<I", n))
+        sent += 1
+    return sent
+
+
+@syscall(243)
+def sys_recvmmsg(k, p, fd, vec, count, flags, timeout, *_):
+    _socket(p, fd)
+    flags &= 0xFFFFFFFF
+    got = 0
+    for i in range(min(count & 0xFFFFFFFF, 1024)):
+        entry = vec + i * MMSGHDR_SIZE
+        try:
+            n = sys_recvmsg(k, p, fd, entry, flags)
+        except (SyscallError, WouldBlock):
+            if got:
+                break
+            raise
+        wr(p, entry + MSGHDR.size, struct.pack("<I", n))
+        got += 1
+        if flags & MSG_WAITFORONE:
+            flags |= 0x40                 # MSG_DONTWAIT after the first message
+    return got
