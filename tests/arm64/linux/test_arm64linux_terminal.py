@@ -93,6 +93,7 @@ def test_raw_mode_is_restored(tree, tty_modes, mode, status):
         child.expect(r"isatty 1\r\n")
         child.expect(r"winsize 25 x 81\r\n")
         child.expect(r"foreground is my group: 1\r\n")
+        child.expect(r"/dev/tty: isatty 1\r\nwritten to /dev/tty\r\n")
         child.expect(r"raw\r\n")
         child.expect(rf"modes restored status {status}\r\n")
         child.expect(pexpect.EOF)

@@ -58,6 +58,7 @@ class HostIO:
         self.wake_r = self.wake_w = -1
         self.old_handlers: dict[int, object] = {}
         self.tty_pgrp: int | None = None      # the terminal's foreground process group (TIOCSPGRP)
+        self.terminal_fd: int | None = None   # a host descriptor of the terminal the machine runs in
 
     # --- set-up and tear-down ------------------------------------------------------------
     def publish(self, host_port: int, guest_port: int) -> None:

@@ -71,6 +71,8 @@ class Kernel:
                 continue                       # a closed host descriptor stays closed in the guest
             if os.isatty(host):                  # the guest's terminal is the host's (terminal.py)
                 fds.install(TerminalFile(host, acc, f"/dev/fd{fd}", self.host), at=fd)
+                if self.host.terminal_fd is None:
+                    self.host.terminal_fd = host
             else:
                 fds.install(HostFile(host, acc, f"/dev/fd{fd}", owned=False), at=fd)
         guest = self.fs.guest_of_host(host_path) or os.path.abspath(host_path)

@@ -33,8 +33,8 @@ def _key_waiting(fd: int) -> bool:
 
 
 class TerminalFile(HostFile):
-    def __init__(self, fd: int, flags: int, guest_path: str, host_io):
-        super().__init__(fd, flags, guest_path, owned=False)
+    def __init__(self, fd: int, flags: int, guest_path: str, host_io, *, owned: bool = False):
+        super().__init__(fd, flags, guest_path, owned=owned)
         self.host_io = host_io
 
     def read(self, n: int) -> bytes:
@@ -70,3 +70,17 @@ def saved_modes(fd: int):
         if saved is not None:
             with contextlib.suppress(termios.error, OSError):
                 termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+
+def open_terminal(kernel, flags: int) -> TerminalFile:
+    """open("/dev/tty"): the terminal the machine runs in (a new host descriptor of it),
+    else ENXIO, as Linux answers a process without a controlling terminal."""
+    host = kernel.host.terminal_fd
+    if host is None:
+        raise SyscallError(errno.ENXIO)
+    try:
+        fd = os.dup(host)
+    except OSError as error:
+        raise SyscallError(error.errno or errno.EIO) from None
+    status = flags & (abi.O_ACCMODE | abi.O_NONBLOCK | abi.O_APPEND)
+    return TerminalFile(fd, status, "/dev/tty", kernel.host, owned=True)
