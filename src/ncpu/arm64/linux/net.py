@@ -19,7 +19,7 @@ import stat as stat_mod
 import struct
 
 from .errors import SyscallError
-from .sockets import (AF_INET, AF_INET6, AF_UNIX, SOCK_DGRAM, SOCK_STREAM, DgramSocket, Socket,
+from .sockets import (AF_INET, AF_INET6, AF_UNIX, SOCK_STREAM, DgramSocket, Socket,
                       StreamSocket)
 
 FIRST_EPHEMERAL, LAST_EPHEMERAL = 32768, 60999      # Linux's ip_local_port_range

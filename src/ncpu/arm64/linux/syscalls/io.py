@@ -8,7 +8,7 @@ import os
 import struct
 
 from .. import abi
-from ..errors import SyscallError, WouldBlock
+from ..errors import SyscallError
 from ..files import DirFile, HostFile, Pipe, PipeEnd
 from . import PROT_READ, PROT_WRITE, accessible, check, read as rd, write as wr, sint, slong, syscall
 
