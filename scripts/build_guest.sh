@@ -12,7 +12,7 @@ HERE=$(cd "$(dirname "$0")/.." && pwd)
 CC=${CC:-aarch64-linux-gnu-gcc}
 
 mkdir -p "$DIR/bin" "$DIR/usr/lib/ncc" "$DIR/src/ncc"
-cp "$HERE"/guest/ncc/lib/*.h "$HERE"/guest/ncc/lib/libc.c "$DIR/usr/lib/ncc/"
+cp -R "$HERE"/guest/ncc/lib/. "$DIR/usr/lib/ncc/"    # headers (some in sys/, netinet/, arpa/) and libc.c
 cp "$HERE"/guest/ncc/ncc.c "$DIR/src/ncc/"
 "$CC" -static -O2 -fwrapv -w -o "$DIR/bin/ncc" "$HERE/guest/ncc/ncc.c"
 

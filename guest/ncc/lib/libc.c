@@ -32,6 +32,75 @@ int open(char *path, int flags, ...) {
     return __check(__syscall(56, -100, path, flags, mode));
 }
 
+/* ---------------------------------------------------------- sockets, stat, directories
+ * Their names carry the __ncc_ prefix: the library and the program are one
+ * translation unit, so only a program that includes <sys/socket.h>,
+ * <sys/stat.h> or <dirent.h> sees the standard names (macros, see _net.h,
+ * _stat.h and _dirent.h), and any other program may use them for its own. */
+
+int __ncc_socket(int domain, int type, int protocol) { return __check(__syscall(198, domain, type, protocol)); }
+int __ncc_bind(int fd, void *addr, unsigned len) { return __check(__syscall(200, fd, addr, len)); }
+int __ncc_listen(int fd, int backlog) { return __check(__syscall(201, fd, backlog)); }
+int __ncc_accept(int fd, void *addr, unsigned *len) { return __check(__syscall(202, fd, addr, len)); }
+int __ncc_connect(int fd, void *addr, unsigned len) { return __check(__syscall(203, fd, addr, len)); }
+int __ncc_setsockopt(int fd, int level, int name, void *value, unsigned len) {
+    return __check(__syscall(208, fd, level, name, value, len));
+}
+int __ncc_shutdown(int fd, int how) { return __check(__syscall(210, fd, how)); }
+ssize_t __ncc_send(int fd, void *buf, size_t n, int flags) { return __check(__syscall(206, fd, buf, n, flags, 0, 0)); }
+ssize_t __ncc_recv(int fd, void *buf, size_t n, int flags) { return __check(__syscall(207, fd, buf, n, flags, 0, 0)); }
+unsigned short __ncc_htons(unsigned short x) { return (unsigned short)((x >> 8) | (x << 8)); }
+unsigned int __ncc_htonl(unsigned int x) {
+    return (x >> 24) | ((x >> 8) & 0xff00) | ((x << 8) & 0xff0000) | (x << 24);
+}
+
+int __ncc_stat(char *path, void *st) { return __check(__syscall(79, -100, path, st, 0)); }
+int __ncc_fstat(int fd, void *st) { return __check(__syscall(80, fd, st)); }
+
+/* a directory stream: getdents64 records, read 4 KiB at a time */
+typedef struct __NccDir __NccDir;
+struct __NccDir {
+    int fd;
+    int pos;
+    int len;
+    char buf[4096];
+};
+
+void *__ncc_opendir(char *path) {
+    __NccDir *d;
+    int fd = __check(__syscall(56, -100, path, 16384, 0));        /* O_RDONLY | O_DIRECTORY (arm64: 040000) */
+    if (fd < 0) return 0;
+    d = malloc(sizeof(__NccDir));
+    if (!d) {
+        close(fd);
+        return 0;
+    }
+    d->fd = fd;
+    d->pos = 0;
+    d->len = 0;
+    return d;
+}
+
+void *__ncc_readdir(void *dir) {
+    __NccDir *d = dir;
+    char *e;
+    if (d->pos >= d->len) {
+        d->len = __check(__syscall(61, d->fd, d->buf, sizeof(d->buf)));
+        d->pos = 0;
+        if (d->len <= 0) return 0;
+    }
+    e = d->buf + d->pos;
+    d->pos += *(unsigned short *)(e + 16);                        /* d_reclen */
+    return e;
+}
+
+int __ncc_closedir(void *dir) {
+    __NccDir *d = dir;
+    int r = close(d->fd);
+    free(d);
+    return r;
+}
+
 /* ---------------------------------------------------------- memory */
 
 static char *__heap_cur;

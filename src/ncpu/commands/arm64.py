@@ -1,7 +1,7 @@
 """`ncpu arm64`: run a static AArch64 Linux binary (`ncpu disasm --arch arm64` disassembles one).
 
     ncpu arm64 [--root DIR] [--max-steps N] [--seed S] [--host-time] [--stats] [-g PORT]
-               [--record FILE | --replay FILE] BINARY [ARGS...]
+               [--record FILE | --replay FILE] [--publish HOSTPORT:GUESTPORT] BINARY [ARGS...]
 """
 
 from __future__ import annotations
@@ -32,6 +32,10 @@ def register(subparsers) -> None:
                         help="log the inputs the guest consumes (stdin; clock and entropy with --host-time) to FILE")
     parser.add_argument("--replay", metavar="FILE",
                         help="run again with the inputs a --record run logged (exact: same output and count)")
+    parser.add_argument("--publish", action="append", default=[], metavar="HOSTPORT:GUESTPORT",
+                        help="forward connections to the host's 127.0.0.1:HOSTPORT to the guest's TCP "
+                             "port GUESTPORT (repeatable; host loopback only; such runs are not "
+                             "deterministic: what the host sends, and when, decides them)")
     parser.add_argument("binary", metavar="BINARY", help="host path of the executable")
     parser.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the guest")
     parser.set_defaults(func=main)
@@ -39,6 +43,7 @@ def register(subparsers) -> None:
 
 def main(args) -> int:
     from ncpu.arm64.linux import ElfError, Machine
+    from ncpu.arm64.linux.hostio import PublishError
     from ncpu.arm64.linux.machine import DEFAULT_MAX_STEPS
 
     binary = args.binary
@@ -48,8 +53,11 @@ def main(args) -> int:
         raise CommandError(f"--root {args.root}: not a directory")
     if args.max_steps is not None and args.max_steps <= 0:
         raise CommandError("--max-steps must be positive")
+    publish = [_port_pair(spec) for spec in args.publish]
+    if publish and (args.record or args.replay or args.gdb_port is not None):
+        raise CommandError("--publish goes alone: not with --record, --replay or -g")
     machine = Machine(root=args.root, max_steps=args.max_steps or DEFAULT_MAX_STEPS, seed=args.seed,
-                      host_time=args.host_time, on_message=_message)
+                      host_time=args.host_time, on_message=_message, publish=publish)
     # argv[0] is the path inside the root when the binary lives there (as exec would give)
     argv0 = binary
     if args.root is not None:
@@ -67,12 +75,23 @@ def main(args) -> int:
     try:
         sys.stdout.flush()
         result = machine.run(binary, [argv0, *args.args])
-    except ElfError as error:
+    except (ElfError, PublishError) as error:
         raise CommandError(str(error)) from None
     if args.stats:
         print(f"ncpu: {result.instructions} instructions in {result.wall_s:.3f} s "
               f"({result.mips:.2f} MIPS)", file=sys.stderr)
     return result.status
+
+
+def _port_pair(spec: str) -> tuple[int, int]:
+    host, sep, guest = spec.partition(":")
+    try:
+        pair = int(host), int(guest)
+    except ValueError:
+        pair = (0, 0)
+    if not sep or not all(0 < port < 65536 for port in pair):
+        raise CommandError(f"--publish {spec}: expected HOSTPORT:GUESTPORT, two TCP ports")
+    return pair
 
 
 def _load_replay(args, binary: str, machine):

@@ -337,6 +337,14 @@ class PipeEnd(OpenFile):
     def available(self) -> int:
         return len(self.pipe.buffer)
 
+    def poll_events(self) -> int:
+        """poll(2) bits: POLLIN/POLLHUP for the read end, POLLOUT/POLLERR for the write end."""
+        if self.reading:
+            return (0x1 if self.pipe.buffer else 0) | (0x10 if self.pipe.writers == 0 else 0)
+        if self.pipe.readers == 0:
+            return 0x8
+        return 0x4 if len(self.pipe.buffer) < PIPE_CAPACITY else 0
+
     def stat(self):
         return FakeStat(abi.S_IFIFO | 0o600, ino=self.ino, dev=12, size=0)
 

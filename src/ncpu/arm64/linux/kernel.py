@@ -21,6 +21,9 @@ from .errors import ElfError, ExecError, SyscallError, WouldBlock
 from .files import FdTable, HostFile
 from .fs import FileSystem
 from .futex import FutexTable
+from .hostio import HostIO
+from .net import Network
+from .terminal import TerminalFile
 from .process import Process, SigAction, new_process
 from .syscalls import NO_RESULT, TABLE
 
@@ -40,6 +43,8 @@ class Kernel:
         self.procs: dict[int, Process] = {}     # pid -> first thread of the process
         self.tasks: dict[int, Process] = {}     # tid -> live thread
         self.futex = FutexTable()
+        self.net = Network(self)                # sockets: names, ports, connections
+        self.host = HostIO(self)                # --publish and the terminal
         self.next_pid = FIRST_PID
         self.uid, self.gid = os.getuid(), os.getgid()
         self.rlimits = {abi.RLIMIT_STACK: (stack.STACK_SIZE, abi.RLIM_INFINITY),
@@ -64,7 +69,12 @@ class Kernel:
                 acc = _host_accmode(host)
             except OSError:
                 continue                       # a closed host descriptor stays closed in the guest
-            fds.install(HostFile(host, acc, f"/dev/fd{fd}", owned=False), at=fd)
+            if os.isatty(host):                  # the guest's terminal is the host's (terminal.py)
+                fds.install(TerminalFile(host, acc, f"/dev/fd{fd}", self.host), at=fd)
+                if self.host.terminal_fd is None:
+                    self.host.terminal_fd = host
+            else:
+                fds.install(HostFile(host, acc, f"/dev/fd{fd}", owned=False), at=fd)
         guest = self.fs.guest_of_host(host_path) or os.path.abspath(host_path)
         proc = new_process(self.new_pid(), FIRST_PID - 1, mem=None, state=None, cpu=None,
                            fds=fds, exe_host=host_path, exe_guest=guest)

@@ -8,12 +8,14 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 
 from . import scheduler
 from .clock import Clock
 from .kernel import Kernel
+from .terminal import saved_modes
 
 DEFAULT_MAX_STEPS = 10_000_000_000
 
@@ -37,8 +39,9 @@ class Machine:
 
     def __init__(self, root: str | None = None, *, max_steps: int = DEFAULT_MAX_STEPS, seed: int = 0,
                  host_time: bool = False, stdio: tuple[int, int, int] = (0, 1, 2), on_message=None,
-                 cpu_api=None):
+                 cpu_api=None, publish: tuple = ()):
         self.root = root
+        self.publish = tuple(publish)      # (host port, guest port): --publish, not deterministic
         self.max_steps = max_steps
         self.seed = seed
         self.host_time = host_time
@@ -50,7 +53,8 @@ class Machine:
         """Load `binary` (a host path) and run it to the end.
 
         argv defaults to [binary's guest path]; env to the host's environment.
-        Raises ElfError when the file cannot be loaded.
+        Raises ElfError when the file cannot be loaded, hostio.PublishError
+        when a published host port cannot be listened on.
         """
         messages: list[str] = []
 
@@ -66,7 +70,16 @@ class Machine:
         try:
             start = time.perf_counter()
             kernel = self.boot(root, binary, argv, env, message)
-            outcome = scheduler.run(kernel, self.max_steps)
+            # the host tty's modes come back however the run ends (exit, crash, budget, Ctrl-C)
+            with saved_modes(self.stdio[0]) as tty:
+                try:
+                    for host_port, guest_port in self.publish:
+                        kernel.host.publish(host_port, guest_port)
+                    if tty and threading.current_thread() is threading.main_thread():
+                        kernel.host.forward_signals()
+                    outcome = scheduler.run(kernel, self.max_steps)
+                finally:
+                    kernel.host.close()
             wall = time.perf_counter() - start
         finally:
             if temp is not None:

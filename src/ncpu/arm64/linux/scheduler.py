@@ -7,7 +7,9 @@ child, futex wait) or at exit.  A blocked thread keeps its call in
 guest instruction runs), so the instruction count does not depend on how
 often it was retried.  Order is by tid, so the same input always gives the
 same interleaving.  When every thread is blocked and some futex wait has a
-timeout, virtual time jumps to the earliest one; with none, it is a deadlock.
+timeout, virtual time jumps to the earliest one; with none, it is a deadlock
+-- unless the host can still bring something (a connection to a published
+port, a key on the terminal: `hostio`), which is then waited for.
 """
 
 from __future__ import annotations
@@ -64,9 +66,20 @@ class Scheduler:
                 self.result = _finish(kernel, "exit" if kernel.init.exit_status & 0x7F == 0 else "signal", None)
                 break
             clock = kernel.clock
+            host = kernel.host
+            if host.active:                              # published ports, the terminal (hostio)
+                host.pump(0)
             proc = _pick(kernel, self.last_pid)
             if proc is None:
+                if not kernel.init.alive:                # a signal delivered by _pick ended it
+                    continue
                 deadline = kernel.futex.next_deadline()
+                # the host may still bring something (hostio): wait for it, and while a guest
+                # timeout is pending wait as long as it has left (interactive programs keep
+                # their pace); without host doors virtual time just jumps to the deadline
+                wait_s = None if deadline is None else max(deadline - clock.monotonic_ns(), 0) / 1e9
+                if host.can_wait() and host.pump(wait_s):
+                    continue                             # the host brought something: retry
                 if deadline is not None:                 # sleep until a futex wait times out
                     clock.sleep(max(deadline - clock.monotonic_ns(), 1))
                     continue
@@ -119,6 +132,7 @@ def _pick(kernel, last_pid: int):
     """Next runnable thread after tid last_pid (wrapping), retrying blocked calls."""
     live = sorted(tid for tid, t in kernel.tasks.items() if t.running)
     order = [pid for pid in live if pid > last_pid] + [pid for pid in live if pid <= last_pid]
+    died = False
     for pid in order:
         proc = kernel.tasks.get(pid)
         if proc is None or not proc.running:
@@ -127,6 +141,7 @@ def _pick(kernel, last_pid: int):
             kernel.deliver(proc)
             if not proc.running:
                 kernel.drop_orphans()
+                died = True
                 continue
         if proc.blocked_call is not None:
             nr, args = proc.blocked_call
@@ -139,6 +154,10 @@ def _pick(kernel, last_pid: int):
                 kernel.drop_orphans()
                 continue
         return proc
+    if died:
+        # a signal ended a thread during this pass: a call retried before it (wait4 for
+        # that child, a read of its pipe) may have another answer now
+        return _pick(kernel, last_pid)
     # everyone is blocked: one more pass could only repeat the same answers
     return None
 

@@ -11,6 +11,7 @@ from .. import abi
 from ..errors import SyscallError
 from ..files import DirFile, Device, FakeStat, HostFile, OpenFile
 from ..fs import Node
+from ..terminal import open_terminal
 from . import cstring, read as rd, sint, slong, syscall, write as wr
 
 
@@ -85,8 +86,8 @@ def open_node(k, p, node: Node, flags: int, mode: int) -> OpenFile:
     """Open what a resolved path names (the heart of openat)."""
     status = flags & ~(abi.O_CLOEXEC | abi.O_CREAT | abi.O_EXCL | abi.O_NOCTTY | abi.O_TRUNC)
     if node.kind == "dev":
-        if node.name == "tty":
-            raise SyscallError(errno.ENXIO)
+        if node.name == "tty":                  # the host's terminal, when the machine runs in one
+            return open_terminal(k, flags)
         if flags & abi.O_DIRECTORY:
             raise SyscallError(errno.ENOTDIR)
         return Device(node.name, status, k.clock.random_bytes)

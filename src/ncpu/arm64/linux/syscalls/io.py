@@ -1,4 +1,4 @@
-"""Descriptor I/O: read/write and friends, dup, fcntl, ioctl, pipes, poll."""
+"""Descriptor I/O: read/write and friends, dup, fcntl, ioctl, pipes."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import os
 import struct
 
 from .. import abi
-from ..errors import SyscallError, WouldBlock
+from ..errors import SyscallError
 from ..files import DirFile, HostFile, Pipe, PipeEnd
 from . import PROT_READ, PROT_WRITE, accessible, check, read as rd, write as wr, sint, slong, syscall
 
@@ -300,7 +300,7 @@ def sys_ioctl(k, p, fd, req, arg, *_):
     req &= 0xFFFFFFFF
     host = file.host_fd()
     tty = host is not None and file.isatty()
-    if req == abi.FIONREAD and isinstance(file, PipeEnd):
+    if req == abi.FIONREAD and hasattr(file, "available"):      # pipes and sockets
         wr(p, arg, struct.pack("<i", file.available()))
         return 0
     if req == abi.FIONBIO:
@@ -312,10 +312,18 @@ def sys_ioctl(k, p, fd, req, arg, *_):
     # a host terminal: the termios and winsize layouts match, so pass through
     sizes = {abi.TCGETS: 36, abi.TCSETS: 36, abi.TCSETSW: 36, abi.TCSETSF: 36,
              abi.TIOCGWINSZ: 8, abi.TIOCSWINSZ: 8, abi.TIOCGPGRP: 4, abi.TIOCSPGRP: 4}
-    if req == abi.TIOCGPGRP:
-        wr(p, arg, struct.pack("<i", p.pgid))
+    if req == abi.TIOCGPGRP:                  # the foreground process group (kept by hostio)
+        wr(p, arg, struct.pack("<i", k.host.foreground()))
         return 0
-    if req in (abi.TIOCSPGRP, abi.TIOCSCTTY):
+    if req == abi.TIOCSPGRP:
+        pgrp = struct.unpack("<i", rd(p, arg, 4))[0]
+        if pgrp < 0:
+            raise SyscallError(errno.EINVAL)
+        if not any(q.alive and q.pgid == pgrp for q in k.procs.values()):
+            raise SyscallError(errno.ESRCH)
+        k.host.tty_pgrp = pgrp
+        return 0
+    if req == abi.TIOCSCTTY:
         return 0
     if req not in sizes:
         raise SyscallError(errno.ENOTTY)
@@ -348,70 +356,7 @@ def sys_pipe2(k, p, fds_ptr, flags, *_):
     return 0
 
 
-def _ready(p, fd: int, events: int) -> int:
-    """poll revents for one descriptor: pipes by their state, everything else ready."""
-    POLLIN, POLLOUT, POLLHUP, POLLNVAL = 1, 4, 0x10, 0x20
-    file = p.fds.files.get(fd)
-    if file is None:
-        return POLLNVAL
-    if isinstance(file, PipeEnd):
-        if file.reading:
-            if file.available():
-                return events & POLLIN
-            return POLLHUP if file.pipe.writers == 0 else 0
-        return POLLOUT & events if file.pipe.readers else 0x8   # POLLERR
-    return events & (POLLIN | POLLOUT)
-
-
-@syscall(73)
-def sys_ppoll(k, p, fds_ptr, nfds, tmo, sigmask, *_):
-    if nfds > p.fds.MAX_FDS:                  # Linux: past RLIMIT_NOFILE is EINVAL
-        raise SyscallError(errno.EINVAL)
-    raw = bytearray(rd(p, fds_ptr, 8 * nfds))
-    count = 0
-    for i in range(nfds):
-        fd, events, _rev = struct.unpack_from("<ihh", raw, 8 * i)
-        revents = _ready(p, fd, events) if fd >= 0 else 0
-        struct.pack_into("<h", raw, 8 * i + 6, revents)
-        count += bool(revents)
-    if count == 0:
-        zero_timeout = tmo and rd(p, tmo, 16) == bytes(16)
-        if not zero_timeout:
-            raise WouldBlock()
-    wr(p, fds_ptr, bytes(raw))
-    return count
-
-
-@syscall(72)
-def sys_pselect6(k, p, nfds, rfds, wfds, efds, tmo, *_):
-    nfds = sint(nfds)
-    if nfds < 0:
-        raise SyscallError(errno.EINVAL)
-    nfds = min(nfds, p.fds.MAX_FDS)           # Linux clamps to the descriptor table's size
-    nbytes = (nfds + 63) // 64 * 8
-    sets = [bytearray(rd(p, a, nbytes)) if a else None for a in (rfds, wfds, efds)]
-    out = [bytearray(nbytes) if s is not None else None for s in sets]
-    count = 0
-    for fd in range(nfds):
-        for which, ev in ((0, 1), (1, 4)):
-            s = sets[which]
-            if s is not None and s[fd // 8] >> (fd % 8) & 1:
-                if _ready(p, fd, ev) & (ev | 0x18):
-                    out[which][fd // 8] |= 1 << (fd % 8)
-                    count += 1
-    if count == 0 and not (tmo and rd(p, tmo, 16) == bytes(16)):
-        if tmo:
-            sec, nsec = abi.TIMESPEC.unpack(rd(p, tmo, 16))
-            k.clock.sleep(sec * 10**9 + nsec)
-            for a, o in zip((rfds, wfds, efds), out):
-                if a:
-                    wr(p, a, bytes(nbytes))
-            return 0
-        raise WouldBlock()
-    for a, o in zip((rfds, wfds, efds), out):
-        if a:
-            wr(p, a, bytes(o))
-    return count
+# poll, ppoll, pselect6 and epoll are in syscalls/poll.py (over every kind of descriptor)
 
 
 @syscall(82)
