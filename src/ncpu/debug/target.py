@@ -357,6 +357,11 @@ def _access_size(proc) -> int:
         text = disassemble(proc.mem.read(pc, 4), pc)[0][1]
     except Exception:
         return ACCESS_SPAN
+    return _access_size_of(text)
+
+
+def _access_size_of(text: str) -> int:
+    """Bytes a load/store accesses, from its disassembly."""
     mnemonic, _, operands = text.partition(" ")
     registers = [r.strip() for r in operands.split("[")[0].split(",") if r.strip()]
     if mnemonic.startswith(("stx", "stlx")):
