@@ -99,8 +99,11 @@ class Sanitizer:
         ret = int(x[30])
         args = [int(v) for v in x[:2]]
         if kind == "free":
-            return self._free(cpu, args[0], ret)
-        if kind == "malloc":
+            if args[0] == 0:
+                return False
+            if self._free(cpu, args[0], ret):
+                return True
+        elif kind == "malloc":
             x[0] = args[0] + 2 * RED_ZONE
         elif kind == "calloc":
             total = args[0] * args[1]
@@ -126,6 +129,8 @@ class Sanitizer:
     def _returned(self, cpu, call) -> bool:
         kind, site, _, args = call
         raw = int(cpu.state.x[0])
+        if kind == "free":
+            return False
         if raw == 0:
             return False
         p = raw + RED_ZONE
@@ -146,8 +151,7 @@ class Sanitizer:
         return False
 
     def _free(self, cpu, p: int, ret: int) -> bool:
-        if p == 0:
-            return False
+        """True (an error that ends the run) unless p is a live block."""
         if p in self.live:
             block = self._drop(p, self.live)
             block.free_site = ret - 4
