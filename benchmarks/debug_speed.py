@@ -74,7 +74,7 @@ def main() -> None:
         print(f"debugger, 2 breakpoints elsewhere:{rate(t, opts.window * 10) / 1e6:8.3f} M instructions/s")
         t.breakpoints.clear()
         t.breakpoints.add(sym["abort"])                           # never hit, but on the loop's page
-        print(f"debugger, breakpoint on the loop's page (single-stepping):"
+        print(f"debugger, breakpoint on the loop's page (checked per instruction):"
               f" {rate(t, opts.window // 10) / 1e6:8.3f} M instructions/s")
         t.breakpoints.clear()
         page = sym["state"] // 4096

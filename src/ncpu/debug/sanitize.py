@@ -173,6 +173,8 @@ class Sanitizer:
         else:
             if block is None:
                 block = self.freed.get(addr) or self.live.get(addr)
+            if block is not None:                      # as it is now (a later free must not show)
+                block = Block(block.addr, block.size, block.site, bytearray(), block.free_site)
             self.reports[key] = Report(kind, pc, addr, size, block, count)
         if stop:
             self.stopped = True

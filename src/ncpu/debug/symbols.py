@@ -114,7 +114,8 @@ def _line_table(elf) -> dict[int, tuple[str, int]]:
             dirs = header["include_directory"]
             if version < 5:
                 dir_index -= 1
-            if not os.path.isabs(name) and 0 <= dir_index < len(dirs):
+            # directory 0 (DWARF 5) is the compilation directory: names stay relative to it
+            if not os.path.isabs(name) and 0 < dir_index + (version < 5) and dir_index < len(dirs):
                 base = dirs[dir_index].decode(errors="replace")
                 if base and base != ".":
                     name = os.path.join(base, name)
