@@ -103,6 +103,19 @@ def register(tools) -> None:
     _common(p)
     p.set_defaults(func=run_reverse)
 
+    p = tools.add_parser("asm", help="debug an nCPU program: breakpoints, watchpoints, reverse, trace",
+                         description="Run an nCPU program (.asm or program file) on the reference engine and "
+                                     "apply each -ex command in order: break LABEL|PC, watch ADDR (a memory "
+                                     "word, stops after a write), continue, step [N], reverse-step [N], "
+                                     "reverse-continue, trace N (N instructions with disassembly), regs, "
+                                     "mem ADDR [N].")
+    p.add_argument("file", metavar="FILE", help="program: .asm source")
+    p.add_argument("-ex", dest="commands", action="append", default=[], metavar="CMD", help="a command")
+    p.add_argument("--reg", action="append", default=[], metavar="RN=VALUE", help="initial register value")
+    p.add_argument("--max-steps", type=int, default=10**7, metavar="N", help="instruction budget")
+    p.add_argument("--json", action="store_true", help="one JSON object per command")
+    p.set_defaults(func=run_asm)
+
     p = tools.add_parser("fuzz", help="coverage-guided fuzzing of stdin",
                          description="Mutate stdin inputs, keep those that reach new edges (pc pairs from the "
                                      "trace), match compared values (cmp operands found in the input), report "
@@ -380,3 +393,82 @@ def run_fuzz(args) -> int:
             print(f"crash: signal {c['signal']} at {c['pc']:#x} {c['where']} (stack {c['stack']}), "
                   f"found at execution {c['found_at']}, minimised input {c['minimized']}")
     return 1 if report["crashes"] else 0
+
+
+def run_asm(args) -> int:
+    from ncpu.debug.ncpu_target import NcpuTarget, format_trace
+    from ncpu.machine.program_file import ProgramFileError, load_program_file
+
+    try:
+        pf = load_program_file(args.file)
+    except (OSError, ProgramFileError) as error:
+        raise CommandError(str(error)) from None
+    except Exception as error:                                 # assembler errors name line and column
+        raise CommandError(f"{args.file}: {error}") from None
+    state = pf.initial_state.copy()
+    for item in args.reg:
+        name, _, value = item.partition("=")
+        if not (name.upper().startswith("R") and name[1:].isdigit() and int(name[1:]) < len(state.registers)):
+            raise CommandError(f"--reg {item}: expected RN=VALUE")
+        state.registers[int(name[1:])] = _int(value)
+    t = NcpuTarget(pf.program, state, args.max_steps)
+
+    def show(stop) -> dict:
+        rec = {"stop": stop.kind, "steps": stop.steps, "pc": stop.pc, "where": t.where(stop.pc),
+               "next": t.text(stop.pc)}
+        if stop.kind == "watch":
+            rec |= {"address": stop.address, "old": stop.old, "new": stop.new}
+        return rec
+
+    def say(rec: dict, text: str) -> None:
+        print(json.dumps(rec) if args.json else text)
+
+    for command in args.commands:
+        verb, *rest = command.split()
+        try:
+            if verb in ("break", "b"):
+                t.breakpoints.add(t.address_of(rest[0]))
+                say({"break": t.address_of(rest[0])}, f"breakpoint at {t.address_of(rest[0])} ({rest[0]})")
+                continue
+            if verb == "watch":
+                addr = _int(rest[0])
+                t.watchpoints.add(addr)
+                say({"watch": addr}, f"watchpoint on word {addr}")
+                continue
+            n = int(rest[0]) if rest and verb not in ("mem", "x") else 1
+        except (IndexError, ValueError):
+            raise CommandError(f"-ex {command!r}: bad or missing argument") from None
+        if verb in ("continue", "c"):
+            stop = t.resume()
+        elif verb in ("step", "s", "stepi", "si"):
+            stop = t.step(n)
+        elif verb in ("reverse-step", "rs", "reverse-stepi"):
+            stop = t.reverse_step(n)
+        elif verb in ("reverse-continue", "rc"):
+            stop = t.reverse_continue()
+        elif verb == "trace":
+            stop = t.trace(n, lambda rec: say(rec, format_trace(rec)))
+        elif verb == "regs":
+            s = t.state
+            rec = {f"R{k}": v for k, v in enumerate(s.registers)} | {"pc": s.pc, "sp": s.sp, "steps": s.steps,
+                                                                      "flags": s.flags}
+            say(rec, " ".join(f"R{k}={v}" for k, v in enumerate(s.registers)) +
+                f" pc={s.pc} sp={s.sp} steps={s.steps} flags="
+                + "".join(f for f, on in s.flags.items() if on))
+            continue
+        elif verb in ("mem", "x"):
+            try:
+                addr, count = _int(rest[0]), int(rest[1]) if len(rest) > 1 else 1
+            except (IndexError, ValueError):
+                raise CommandError(f"-ex {command!r}: expected mem ADDR [N]") from None
+            words = t.state.memory[addr:addr + count]
+            say({"address": addr, "words": words}, f"[{addr}] " + " ".join(map(str, words)))
+            continue
+        else:
+            raise CommandError(f"-ex {command!r}: unknown command")
+        rec = show(stop)
+        text = f"{stop.kind} at step {stop.steps}, pc {stop.pc} ({rec['where']}): {rec['next']}"
+        if stop.kind == "watch":
+            text += f"; word {stop.address}: {stop.old} -> {stop.new}"
+        say(rec, text)
+    return 0
