@@ -23,9 +23,10 @@ Rows reach the checker in order and before each breakpoint callback
 (tracing.run_traced flushes them), so the shadow state a row is checked
 against is the one at its instruction.  Known limits: memalign,
 posix_memalign, aligned_alloc and malloc_usable_size are not interposed;
-glibc's vector string functions read whole aligned words and may read past
-a string's end, so a load that starts inside a block and is aligned to its
-own size (8 bytes or more) is not an overflow.
+glibc's vector string functions read whole aligned granules around a
+string, so a load of 8 bytes or more, aligned (to its size, at most 16),
+partly inside a block, from code without line information (the library)
+is not an overflow.
 """
 
 from __future__ import annotations
@@ -214,8 +215,9 @@ class Sanitizer:
             lo, hi = max(addr, start), min(addr + size, start + block.size)
             inside = lo < hi and lo == addr and hi == addr + size
             if not inside:
-                if load and not store and start <= addr < start + block.size and size >= 8 and addr % size == 0:
-                    return                             # an aligned word read past the end (string functions)
+                if (load and not store and lo < hi and size >= 8 and addr % min(size, 16) == 0
+                        and self.program.line_of(pc) is None):
+                    return                             # libc's vector string code reads aligned granules
                 self._error("heap-buffer-overflow " + ("write" if store else "read"), pc, addr, size, block,
                             count)
                 return

@@ -183,6 +183,10 @@ def instruction(pc: int, word: int) -> Instruction:
         store = mem is not None and mnemonic.startswith(_STORES)
         load = mem is not None and (not mnemonic.startswith("st") or mnemonic.startswith(_STORES[1:]))
         size = _access_size_of(text) if mem is not None else 0
+        if mem is not None and "{" in text:           # ld1-4/st1-4: registers x lane bytes
+            lanes = re.findall(r"v\d+\.(\d+)([bhsd])", text.split("}")[0])
+            if lanes:
+                size = sum(int(n) * {"b": 1, "h": 2, "s": 4, "d": 8}[t] for n, t in lanes)
         ins = Instruction(text, mnemonic, mem, size, store, load)
         _CACHE[key] = ins
     return ins
