@@ -225,3 +225,11 @@ def test_reverse_traces_the_exit_status_to_its_input_bytes():
     wheres = [e["where"] for e in rep["chain"]]
     assert any(w.startswith("mix") for w in wheres) and any(w.startswith("main") for w in wheres)
     assert rep["chain"][-1]["instruction"].startswith("read(")
+
+
+@pytest.mark.slow
+def test_fuzz_in_parallel_gives_the_same_campaign():
+    binary = str(compile_c("magic"))
+    one = fuzz.fuzz(binary, [binary], seeds=[b"hello world!"], executions=40, seed=3, jobs=1)
+    two = fuzz.fuzz(binary, [binary], seeds=[b"hello world!"], executions=40, seed=3, jobs=2)
+    assert one.corpus == two.corpus and one.edges == two.edges and list(one.crashes) == list(two.crashes)
