@@ -83,7 +83,8 @@ def test_ct_flags_the_early_exit_and_passes_the_constant_time_compare():
 
 def test_diff_reports_the_first_data_and_control_divergence():
     binary = str(compile_c("secret_cmp"))
-    report = difference.compare(binary, [([binary, "early"], SECRET_KEY, 0), ([binary, "early"], b"01X" + b"\0" * 13, 0)])
+    runs = [([binary, "early"], SECRET_KEY, 0), ([binary, "early"], b"01X" + b"\0" * 13, 0)]
+    report = difference.compare(binary, runs)
     assert report["status"] == [0, 1]
     control = report["control"]
     assert control["where"].startswith("compare_early")

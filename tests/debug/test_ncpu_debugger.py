@@ -12,6 +12,7 @@ from ncpu.machine import reference
 from ncpu.machine.program_file import load_program_file
 
 REPO = Path(__file__).resolve().parents[2]
+ENV = {"PYTHONPATH": str(REPO / "src"), "PATH": "/usr/bin:/bin"}
 
 
 def target(name: str) -> NcpuTarget:
@@ -62,8 +63,7 @@ def test_watch_a_word_then_go_back_to_the_last_write():
 def test_cli_script_and_trace():
     run = subprocess.run([sys.executable, "-m", "ncpu", "debug", "asm", str(REPO / "programs" / "gcd.asm"),
                           "-ex", "break done", "-ex", "continue", "-ex", "reverse-step 2", "-ex", "trace 2",
-                          "--json"], capture_output=True, env={"PYTHONPATH": str(REPO / "src"), "PATH": "/usr/bin:/bin"},
-                         timeout=300)
+                          "--json"], capture_output=True, env=ENV, timeout=300)
     assert run.returncode == 0, run.stderr
     recs = [json.loads(line) for line in run.stdout.decode().splitlines()]
     assert recs[1]["stop"] == "breakpoint" and recs[1]["steps"] == 20
@@ -71,6 +71,5 @@ def test_cli_script_and_trace():
     traced = recs[3:5]
     assert [r["text"] for r in traced] == ["CMP R1, 0", "JZ DONE"] and traced[0]["flags"] == "ZC"
     bad = subprocess.run([sys.executable, "-m", "ncpu", "debug", "asm", str(REPO / "programs" / "gcd.asm"),
-                          "-ex", "jump 3"], capture_output=True,
-                         env={"PYTHONPATH": str(REPO / "src"), "PATH": "/usr/bin:/bin"}, timeout=300)
+                          "-ex", "jump 3"], capture_output=True, env=ENV, timeout=300)
     assert bad.returncode == 2 and bad.stderr.decode().count("\n") == 1
