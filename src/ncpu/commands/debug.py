@@ -28,8 +28,9 @@ from ncpu.cli import CommandError
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "debug", help="analyse an ARM64 guest run (strace, trace, profile, coverage, sanitize, taint, reverse, ct, diff, fuzz)",
-        description="Analyses of a run of a static AArch64 Linux executable on the ARM64 machine. "
+        "debug", help="analyse an ARM64 guest run (strace, trace, profile, coverage, sanitize, taint, reverse, ct, diff, fuzz, asm)",
+        description="Analyses of a run of a static AArch64 Linux executable on the ARM64 machine "
+                    "(`asm`: an nCPU program on the nCPU machine). "
                     "To debug interactively, use `ncpu arm64 -g PORT BINARY` and gdb.")
     tools = parser.add_subparsers(dest="tool", metavar="TOOL")
     strace = tools.add_parser("strace", help="every system call with decoded arguments and result",
