@@ -20,7 +20,7 @@ def test_strace_lines():
     lines = run.stderr.decode().splitlines()
     expected = ['openat(AT_FDCWD, "/no/such/file", O_RDONLY) = -1 ENOENT (No such file or directory)',
                 'write(1, "hi\\n", 3) = 3',
-                'pipe2(0x', 'write(4, "abc", 3) = 3', 'read(3, "abc", 8) = 3', "close(3) = 0",
+                'pipe2([3, 4], 0) = 0', 'write(4, "abc", 3) = 3', 'read(3, "abc", 8) = 3', "close(3) = 0",
                 "exit_group(7) = ?", "+++ exited with 7 +++"]
     # in this order, each once, at the end of the trace
     tail = lines[-len(expected):]
@@ -36,3 +36,20 @@ def test_strace_json_to_a_file(tmp_path):
     write = next(c for c in calls if c["name"] == "write")
     assert write["nr"] == 64 and write["args"] == ["1", '"hi\\n"', "3"] and write["result"] == 3
     assert calls[-1]["name"] == "exit_group" and calls[-1]["result"] is None
+
+
+def test_strace_decodes_structures():
+    run = strace("--", compile_c("structs"))
+    assert run.returncode == 0 and run.stdout == b"abcde\n"
+    lines = run.stderr.decode().splitlines()
+
+    def line(prefix):
+        found = [x for x in lines if x.split("] ")[-1].startswith(prefix)]
+        assert len(found) == 1, (prefix, lines)
+        return found[0].split("] ")[-1]
+    assert line("newfstatat(1, ").startswith('newfstatat(1, "", {st_mode=S_IF')
+    assert line("clock_nanosleep(") == "clock_nanosleep(0, 0, {tv_sec=0, tv_nsec=1000}, NULL) = 0"
+    assert line("uname(") == 'uname({sysname="Linux", nodename="ncpu", ...}) = 0'
+    assert line("pipe2(") == "pipe2([3, 4], 0) = 0"
+    assert line("writev(") == 'writev(1, [{iov_base="ab", iov_len=2}, {iov_base="cde\\n", iov_len=4}], 2) = 6'
+    assert line("wait4(").startswith("wait4(") and "[{WIFEXITED(s) && WEXITSTATUS(s) == 3}]" in line("wait4(")

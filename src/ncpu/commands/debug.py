@@ -1,6 +1,19 @@
 """`ncpu debug TOOL [OPTIONS] -- BINARY [ARGS...]`: analyses of an ARM64 guest run.
 
-    ncpu debug strace [-o FILE] [--json] [--root DIR] -- BINARY [ARGS...]
+    ncpu debug strace   [-o FILE] [--json] [--root DIR] -- BINARY [ARGS...]
+    ncpu debug trace    [--function F] [--range A:B] [--from N] [--to N] [--limit N] -- BINARY ...
+    ncpu debug profile  [--format flat|collapsed] [--top N] -- BINARY ...
+    ncpu debug coverage [-o FILE.info] -- BINARY ...
+    ncpu debug ct       (--secret FILE ... | --random N --size K) [--function F] -- BINARY ...
+    ncpu debug diff     [--stdin A --stdin B] [--args-b ARGS] [--seed A --seed B] -- BINARY ...
+    ncpu debug sanitize [--stdin FILE] -- BINARY ...
+    ncpu debug taint    [--bytes A:B] [--argv K] [--stdin FILE] -- BINARY ...
+    ncpu debug reverse  [--register R | --memory A:N] [--at-pc SYM | --at N] -- BINARY ...
+    ncpu debug fuzz     [--executions N] [--seed S] [--corpus DIR] [--jobs N] -- BINARY ...
+
+The analyses (all but strace) read the instruction trace of the loop's hooks
+(ncpu.debug.tracing); the library code is in src/ncpu/debug/, this module
+only parses, calls and prints.
 """
 
 from __future__ import annotations
@@ -15,8 +28,9 @@ from ncpu.cli import CommandError
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "debug", help="analyse an ARM64 guest run (strace)",
-        description="Analyses of a run of a static AArch64 Linux executable on the ARM64 machine. "
+        "debug", help="analyse an ARM64 guest run (strace, trace, profile, coverage, sanitize, taint, reverse, ct, diff, fuzz, asm)",
+        description="Analyses of a run of a static AArch64 Linux executable on the ARM64 machine "
+                    "(`asm`: an nCPU program on the nCPU machine). "
                     "To debug interactively, use `ncpu arm64 -g PORT BINARY` and gdb.")
     tools = parser.add_subparsers(dest="tool", metavar="TOOL")
     strace = tools.add_parser("strace", help="every system call with decoded arguments and result",
@@ -29,6 +43,8 @@ def register(subparsers) -> None:
     strace.add_argument("binary", metavar="BINARY")
     strace.add_argument("args", nargs=argparse.REMAINDER)
     strace.set_defaults(func=run_strace)
+    from ncpu.commands import debug_tools
+    debug_tools.register(tools)
     parser.set_defaults(func=lambda args: parser.print_help() or 2)
 
 

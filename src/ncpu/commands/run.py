@@ -46,6 +46,9 @@ def register(subparsers) -> None:
                         help=f"data memory size in words (default: the file's @mem-size or {DEFAULT_MEM_SIZE}; "
                              f"at most {MAX_MEM_SIZE:,})")
     parser.add_argument("--json", action="store_true", help="print exactly one JSON object")
+    parser.add_argument("--trace", action="store_true",
+                        help="print each instruction (step, pc, label+offset, disassembly, what it changed) "
+                             "to stderr, from the reference semantics (ncpu debug asm goes further)")
     add_display_options(parser, _positive)
     parser.add_argument("--batch", metavar="STATES.jsonl",
                         help="run once per line of STATES.jsonl ('-': stdin), each line a JSON object of "
@@ -123,6 +126,8 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(str(error)) from None
     if args.batch:
         return run_batch_file(args, words, state, max_steps)
+    if args.trace:
+        _trace(args.file, words, state, max_steps)
     if args.workers is not None or args.cluster != "local" or args.checkpoint:
         raise CommandError("--workers, --cluster and --checkpoint shard a --batch run; give --batch STATES.jsonl")
     usable = ()       # the neural engine loads weights: a bad file is the user's, one line
@@ -252,3 +257,15 @@ def summary(path: str, state: MachineState, mode: str, seconds: float, startup: 
 
 def _seconds(value: float) -> str:
     return f"{value * 1e3:.2f} ms" if value < 1 else f"{value:.3f} s"
+
+
+def _trace(path: str, words: list[int], state: MachineState, max_steps: int) -> None:
+    import sys
+
+    from ncpu.debug.ncpu_target import NcpuTarget, format_trace
+    from ncpu.isa.assembler import Program
+
+    labels = load_program_file(path).program.labels if path.endswith(".asm") else {}
+    target = NcpuTarget(Program(words, labels), state, max_steps)
+    while target.trace(10_000, lambda rec: print(format_trace(rec), file=sys.stderr)).kind == "step":
+        pass

@@ -5,8 +5,9 @@ scheduler calls, for first tries and for retries of blocked calls alike) and
 reports each finished call as a `Call`.  A call that blocks is reported once,
 when it finally completes.  `format_call` writes the line strace would:
 `openat(AT_FDCWD, "/etc/passwd", O_RDONLY) = -1 ENOENT (No such file or directory)`.
-Arguments are decoded for the common calls (SIGNATURES); others show their
-first three arguments in hex.
+Arguments are decoded for the common calls (SIGNATURES), structures too
+(stat, timespec, utsname, wait status, pipe2's descriptors, iovec arrays);
+others show their first three arguments in hex.
 """
 
 from __future__ import annotations
@@ -22,22 +23,27 @@ STRING_LIMIT = 32          # strace's default -s 32
 
 # argument kinds: d int, u unsigned, x hex, o octal, p pointer, s path string,
 # bi buffer written by the guest (length in the next argument), bo buffer filled by the call,
+# structures: st struct stat (filled), ts / tso struct timespec (read / filled), uts struct utsname
+# (filled), ws wait status (filled), fd2 the two descriptors of pipe2 (filled), iov / iovo iovec
+# arrays (count in the next argument; read / filled),
 # D dirfd, O open flags (F: without the access mode), P mmap prot, M mmap flags, S signal number
 SIGNATURES = {
     "read": "d bo u", "write": "d bi u", "pread64": "d bo u d", "pwrite64": "d bi u d",
     "openat": "D s O o", "close": "d", "lseek": "d d d", "dup": "d", "dup3": "d d F",
-    "fstat": "d p", "newfstatat": "D s p x", "statx": "D s x x p", "faccessat": "D s o",
+    "fstat": "d st", "newfstatat": "D s st x", "statx": "D s x x p", "faccessat": "D s o",
     "readlinkat": "D s p u", "getcwd": "p u", "chdir": "s", "mkdirat": "D s o", "unlinkat": "D s x",
     "renameat": "D s D s", "ioctl": "d x p", "fcntl": "d d x", "getdents64": "d p u",
     "brk": "p", "mmap": "p u P M d x", "munmap": "p u", "mprotect": "p u P", "madvise": "p u d",
-    "exit": "d", "exit_group": "d", "execve": "s p p", "wait4": "d p x p", "kill": "d S",
+    "exit": "d", "exit_group": "d", "execve": "s p p", "wait4": "d ws x p", "kill": "d S",
     "tgkill": "d d S", "clone": "x p p p p", "set_tid_address": "p", "set_robust_list": "p u",
     "rt_sigaction": "S p p u", "rt_sigprocmask": "d p p u", "getrandom": "p u x",
-    "clock_gettime": "d p", "nanosleep": "p p", "clock_nanosleep": "d d p p", "uname": "p",
-    "prlimit64": "d d p p", "futex": "p d d p p d", "pipe2": "p F", "writev": "d p d", "readv": "d p d",
+    "clock_gettime": "d tso", "nanosleep": "ts p", "clock_nanosleep": "d d ts p", "uname": "uts",
+    "prlimit64": "d d p p", "futex": "p d d p p d", "pipe2": "fd2 F", "writev": "d iov d", "readv": "d iovo d",
     "getpid": "", "gettid": "", "getppid": "", "getuid": "", "geteuid": "", "getgid": "", "getegid": "",
     "sched_yield": "", "rseq": "p u d x", "sigaltstack": "p p", "ppoll": "p u p p u",
 }
+
+FILLED = {"bo", "st", "tso", "uts", "ws", "fd2", "iovo"}     # decoded after the call, from what it wrote
 
 MAP_NAMES = [(abi.MAP_SHARED, "MAP_SHARED"), (abi.MAP_PRIVATE, "MAP_PRIVATE"), (abi.MAP_FIXED, "MAP_FIXED"),
              (abi.MAP_ANONYMOUS, "MAP_ANONYMOUS"), (0x4000, "MAP_NORESERVE"), (0x100000, "MAP_FIXED_NOREPLACE"),
@@ -75,7 +81,7 @@ def attach(kernel, on_call) -> None:
         kinds = signature.split() if signature is not None else ["x", "x", "x"]
         if name == "openat" and not args[2] & abi.O_CREAT:
             kinds = kinds[:3]                # strace shows the mode only when one is used
-        before = [_decode(proc, k, args, i) if k != "bo" else None for i, k in enumerate(kinds)]
+        before = [_decode(proc, k, args, i) if k not in FILLED else None for i, k in enumerate(kinds)]
         state = proc.state
         done = enter(proc, nr, args)
         if not done:
@@ -132,6 +138,15 @@ def _decode(proc, kind: str, args, i: int, result: int | None = None) -> str:
         if result is None or result < 0:
             return hex(value)
         return _string(proc, value, result)
+    if kind in STRUCTS:
+        if value == 0:
+            return "NULL"
+        if kind in FILLED and (result is None or result < 0):
+            return hex(value)
+        try:
+            return STRUCTS[kind](proc, value, args, i, result)
+        except Exception:                  # unreadable guest memory: the pointer, as strace does
+            return hex(value)
     if kind == "O":
         return _flags(value, OPEN_NAMES, base={0: "O_RDONLY", 1: "O_WRONLY", 2: "O_RDWR"}[value & 3]
                       if value & 3 != 3 else "0x3")
@@ -193,3 +208,66 @@ def _char(b: int) -> str:
     if 32 <= b < 127:
         return chr(b)
     return f"\\{b:o}"
+
+
+# --- structures, as strace prints them (abbreviated the way its default output is) ------------------
+
+S_IFMT = {0o140000: "S_IFSOCK", 0o120000: "S_IFLNK", 0o100000: "S_IFREG", 0o60000: "S_IFBLK",
+          0o40000: "S_IFDIR", 0o20000: "S_IFCHR", 0o10000: "S_IFIFO"}
+
+
+def _u(proc, addr: int, size: int) -> int:
+    return int.from_bytes(proc.mem.read(addr, size), "little")
+
+
+def _stat(proc, addr, args, i, result) -> str:
+    """struct stat of asm-generic (aarch64): st_mode at 16, st_rdev at 32, st_size at 48."""
+    mode = _u(proc, addr + 16, 4)
+    kind = S_IFMT.get(mode & 0o170000, oct(mode & 0o170000))
+    text = f"{{st_mode={kind}|{mode & 0o7777:04o}, "
+    if mode & 0o170000 in (0o20000, 0o60000):
+        rdev = _u(proc, addr + 32, 8)
+        major, minor = (rdev >> 8) & 0xFFF, (rdev & 0xFF) | ((rdev >> 12) & 0xFFF00)
+        return text + f"st_rdev=makedev({major:#x}, {minor:#x}), ...}}"
+    return text + f"st_size={_u(proc, addr + 48, 8)}, ...}}"
+
+
+def _timespec(proc, addr, args, i, result) -> str:
+    return f"{{tv_sec={_signed(_u(proc, addr, 8))}, tv_nsec={_signed(_u(proc, addr + 8, 8))}}}"
+
+
+def _utsname(proc, addr, args, i, result) -> str:
+    fields = [proc.mem.read_cstring(addr + 65 * k, 65).decode(errors="replace") for k in range(2)]
+    return f'{{sysname="{fields[0]}", nodename="{fields[1]}", ...}}'
+
+
+def _wait_status(proc, addr, args, i, result) -> str:
+    status = _u(proc, addr, 4)
+    if status & 0x7F == 0:
+        return f"[{{WIFEXITED(s) && WEXITSTATUS(s) == {(status >> 8) & 0xFF}}}]"
+    if status & 0xFF == 0x7F:
+        return f"[{{WIFSTOPPED(s) && WSTOPSIG(s) == {abi.SIGNAL_NAMES.get((status >> 8) & 0xFF, '?')}}}]"
+    core = " && WCOREDUMP(s)" if status & 0x80 else ""
+    return f"[{{WIFSIGNALED(s) && WTERMSIG(s) == {abi.SIGNAL_NAMES.get(status & 0x7F, status & 0x7F)}{core}}}]"
+
+
+def _fds(proc, addr, args, i, result) -> str:
+    return f"[{_signed32(_u(proc, addr, 4))}, {_signed32(_u(proc, addr + 4, 4))}]"
+
+
+def _iovec(proc, addr, args, i, result, filled: bool = False) -> str:
+    count = min(args[i + 1], 8)
+    left = result if filled else None
+    parts = []
+    for k in range(count):
+        base, length = _u(proc, addr + 16 * k, 8), _u(proc, addr + 16 * k + 8, 8)
+        shown = length if left is None else max(0, min(length, left))
+        if left is not None:
+            left -= shown
+        parts.append(f"{{iov_base={_string(proc, base, shown)}, iov_len={length}}}")
+    more = ", ..." if args[i + 1] > count else ""
+    return "[" + ", ".join(parts) + more + "]"
+
+
+STRUCTS = {"st": _stat, "ts": _timespec, "tso": _timespec, "uts": _utsname, "ws": _wait_status, "fd2": _fds,
+           "iov": _iovec, "iovo": lambda proc, addr, args, i, result: _iovec(proc, addr, args, i, result, True)}

@@ -15,9 +15,10 @@ on two facts:
 
 How stops are found, with the CPU's public API only:
 
-* breakpoints: while any is set the machine single-steps and compares the
-  pc of the thread about to run with the set (correct and slower; see
-  benchmarks/debug_step_speed.py);
+* breakpoints: the debugged thread's Cpu gets them as hooks (cpu/hooks.py)
+  while it runs, so the compiled loop stops before a breakpoint's
+  instruction; pages without one run at full speed, pages with one pay a
+  check per instruction (benchmarks/debug_speed.py, debug_hooks.py);
 * watchpoints: the pages holding watched bytes are "armed" (read and/or
   write permission taken away) around each advance, so the CPU stops with a
   fault before the accessing instruction retires; a fault inside a watched
@@ -38,6 +39,7 @@ import time
 from dataclasses import dataclass
 
 from ncpu.arm64.cpu import disassemble
+from ncpu.arm64.cpu.hooks import CTL_SKIP, Hooks
 from ncpu.arm64.linux import abi
 from ncpu.arm64.linux.scheduler import QUANTUM, Scheduler
 
@@ -118,7 +120,6 @@ class Target:
         between chunks; `stop_at` bounds the run (history-end at that count)."""
         sched = self.sched
         first = True
-        bp_pages = self._bp_pages()
         polls = 0
         while True:
             proc = sched.current()
@@ -126,20 +127,19 @@ class Target:
                 return self._exit_event()
             if stop_at is not None and self.now >= stop_at:
                 return Event("history-end", proc.pid)
-            # single-step only inside a page that holds a breakpoint; elsewhere run in
-            # chunks with those pages non-executable, so entering one stops the CPU
-            pc = proc.state.pc
-            careful = step_tid is not None or pc // PAGE in bp_pages
-            if careful and not first and pc in self.breakpoints and self._debugged(proc):
+            # a breakpoint stops the CPU's loop before its instruction (cpu/hooks.py); here it
+            # is reported, or (first, resuming from it) stepped over
+            at_bp = proc.state.pc in self.breakpoints and self._debugged(proc)
+            if at_bp and not first:
                 return Event("breakpoint", proc.pid)
             first = False
             polls += 1
-            if interrupted is not None and (not careful or polls % 256 == 0) and interrupted():
+            if interrupted is not None and (step_tid is None or polls % 256 == 0) and interrupted():
                 return Event("interrupt", proc.pid, abi.SIGINT)
-            limit = 1 if careful else CHUNK
+            limit = 1 if step_tid is not None else CHUNK
             if stop_at is not None:
                 limit = min(limit, stop_at - self.now)
-            ran, event = self._advance(proc, limit, trap_exec=not careful)
+            ran, event = self._advance(proc, limit, skip=proc.state.pc if at_bp else None)
             if event is not None:
                 return event
             self._maybe_snapshot()
@@ -152,16 +152,24 @@ class Target:
     def _bp_pages(self) -> set[int]:
         return {a // PAGE for a in self.breakpoints}
 
-    def _advance(self, proc, limit: int, trap_exec: bool = False) -> tuple[int, Event | None]:
-        """advance(limit) with watchpoints (and, with trap_exec, breakpoint pages) armed;
+    def _advance(self, proc, limit: int, trap_exec: bool = False, skip: int | None = None
+                 ) -> tuple[int, Event | None]:
+        """advance(limit) with watchpoints (and, with trap_exec, breakpoint pages) armed and
+        the breakpoints in the CPU's hooks (the pc `skip` runs even if it is one);
         a held-back fault becomes an event."""
         self._fault = None
         if proc.pid in self.pass_signal and proc.state.pc == self.pass_signal[proc.pid]:
             self._fault = "pass"
         self._arm(proc, trap_exec)
+        cpu = proc.cpu if self.breakpoints and self._debugged(proc) else None
+        if cpu is not None:                     # attached only while it runs: snapshots never copy it
+            cpu.hooks = Hooks(breakpoints=self.breakpoints)
+            cpu.hooks.ctl[CTL_SKIP] = -1 if skip is None else skip
         try:
             ran = self.sched.advance(limit)
         finally:
+            if cpu is not None:
+                cpu.hooks = None
             self._disarm(proc)
         fault, self._fault = self._fault, None
         self.pass_signal.pop(proc.pid, None)
@@ -334,11 +342,11 @@ class Target:
             proc = self.sched.current()
             if proc is None:
                 break
-            in_bp_page = bool(self.breakpoints) and proc.state.pc // PAGE in self._bp_pages()
-            if in_bp_page and proc.state.pc in self.breakpoints and self._debugged(proc):
+            at_bp = proc.state.pc in self.breakpoints and self._debugged(proc)
+            if at_bp:
                 last = (self.now, Event("breakpoint", proc.pid))
-            limit = 1 if in_bp_page else min(CHUNK, end - self.now)
-            _, event = self._advance(proc, limit, trap_exec=not in_bp_page)
+            limit = min(CHUNK, end - self.now)
+            _, event = self._advance(proc, limit, skip=proc.state.pc if at_bp else None)
             if event is not None:
                 last = (self.now, event)              # the instruction has not retired yet
                 if event.kind == "watch":
@@ -357,6 +365,11 @@ def _access_size(proc) -> int:
         text = disassemble(proc.mem.read(pc, 4), pc)[0][1]
     except Exception:
         return ACCESS_SPAN
+    return _access_size_of(text)
+
+
+def _access_size_of(text: str) -> int:
+    """Bytes a load/store accesses, from its disassembly."""
     mnemonic, _, operands = text.partition(" ")
     registers = [r.strip() for r in operands.split("[")[0].split(",") if r.strip()]
     if mnemonic.startswith(("stx", "stlx")):

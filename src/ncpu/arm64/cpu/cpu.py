@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .hooks import R_HOOK
 from .memory import Memory
 from .mmu import R_BRK, R_BUDGET, R_FAULT, R_GROW, R_SVC, R_UNDEF
 from .run import run_loop
@@ -19,6 +20,7 @@ class StopReason(enum.Enum):
     FAULT = "fault"
     UNDEFINED = "undefined"
     BRK = "brk"
+    HOOK = "hook"                # a breakpoint of cpu.hooks whose on_break asked to stop
 
 
 _REASONS = {R_SVC: StopReason.SVC, R_BUDGET: StopReason.BUDGET, R_FAULT: StopReason.FAULT,
@@ -44,6 +46,7 @@ class Cpu:
         self.state = state if state is not None else CpuState()
         self.instructions = 0
         self._st = np.zeros(4, np.int64)
+        self.hooks = None        # hooks.Hooks: trace and breakpoints (an instrumented loop)
 
     def run(self, max_steps: int) -> Stop:
         """Run until SVC, BRK, fault, undefined instruction or `max_steps` retired."""
@@ -53,9 +56,18 @@ class Cpu:
         while True:
             st[:] = 0
             s.regs[ICOUNT] = self.instructions
-            steps = run_loop(s.regs, vr_views(s.v), self.mem.arrays(), st, max_steps - total)
+            hooks = self.hooks
+            steps = run_loop(s.regs, vr_views(s.v), self.mem.arrays(), st, max_steps - total,
+                             None if hooks is None else hooks.arrays)
             total += steps
             self.instructions += steps
+            if st[0] == R_HOOK:
+                if hooks.stopped(self):
+                    return Stop(StopReason.HOOK, total, pc=s.pc)
+                if total >= max_steps:
+                    st[0] = R_BUDGET
+                    break
+                continue
             if st[0] != R_GROW:
                 break
             self.mem.grow_decode_cache()

@@ -21,6 +21,7 @@ from .exec_simd import exec_simd
 from .memory import NPAGES
 from .mmu import (A_EXEC, R_BUDGET, R_GROW, R_SVC, R_UNDEF, ST_ADDR, ST_REASON, ST_WORD, borrowed,
                   borrowed_mem, fault)
+from .hooks import borrowed_hooks, hook_page, hook_stop
 from .fpu import K_ADD, K_DIV, K_MUL, K_SUB, arith_flags, cvtf_flags, fma64, fma_flags, to_int, to_int_flags
 from .state import FPSR, NZCV, PC
 from .vregs import borrowed_v
@@ -47,13 +48,16 @@ DISPATCHED[np.array([
 
 
 @njit(cache=True)
-def run_loop(R, V, m, st, max_steps):
-    """Execute up to max_steps instructions; returns instructions retired."""
-    return _run(borrowed(R), borrowed_v(V), borrowed_mem(m), borrowed(st), max_steps)
+def run_loop(R, V, m, st, max_steps, hk):
+    """Execute up to max_steps instructions; returns instructions retired.
+    hk: None, or hooks.Hooks.arrays (an instrumented variant of the loop, see hooks.py)."""
+    if hk is None:               # the two branches are pruned by hk's type: one call compiled each
+        return _run(borrowed(R), borrowed_v(V), borrowed_mem(m), borrowed(st), max_steps, None)
+    return _run(borrowed(R), borrowed_v(V), borrowed_mem(m), borrowed(st), max_steps, borrowed_hooks(hk))
 
 
 @njit(cache=True)
-def _run(R, V, m, st, max_steps):
+def _run(R, V, m, st, max_steps, hk):
     steps = 0
     pc = R[PC]
     # the fields the generated code reads, bound once (gen_loop.HOISTED)
@@ -67,6 +71,7 @@ def _run(R, V, m, st, max_steps):
     dc_word = m.dc_word
     dc_imm = m.dc_imm
     dc_regs = m.dc_regs
+    hooked = False
     while True:
         if steps >= max_steps:
             st[ST_REASON] = R_BUDGET
@@ -86,6 +91,9 @@ def _run(R, V, m, st, max_steps):
                 m_dc_row[page] = row
                 dc_op[row, :] = -1
             cur_page = page
+            # ---- DEBUG HOOK (page): compiled away when hk is None (hooks.py)
+            if hk is not None:
+                hooked = hook_page(hk, page)
         # The inner loop: decoded rows with an executor family (rows.py), while pc stays on
         # this page.  Per instruction only the budget, the page and a stop are checked.
         while steps < max_steps:
@@ -93,6 +101,11 @@ def _run(R, V, m, st, max_steps):
             op = np.int64(dc_op[row, i])
             if op < 0:
                 break
+            # ---- DEBUG HOOK (inner): compiled away when hk is None (hooks.py); a row without
+            # a family leaves this loop below and is checked once, at the outer hook
+            if hk is not None:
+                if hooked and DISPATCHED[op] and hook_stop(hk, pc, dc_word[row, i], R, steps, st):
+                    break
             w = dc_word[row, i]
             imm = dc_imm[row, i]
             rg = dc_regs[row, i]
@@ -1904,6 +1917,10 @@ def _run(R, V, m, st, max_steps):
                 break
         if DISPATCHED[op]:                             # just decoded: the inner loop runs it
             continue
+        # ---- DEBUG HOOK (outer): compiled away when hk is None (hooks.py)
+        if hk is not None:
+            if hooked and hook_stop(hk, pc, dc_word[row, i], R, steps, st):
+                break
         w = dc_word[row, i]
         imm = dc_imm[row, i]
         # Fast path for double-precision FP (to become executor families).

@@ -180,7 +180,7 @@ def _run_slice(kernel, proc, quantum: int, fault_hook=None) -> int:
             kernel.syscall(proc)
             if proc.running and proc.pending:
                 kernel.deliver(proc)
-        elif reason == reasons.BUDGET:
+        elif reason == reasons.BUDGET or reason == reasons.HOOK:    # HOOK: a debugger's breakpoint
             break
         else:
             fault = _fault_of(proc, stop, reasons)
