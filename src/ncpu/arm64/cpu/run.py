@@ -17,6 +17,7 @@ from .decoder import UNDEF, decode, imm_of, regs_of
 from .exec_fp import exec_fp
 from .exec_int import exec_sys
 from .exec_mem import exec_mem
+from .cold_rows import exec_cold
 from .exec_simd import exec_simd
 from .memory import NPAGES
 from .mmu import (A_EXEC, R_BUDGET, R_GROW, R_SVC, R_UNDEF, ST_ADDR, ST_REASON, ST_WORD, borrowed,
@@ -959,7 +960,9 @@ def _run(R, V, m, st, max_steps):
         elif op < T.FIRST_SIMD:
             npc = exec_fp(op, w, imm, pc, R, V, st)
         else:
-            npc = exec_simd(op, w, imm, pc, R, V, st)
+            npc = exec_cold(op, w, imm, pc, R, V, st, dc_regs[row, i])     # SIMD: gen_loop, cold rows
+            if npc == -1:                                                    # a coarse row (no family)
+                npc = exec_simd(op, w, imm, pc, R, V, st)
         if st[ST_REASON] != 0:
             if st[ST_REASON] == R_SVC:
                 steps += 1
