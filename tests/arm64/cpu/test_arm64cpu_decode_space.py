@@ -86,8 +86,6 @@ def _excluded(w) -> str | None:
         return "fp16"
     if re.search(r"\bh\d+\b", ops) and "fcvt" in mn:
         return "fp16"
-    if mn in ("cls", "clz") and "v" in ops:
-        return "simd cls/clz"
     if mn.startswith(("abs", "neg", "smin", "umin", "smax", "umax", "cnt", "ctz")) and "v" not in ops and "d" not in ops:
         return "cssc"
     if mn in ("abs", "neg") and ops.startswith("v"):
