@@ -18,8 +18,7 @@ half-precision FP (fp16 forms), the crypto extensions (AES, SHA*, SM3/SM4,
 EOR3/RAX1/XAR/BCAX), dot products and matrix multiply (SDOT, USDOT, SMMLA,
 BF16), complex FP (FCMLA/FCADD), FRINT32/64, FJCVTZS, flag manipulation
 (CFINV, RMIF, SETF, AXFLAG/XAFLAG), MOPS (CPY*/SET*), CSSC, RCPC2 (LDAPUR*),
-LSE2/LSE128/LS64 forms, absolute-difference integer SIMD, polynomial
-multiply-long, SQRDMLAH/SQRDMLSH and the remaining AdvSIMD forms listed in
+LSE2/LSE128/LS64 forms, SQRDMLAH/SQRDMLSH and the remaining AdvSIMD forms listed in
 SIMD_NOT_IMPLEMENTED, LD2-4/ST2-4 of one lane and
 LD2R-LD4R, and every word capstone 5 cannot name.  System space, exception
 generation, SVE and SME words are never sent to unicorn (_unicorn_unsafe).  Words we decode that unicorn rejects are counted separately; they
@@ -50,14 +49,16 @@ EXCLUDED_PREFIXES = (
     "cpy", "set", "ldapur", "stlur", "ld64b", "st64b", "ldaddl", "rcwc", "ldclrp", "ldsetp", "swpp",
 )
 ALWAYS_EXCLUDED = EXCLUDED_PREFIXES
-# AdvSIMD forms not implemented: absolute difference, pairwise long,
-# polynomial, some widening forms, reciprocal estimates, FP16 conversions,
+# AdvSIMD forms not implemented: pairwise long, reciprocal estimates, FCVTXN,
+# the FP16 widening multiply-adds (FMLAL/FMLSL),
 # and the ARMv8.1 rounding doubling multiply-accumulates (SQRDMLAH/SQRDMLSH).
 SIMD_NOT_IMPLEMENTED = {
-    "sabd", "uabd", "saba", "uaba", "pmul", "saddlp", "uaddlp", "sadalp", "uadalp", "frecp", "frsqrt",
-    "urecpe", "ursqrte", "fcvtxn", "sabal", "uabal", "sabdl", "uabdl", "smlal", "umlal", "smlsl", "umlsl",
-    "ssubw", "usubw", "fmlal", "fmlsl", "sqrdmlah", "sqrdmlsh",
+    "saddlp", "uaddlp", "sadalp", "uadalp", "frecp", "frsqrt", "urecpe", "ursqrte", "fcvtxn",
+    "fmlal", "fmlsl", "sqrdmlah", "sqrdmlsh",
 }
+# The lists are counted: they may shrink, never grow (test_exclusion_lists_do_not_grow).
+MAX_EXCLUDED_PREFIXES = 72
+MAX_SIMD_NOT_IMPLEMENTED = 13
 _MD = None
 import os
 _DEBUG = os.environ.get("CPU2_DEBUG")
@@ -85,8 +86,6 @@ def _excluded(w) -> str | None:
         return "fp16"
     if re.search(r"\bh\d+\b", ops) and "fcvt" in mn:
         return "fp16"
-    if mn in ("cls", "clz") and "v" in ops:
-        return "simd cls/clz"
     if mn.startswith(("abs", "neg", "smin", "umin", "smax", "umax", "cnt", "ctz")) and "v" not in ops and "d" not in ops:
         return "cssc"
     if mn in ("abs", "neg") and ops.startswith("v"):
@@ -257,3 +256,11 @@ def test_decode_space_matches_unicorn():
 def test_decode_space_long(seed):
     n, rejected, ours_only, diverged = run_space(seed=100 + seed, n_entry=300, n_random=100000)
     assert not rejected and not ours_only and not diverged, (rejected[:20], ours_only[:20], diverged[:20])
+
+
+def test_exclusion_lists_do_not_grow():
+    """A new exclusion is a gap made invisible to this test: lower the counts
+    when an entry goes, never raise them."""
+    assert len(set(EXCLUDED_PREFIXES)) == len(EXCLUDED_PREFIXES)
+    assert len(EXCLUDED_PREFIXES) <= MAX_EXCLUDED_PREFIXES, len(EXCLUDED_PREFIXES)
+    assert len(SIMD_NOT_IMPLEMENTED) <= MAX_SIMD_NOT_IMPLEMENTED, len(SIMD_NOT_IMPLEMENTED)

@@ -47,6 +47,27 @@ def test_register_31_resolves_by_role():
     assert packed & 0xFF == DISCARD and (packed >> 16) & 0xFF == ZR
 
 
+def test_decoder_imports_no_executor():
+    """Layering: table -> decoder -> executors -> loop."""
+    import ast
+    from pathlib import Path
+
+    from ncpu.arm64.cpu import decoder
+    tree = ast.parse(Path(decoder.__file__).read_text())
+    imported = [n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module]
+    assert not [m for m in imported if m.startswith(("exec_", "run", "cold_rows"))], imported
+
+
+def test_simd_rows_run_out_of_line():
+    """Every SIMD row with a family is in cold_rows.py's dispatch, none in the hot loop."""
+    cold = gen_loop.cold_rows()
+    assert cold and all(T.BY_NAME[n].cls == "simd" for n in cold)
+    assert not set(cold) & set(gen_loop.rows())
+    assert [e.name for e in T.TABLE if e.cls == "simd" and e.asm and e.name not in EXECUTOR] == []
+
+
+
+
 DATA = 0x10000000       # a mapped data page, so that loads and stores mostly reach memory
 
 
@@ -66,7 +87,7 @@ def _machine(rng, w):
     return mem, state
 
 
-@pytest.mark.parametrize("name", [e.name for e in T.TABLE if e.name in EXECUTOR])
+@pytest.mark.parametrize("name", gen_loop.rows())
 def test_loop_matches_family(name):
     """One instruction through Cpu.run (the generated copy) against a direct call
     of its family on a copy of the machine: registers, vector registers, memory."""

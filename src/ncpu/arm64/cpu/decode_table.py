@@ -13,7 +13,9 @@ Register operands.  The register fields `rd`/`rt`, `rn`, `rm`/`rs` and
 (state.py), so executors index the register file without testing for
 register 31: a source 31 becomes the always-zero slot ZR, a destination 31
 (`rd` only) the write-only slot DISCARD, and a field named in the row's
-`sp=` option keeps 31, the stack pointer.
+`sp=` option keeps 31, the stack pointer.  The SIMD&FP register fields
+`vd`, `vn`, `vm`, `va` take the same slots with no special case (v31 is a
+register like the others).
 
 The op id of an entry is its index; module attributes `NAME = id` are created
 below so compiled code can say `T.ADD_I` and get a compile-time constant.
@@ -23,6 +25,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+
+_V3 = "0 q:1 {u} 01110 size:2 1 vm:5 {o} 1 vn:5 vd:5"      # SIMD three same
+_V3B = "0 q:1 {u} 01110 {size} 1 vm:5 00011 1 vn:5 vd:5"    # its bitwise forms: size is the op
+_V3D = "0 q:1 {u} 01110 size:2 1 vm:5 {o} 00 vn:5 vd:5"      # SIMD three different
+_V2 = "0 q:1 {u} 01110 size:2 10000 {o} 10 vn:5 vd:5"        # SIMD two-register miscellaneous
+_V2B = "0 q:1 {u} 01110 {size} 10000 {o} 10 vn:5 vd:5"       # the same with size part of the op
 
 _RAW = [
     # ---- integer data processing (class int) ------------------------------
@@ -169,11 +177,13 @@ _RAW = [
     ("UMOV",     "0 q:1 0 01110000 imm5:5 0 0111 1 rn:5 rd:5", "simd"),
     ("INS_ELEM", "0 1 1 01110000 imm5:5 0 imm4:4 1 rn:5 rd:5", "simd"),
     ("VMOVI",    "0 q:1 op:1 0111100000 abc:3 cmode:4 0 1 defgh:5 rd:5", "simd"),
-    ("V3SAME",   "0 q:1 u:1 01110 size:2 1 rm:5 opcode:5 1 rn:5 rd:5", "simd"),
+    # V3SAME minus the integer forms (split into one row each below): the FP three-same
+    # forms (opcode 11xxx) and ADDP/PMUL's neighbours stay one row for now.
+    ("V3SAME",   "0 q:1 u:1 01110 size:2 1 rm:5 11 opcode:3 1 rn:5 rd:5", "simd"),
+    # V2MISC minus the integer forms (one row each below): the FP two-register forms.
     ("V2MISC",   "0 q:1 u:1 01110 size:2 10000 opcode:5 10 rn:5 rd:5", "simd"),
     ("VACROSS",  "0 q:1 u:1 01110 size:2 11000 opcode:5 10 rn:5 rd:5", "simd"),
     ("VSHIFT",   "0 q:1 u:1 011110 immh:4 immb:3 opcode:5 1 rn:5 rd:5", "simd"),
-    ("V3DIFF",   "0 q:1 u:1 01110 size:2 1 rm:5 opcode:4 00 rn:5 rd:5", "simd"),
     ("EXT",      "0 q:1 101110 00 0 rm:5 0 imm4:4 0 rn:5 rd:5", "simd"),
     ("TBL",      "0 q:1 001110 000 rm:5 0 len:2 op:1 00 rn:5 rd:5", "simd"),
     ("VPERM",    "0 q:1 001110 size:2 0 rm:5 0 opcode:3 10 rn:5 rd:5", "simd"),
@@ -186,6 +196,121 @@ _RAW = [
     ("DUP_S",    "01 0 11110000 imm5:5 0 0000 1 rn:5 rd:5", "simd"),
     ("SELEM",    "01 u:1 11111 size:2 l:1 m:1 rm:4 opcode:4 h:1 0 rn:5 rd:5", "simd"),
     ("S3DIFF",   "01 u:1 11110 size:2 1 rm:5 opcode:4 00 rn:5 rd:5", "simd"),   # SQDMULL.. (exec_sat)
+    # ---- Advanced SIMD three same, integer (one row per form) ------------------
+    # _V3 is the group's pattern; U and opcode are each row's fixed bits.  Constraints:
+    # x=FIELD:VALUE,... marks a reserved combination (no .1d vector: x=size:3,q:0).
+    # asm= spells the operands (disasm.py, "operand templates").
+    ("SHADD_v",   _V3.format(u=0, o="00000"), "simd", "x=size:3 asm=vd.T,vn.T,vm.T"),
+    ("UHADD_v",   _V3.format(u=1, o="00000"), "simd", "x=size:3 asm=vd.T,vn.T,vm.T"),
+    ("SQADD_v",   _V3.format(u=0, o="00001"), "simd", "x=size:3,q:0 asm=vd.T,vn.T,vm.T"),
+    ("UQADD_v",   _V3.format(u=1, o="00001"), "simd", "x=size:3,q:0 asm=vd.T,vn.T,vm.T"),
+    ("SRHADD_v",  _V3.format(u=0, o="00010"), "simd", "x=size:3 asm=vd.T,vn.T,vm.T"),
+    ("URHADD_v",  _V3.format(u=1, o="00010"), "simd", "x=size:3 asm=vd.T,vn.T,vm.T"),
+    ("SHSUB_v",   _V3.format(u=0, o="00100"), "simd", "x=size:3 asm=vd.T,vn.T,vm.T"),
+    ("UHSUB_v",   _V3.format(u=1, o="00100"), "simd", "x=size:3 asm=vd.T,vn.T,vm.T"),
+    ("SQSUB_v",   _V3.format(u=0, o="00101"), "simd", "x=size:3,q:0 asm=vd.T,vn.T,vm.T"),
+    ("UQSUB_v",   _V3.format(u=1, o="00101"), "simd", "x=size:3,q:0 asm=vd.T,vn.T,vm.T"),
+    ("CMGT_v",    _V3.format(u=0, o="00110"), "simd", "x=size:3,q:0 asm=vd.T,vn.T,vm.T"),
+    ("CMHI_v",    _V3.format(u=1, o="00110"), "simd", "x=size:3,q:0 asm=vd.T,vn.T,vm.T"),
+    ("CMGE_v",    _V3.format(u=0, o="00111"), "simd", "x=size:3,q:0 asm=vd.T,vn.T,vm.T"),
+    ("CMHS_v",    _V3.format(u=1, o="00111"), "simd", "x=size:3,q:0 asm=vd.T,vn.T,vm.T"),
+    ("SSHL_v",    _V3.format(u=0, o="01000"), "simd", "x=size:3,q:0 asm=vd.T,vn.T,vm.T"),
+    ("USHL_v",    _V3.format(u=1, o="01000"), "simd", "x=size:3,q:0 asm=vd.T,vn.T,vm.T"),
+    ("SQSHL_v",   _V3.format(u=0, o="01001"), "simd", "x=size:3,q:0 asm=vd.T,vn.T,vm.T"),
+    ("UQSHL_v",   _V3.format(u=1, o="01001"), "simd", "x=size:3,q:0 asm=vd.T,vn.T,vm.T"),
+    ("SRSHL_v",   _V3.format(u=0, o="01010"), "simd", "x=size:3,q:0 asm=vd.T,vn.T,vm.T"),
+    ("URSHL_v",   _V3.format(u=1, o="01010"), "simd", "x=size:3,q:0 asm=vd.T,vn.T,vm.T"),
+    ("SQRSHL_v",  _V3.format(u=0, o="01011"), "simd", "x=size:3,q:0 asm=vd.T,vn.T,vm.T"),
+    ("UQRSHL_v",  _V3.format(u=1, o="01011"), "simd", "x=size:3,q:0 asm=vd.T,vn.T,vm.T"),
+    ("SMAX_v",    _V3.format(u=0, o="01100"), "simd", "x=size:3 asm=vd.T,vn.T,vm.T"),
+    ("UMAX_v",    _V3.format(u=1, o="01100"), "simd", "x=size:3 asm=vd.T,vn.T,vm.T"),
+    ("SMIN_v",    _V3.format(u=0, o="01101"), "simd", "x=size:3 asm=vd.T,vn.T,vm.T"),
+    ("UMIN_v",    _V3.format(u=1, o="01101"), "simd", "x=size:3 asm=vd.T,vn.T,vm.T"),
+    ("SABD_v",    _V3.format(u=0, o="01110"), "simd", "x=size:3 asm=vd.T,vn.T,vm.T"),
+    ("UABD_v",    _V3.format(u=1, o="01110"), "simd", "x=size:3 asm=vd.T,vn.T,vm.T"),
+    ("SABA_v",    _V3.format(u=0, o="01111"), "simd", "x=size:3 asm=vd.T,vn.T,vm.T"),
+    ("UABA_v",    _V3.format(u=1, o="01111"), "simd", "x=size:3 asm=vd.T,vn.T,vm.T"),
+    ("ADD_v",     _V3.format(u=0, o="10000"), "simd", "x=size:3,q:0 asm=vd.T,vn.T,vm.T"),
+    ("SUB_v",     _V3.format(u=1, o="10000"), "simd", "x=size:3,q:0 asm=vd.T,vn.T,vm.T"),
+    ("CMTST_v",   _V3.format(u=0, o="10001"), "simd", "x=size:3,q:0 asm=vd.T,vn.T,vm.T"),
+    ("CMEQ_v",    _V3.format(u=1, o="10001"), "simd", "x=size:3,q:0 asm=vd.T,vn.T,vm.T"),
+    ("MLA_v",     _V3.format(u=0, o="10010"), "simd", "x=size:3 asm=vd.T,vn.T,vm.T"),
+    ("MLS_v",     _V3.format(u=1, o="10010"), "simd", "x=size:3 asm=vd.T,vn.T,vm.T"),
+    ("MUL_v",     _V3.format(u=0, o="10011"), "simd", "x=size:3 asm=vd.T,vn.T,vm.T"),
+    ("PMUL_v",    _V3.format(u=1, o="10011"), "simd", "x=size:1 x=size:2 x=size:3 asm=vd.T,vn.T,vm.T"),
+    ("SMAXP_v",   _V3.format(u=0, o="10100"), "simd", "x=size:3 asm=vd.T,vn.T,vm.T"),
+    ("UMAXP_v",   _V3.format(u=1, o="10100"), "simd", "x=size:3 asm=vd.T,vn.T,vm.T"),
+    ("SMINP_v",   _V3.format(u=0, o="10101"), "simd", "x=size:3 asm=vd.T,vn.T,vm.T"),
+    ("UMINP_v",   _V3.format(u=1, o="10101"), "simd", "x=size:3 asm=vd.T,vn.T,vm.T"),
+    ("SQDMULH_v", _V3.format(u=0, o="10110"), "simd", "x=size:0 x=size:3 asm=vd.T,vn.T,vm.T"),
+    ("SQRDMULH_v",_V3.format(u=1, o="10110"), "simd", "x=size:0 x=size:3 asm=vd.T,vn.T,vm.T"),
+    ("ADDP_v",    _V3.format(u=0, o="10111"), "simd", "x=size:3,q:0 asm=vd.T,vn.T,vm.T"),
+    ("AND_v",     _V3B.format(u=0, size="00"), "simd", "asm=vd.B,vn.B,vm.B"),
+    ("BIC_v",     _V3B.format(u=0, size="01"), "simd", "asm=vd.B,vn.B,vm.B"),
+    ("ORR_v",     _V3B.format(u=0, size="10"), "simd", "asm=vd.B,vn.B,vm.B"),
+    ("ORN_v",     _V3B.format(u=0, size="11"), "simd", "asm=vd.B,vn.B,vm.B"),
+    ("EOR_v",     _V3B.format(u=1, size="00"), "simd", "asm=vd.B,vn.B,vm.B"),
+    ("BSL_v",     _V3B.format(u=1, size="01"), "simd", "asm=vd.B,vn.B,vm.B"),
+    ("BIT_v",     _V3B.format(u=1, size="10"), "simd", "asm=vd.B,vn.B,vm.B"),
+    ("BIF_v",     _V3B.format(u=1, size="11"), "simd", "asm=vd.B,vn.B,vm.B"),
+    # ---- Advanced SIMD three different (one row per form) --------------------------
+    # Long (wide result), wide (wide first source) and narrow-high forms; the
+    # mnemonic takes a 2 when Q = 1 (option q2: the upper halves are read or written).
+    ("SADDL_v",   _V3D.format(u=0, o="0000"), "simd", "x=size:3 q2 asm=vd.W,vn.T,vm.T"),
+    ("UADDL_v",   _V3D.format(u=1, o="0000"), "simd", "x=size:3 q2 asm=vd.W,vn.T,vm.T"),
+    ("SADDW_v",   _V3D.format(u=0, o="0001"), "simd", "x=size:3 q2 asm=vd.W,vn.W,vm.T"),
+    ("UADDW_v",   _V3D.format(u=1, o="0001"), "simd", "x=size:3 q2 asm=vd.W,vn.W,vm.T"),
+    ("SSUBL_v",   _V3D.format(u=0, o="0010"), "simd", "x=size:3 q2 asm=vd.W,vn.T,vm.T"),
+    ("USUBL_v",   _V3D.format(u=1, o="0010"), "simd", "x=size:3 q2 asm=vd.W,vn.T,vm.T"),
+    ("SSUBW_v",   _V3D.format(u=0, o="0011"), "simd", "x=size:3 q2 asm=vd.W,vn.W,vm.T"),
+    ("USUBW_v",   _V3D.format(u=1, o="0011"), "simd", "x=size:3 q2 asm=vd.W,vn.W,vm.T"),
+    ("ADDHN_v",   _V3D.format(u=0, o="0100"), "simd", "x=size:3 q2 asm=vd.T,vn.W,vm.W"),
+    ("RADDHN_v",  _V3D.format(u=1, o="0100"), "simd", "x=size:3 q2 asm=vd.T,vn.W,vm.W"),
+    ("SABAL_v",   _V3D.format(u=0, o="0101"), "simd", "x=size:3 q2 asm=vd.W,vn.T,vm.T"),
+    ("UABAL_v",   _V3D.format(u=1, o="0101"), "simd", "x=size:3 q2 asm=vd.W,vn.T,vm.T"),
+    ("SUBHN_v",   _V3D.format(u=0, o="0110"), "simd", "x=size:3 q2 asm=vd.T,vn.W,vm.W"),
+    ("RSUBHN_v",  _V3D.format(u=1, o="0110"), "simd", "x=size:3 q2 asm=vd.T,vn.W,vm.W"),
+    ("SABDL_v",   _V3D.format(u=0, o="0111"), "simd", "x=size:3 q2 asm=vd.W,vn.T,vm.T"),
+    ("UABDL_v",   _V3D.format(u=1, o="0111"), "simd", "x=size:3 q2 asm=vd.W,vn.T,vm.T"),
+    ("SMLAL_v",   _V3D.format(u=0, o="1000"), "simd", "x=size:3 q2 asm=vd.W,vn.T,vm.T"),
+    ("UMLAL_v",   _V3D.format(u=1, o="1000"), "simd", "x=size:3 q2 asm=vd.W,vn.T,vm.T"),
+    ("SQDMLAL_v", _V3D.format(u=0, o="1001"), "simd", "x=size:0 x=size:3 q2 asm=vd.W,vn.T,vm.T"),
+    ("SMLSL_v",   _V3D.format(u=0, o="1010"), "simd", "x=size:3 q2 asm=vd.W,vn.T,vm.T"),
+    ("UMLSL_v",   _V3D.format(u=1, o="1010"), "simd", "x=size:3 q2 asm=vd.W,vn.T,vm.T"),
+    ("SQDMLSL_v", _V3D.format(u=0, o="1011"), "simd", "x=size:0 x=size:3 q2 asm=vd.W,vn.T,vm.T"),
+    ("SMULL_v",   _V3D.format(u=0, o="1100"), "simd", "x=size:3 q2 asm=vd.W,vn.T,vm.T"),
+    ("UMULL_v",   _V3D.format(u=1, o="1100"), "simd", "x=size:3 q2 asm=vd.W,vn.T,vm.T"),
+    ("SQDMULL_v", _V3D.format(u=0, o="1101"), "simd", "x=size:0 x=size:3 q2 asm=vd.W,vn.T,vm.T"),
+    ("PMULL_v",   _V3D.format(u=0, o="1110"), "simd", "x=size:1 x=size:2 q2 asm=vd.W,vn.T,vm.T"),
+    # ---- Advanced SIMD two-register miscellaneous, integer (one row per form) ------
+    ("REV64_v",   _V2.format(u=0, o="00000"), "simd", "x=size:3 asm=vd.T,vn.T"),
+    ("REV32_v",   _V2.format(u=1, o="00000"), "simd", "x=size:2 x=size:3 asm=vd.T,vn.T"),
+    ("REV16_v",   _V2B.format(u=0, size="00", o="00001"), "simd", "asm=vd.B,vn.B"),
+    ("SADDLP_v",  _V2.format(u=0, o="00010"), "simd", "x=size:3 asm=vd.P,vn.T"),
+    ("UADDLP_v",  _V2.format(u=1, o="00010"), "simd", "x=size:3 asm=vd.P,vn.T"),
+    ("SUQADD_v",  _V2.format(u=0, o="00011"), "simd", "x=size:3,q:0 asm=vd.T,vn.T"),
+    ("USQADD_v",  _V2.format(u=1, o="00011"), "simd", "x=size:3,q:0 asm=vd.T,vn.T"),
+    ("CLS_v",     _V2.format(u=0, o="00100"), "simd", "x=size:3 asm=vd.T,vn.T"),
+    ("CLZ_v",     _V2.format(u=1, o="00100"), "simd", "x=size:3 asm=vd.T,vn.T"),
+    ("CNT_v",     _V2B.format(u=0, size="00", o="00101"), "simd", "asm=vd.B,vn.B"),
+    ("NOT_v",     _V2B.format(u=1, size="00", o="00101"), "simd", "mn=mvn asm=vd.B,vn.B"),
+    ("RBIT_v",    _V2B.format(u=1, size="01", o="00101"), "simd", "asm=vd.B,vn.B"),
+    ("SADALP_v",  _V2.format(u=0, o="00110"), "simd", "x=size:3 asm=vd.P,vn.T"),
+    ("UADALP_v",  _V2.format(u=1, o="00110"), "simd", "x=size:3 asm=vd.P,vn.T"),
+    ("SQABS_v",   _V2.format(u=0, o="00111"), "simd", "x=size:3,q:0 asm=vd.T,vn.T"),
+    ("SQNEG_v",   _V2.format(u=1, o="00111"), "simd", "x=size:3,q:0 asm=vd.T,vn.T"),
+    ("CMGT0_v",   _V2.format(u=0, o="01000"), "simd", "x=size:3,q:0 mn=cmgt asm=vd.T,vn.T,#0"),
+    ("CMGE0_v",   _V2.format(u=1, o="01000"), "simd", "x=size:3,q:0 mn=cmge asm=vd.T,vn.T,#0"),
+    ("CMEQ0_v",   _V2.format(u=0, o="01001"), "simd", "x=size:3,q:0 mn=cmeq asm=vd.T,vn.T,#0"),
+    ("CMLE0_v",   _V2.format(u=1, o="01001"), "simd", "x=size:3,q:0 mn=cmle asm=vd.T,vn.T,#0"),
+    ("CMLT0_v",   _V2.format(u=0, o="01010"), "simd", "x=size:3,q:0 mn=cmlt asm=vd.T,vn.T,#0"),
+    ("ABS_v",     _V2.format(u=0, o="01011"), "simd", "x=size:3,q:0 asm=vd.T,vn.T"),
+    ("NEG_v",     _V2.format(u=1, o="01011"), "simd", "x=size:3,q:0 asm=vd.T,vn.T"),
+    ("XTN_v",     _V2.format(u=0, o="10010"), "simd", "x=size:3 q2 asm=vd.T,vn.W"),
+    ("SQXTUN_v",  _V2.format(u=1, o="10010"), "simd", "x=size:3 q2 asm=vd.T,vn.W"),
+    ("SHLL_v",    _V2.format(u=1, o="10011"), "simd", "x=size:3 q2 asm=vd.W,vn.T,#E"),
+    ("SQXTN_v",   _V2.format(u=0, o="10100"), "simd", "x=size:3 q2 asm=vd.T,vn.W"),
+    ("UQXTN_v",   _V2.format(u=1, o="10100"), "simd", "x=size:3 q2 asm=vd.T,vn.W"),
 ]
 
 
@@ -198,6 +323,10 @@ class Entry:
     value: int
     fields: dict  # name -> (lsb, width)
     sp: tuple = ()  # register fields where 31 means SP
+    reserved: tuple = ()  # (mask, value) word patterns that are unallocated (option x=)
+    asm: tuple = ()  # operand templates for the disassembler (option asm=)
+    q2: bool = False  # mnemonic + "2" when Q = 1 (option q2)
+    mn: str = ""      # mnemonic (option mn=; default: the name before its last "_", lower case)
 
     def extract(self, word: int) -> dict:
         return {k: (word >> lsb) & ((1 << w) - 1) for k, (lsb, w) in self.fields.items()}
@@ -209,9 +338,29 @@ class Entry:
             word |= (v & ((1 << w) - 1)) << lsb
         return word
 
+    def is_reserved(self, word: int) -> bool:
+        return any(word & m == v for m, v in self.reserved)
+
+
+def _field_pattern(name: str, fields: dict, fname: str, text: str) -> tuple[int, int]:
+    """(mask, value) of `fname == text` in a word: text is a number, or bits
+    like b1xx (x: any) as wide as the field."""
+    if fname not in fields:
+        raise ValueError(f"{name}: x= names a field the pattern lacks: {fname}")
+    lsb, width = fields[fname]
+    if not text.startswith("b"):
+        return ((1 << width) - 1) << lsb, int(text) << lsb
+    if len(text) - 1 != width:
+        raise ValueError(f"{name}: {fname}:{text} is not {width} bits")
+    mask = value = 0
+    for k, ch in enumerate(reversed(text[1:])):
+        if ch != "x":
+            mask |= 1 << (lsb + k)
+            value |= int(ch) << (lsb + k)
+    return mask, value
+
 
 def _parse(name: str, pattern: str, cls: str, options: str = "") -> Entry:
-    sp = tuple(options.removeprefix("sp=").split(",")) if options else ()
     pos, mask, value, fields = 32, 0, 0, {}
     for tok in pattern.split():
         if ":" in tok:
@@ -225,9 +374,28 @@ def _parse(name: str, pattern: str, cls: str, options: str = "") -> Entry:
                 value |= int(ch) << pos
     if pos != 0:
         raise ValueError(f"pattern of {name} has {32 - pos} bits, not 32")
+    sp, reserved, asm, q2, mn = (), [], (), False, name.rsplit("_", 1)[0].lower()
+    for opt in options.split():
+        key, _, arg = opt.partition("=")
+        if key == "sp":
+            sp = tuple(arg.split(","))
+        elif key == "x":                  # one reserved combination: FIELD:VALUE[,FIELD:VALUE...]
+            m = v = 0
+            for cond in arg.split(","):
+                fm, fv = _field_pattern(name, fields, *cond.split(":"))
+                m, v = m | fm, v | fv
+            reserved.append((m, v))
+        elif key == "asm":
+            asm = tuple(arg.split(","))
+        elif opt == "q2":
+            q2 = True
+        elif key == "mn":
+            mn = arg
+        else:
+            raise ValueError(f"{name}: unknown option {opt}")
     if not set(sp) <= set(fields):
         raise ValueError(f"{name}: sp= names a field the pattern lacks")
-    return Entry(name, pattern, cls, mask, value, fields, sp)
+    return Entry(name, pattern, cls, mask, value, fields, sp, tuple(reserved), asm, q2, mn)
 
 
 TABLE: list[Entry] = [_parse(*row) for row in _RAW]
@@ -246,8 +414,8 @@ assert all(TABLE[i].cls == c for c in CLASSES for i in range(_first[c], _first[c
 BY_NAME_ID = {e.name: i for i, e in enumerate(TABLE)}
 
 # ---- register operands (see the module docstring) --------------------------
-REG_SLOTS = (("rd", "rt"), ("rn",), ("rm", "rs"), ("ra", "rt2"))   # -> a, b, c, d
-K_SRC, K_DST, K_SP = 0, 1, 2      # 31 means: ZR (read) / DISCARD (write) / SP
+REG_SLOTS = (("rd", "rt", "vd"), ("rn", "vn"), ("rm", "rs", "vm"), ("ra", "rt2", "va"))   # -> a, b, c, d
+K_SRC, K_DST, K_SP, K_V = 0, 1, 2, 3   # 31 means: ZR (read) / DISCARD (write) / SP / v31
 
 
 def _reg_operands():
@@ -258,8 +426,25 @@ def _reg_operands():
             for fname in names:
                 if fname in e.fields:
                     lsb[op, slot] = e.fields[fname][0]
-                    kind[op, slot] = K_SP if fname in e.sp else K_DST if fname == "rd" else K_SRC
+                    kind[op, slot] = (K_V if fname[0] == "v" else K_SP if fname in e.sp
+                                      else K_DST if fname == "rd" else K_SRC)
     return lsb, kind
 
 
 REG_LSB, REG_KIND = _reg_operands()
+
+# ---- reserved combinations (option x=), flattened for the compiled decoder -----
+# Rows of op id k are RES_MASK/RES_VALUE[RES_START[k]:RES_START[k + 1]].
+RES_START = np.cumsum([0] + [len(e.reserved) for e in TABLE]).astype(np.int64)
+RES_MASK = np.array([m for e in TABLE for m, _ in e.reserved] or [0], np.int64)
+RES_VALUE = np.array([v for e in TABLE for _, v in e.reserved] or [0], np.int64)
+
+# ---- fields by name, for executors: fld(op, w, T.FLD_SIZE) (decoder.fld) ----------
+FIELD_NAMES = sorted({f for e in TABLE for f in e.fields})
+globals().update({f"FLD_{f.upper()}": k for k, f in enumerate(FIELD_NAMES)})
+FIELD_LSB = np.zeros((NOPS, len(FIELD_NAMES)), np.int8)      # int8: numba embeds these in the code
+FIELD_WIDTH = np.zeros((NOPS, len(FIELD_NAMES)), np.int8)    # 0: the row has no such field
+for _op, _e in enumerate(TABLE):
+    for _f, (_lsb, _w) in _e.fields.items():
+        FIELD_LSB[_op, FIELD_NAMES.index(_f)] = _lsb
+        FIELD_WIDTH[_op, FIELD_NAMES.index(_f)] = _w

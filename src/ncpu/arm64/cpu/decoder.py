@@ -1,8 +1,12 @@
 """Decoder built from the table: word -> (op id, pre-computed immediate).
 
 `decode(word)` matches the table's (mask, value) pairs, most specific first
-(more fixed bits wins, so aliases and carve-outs beat their general form).
-`valid(op, word)` applies the constraints a bit pattern cannot express and
+(more fixed bits wins, so aliases and carve-outs beat their general form);
+a row whose reserved combinations (decode_table option x=) hold for the word
+does not match, and the search goes on (an overlap group).
+`valid(op, word)` applies the constraints the older rows still write as code
+(simd_valid.py for the coarse SIMD rows), `fld(op, word, T.FLD_X)` reads a
+field of a row by name (executors use it instead of bit positions), and
 `imm_of(op, word)` pre-computes the expensive immediate once (bitmask
 immediates, sign-extended offsets, SIMD immediates) for the decode cache.
 Decoding happens once per word thanks to that cache, so clarity wins here.
@@ -15,8 +19,7 @@ from numba import njit
 from . import decode_table as T
 from .state import DISCARD, ZR
 from .sysregs import SUPPORTED_READ, SUPPORTED_WRITE
-from .exec_sat import is_sat, sat_ok
-from .exec_vfp import elem_ok, fp2_ok, fp3_ok, s2misc_ok, s3same_ok, spair_ok, sshift_ok
+from .simd_valid import elem_ok, fp2_ok, fp3_ok, is_sat, s2misc_ok, s3same_ok, sat_ok, spair_ok, sshift_ok
 
 _order = sorted(range(T.NOPS), key=lambda i: -bin(T.TABLE[i].mask).count("1"))
 MASKS = np.array([T.TABLE[i].mask for i in _order], np.int64)
@@ -127,14 +130,35 @@ def simd_expand_imm(op, cmode, imm8):
     return vfp_expand_imm(imm8, True)  # FMOV (vector, double)
 
 
+RES_START, RES_MASK, RES_VALUE = T.RES_START, T.RES_MASK, T.RES_VALUE
+FIELD_LSB, FIELD_WIDTH = T.FIELD_LSB, T.FIELD_WIDTH
+
+
+@njit(cache=True)
+def reserved(op, word):
+    """Does the word hit one of the row's reserved combinations (option x=)?"""
+    for k in range(RES_START[op], RES_START[op + 1]):
+        if (word & RES_MASK[k]) == RES_VALUE[k]:
+            return True
+    return False
+
+
 @njit(cache=True)
 def decode(word):
     """Op id of the most specific matching table entry, or UNDEF."""
     for i in range(len(MASKS)):
         if (word & MASKS[i]) == VALUES[i]:
             op = OPS[i]
+            if reserved(op, word):
+                continue
             return op if valid(op, word) else UNDEF
     return UNDEF
+
+
+@njit(cache=True)
+def fld(op, w, k):
+    """Field k (T.FLD_NAME) of row op in word w; gen_loop folds it to a shift and mask."""
+    return (w >> np.int64(FIELD_LSB[op, k])) & ((np.int64(1) << np.int64(FIELD_WIDTH[op, k])) - 1)
 
 
 REG_LSB = T.REG_LSB
@@ -152,7 +176,7 @@ def regs_of(op, w):
             r = (w >> lsb) & 31
             if r == 31:
                 kind = REG_KIND[op, k]
-                r = 31 if kind == T.K_SP else DISCARD if kind == T.K_DST else ZR
+                r = 31 if kind == T.K_SP or kind == T.K_V else DISCARD if kind == T.K_DST else ZR
             packed |= np.int64(r) << (8 * k)
     return packed
 
@@ -319,44 +343,13 @@ def _simd_valid(op, w):
         if bits(w, 29, 1) == 1 and cmode == 14:
             return True
         return True
-    if op == T.V3SAME:
-        o = bits(w, 11, 5)
-        if o == 3:
-            return True
-        if o == 16 or o == 17 or o == 6 or o == 7:
-            return not (size == 3 and q == 0)
-        if o == 23:
-            return u == 0 and not (size == 3 and q == 0)
-        if o == 20 or o == 21 or o == 12 or o == 13:
-            return size != 3
-        if o == 19:
-            return u == 0 and size != 3
-        if o == 18:                                # MLA / MLS
-            return size != 3
-        if o == 8:                                 # SSHL / USHL
-            return not (size == 3 and q == 0)
-        if o >= 24:
-            return fp3_ok(u, size >> 1, o) and not (size & 1 and q == 0)
-        return False
-    if op == T.V2MISC:
+    if op == T.V3SAME:                             # the FP forms (opcode 11xxx)
+        return fp3_ok(u, size >> 1, bits(w, 11, 5)) and not (size & 1 and q == 0)
+    if op == T.V2MISC:                             # the FP forms (the integer ones have rows)
         o = bits(w, 12, 5)
-        if o == 0:
-            return size < 3 - u
-        if o == 1:
-            return u == 0 and size == 0
-        if o == 5:
-            return (u == 0 and size == 0) or (u == 1 and size < 2)
-        if o == 8 or o == 9 or o == 11:
-            return not (size == 3 and q == 0)
-        if o == 10:
-            return u == 0 and not (size == 3 and q == 0)
-        if o == 18:
-            return u == 0 and size < 3
-        if o == 19:                                # SHLL / SHLL2
-            return u == 1 and size < 3
         if o == 22 or o == 23:                     # FCVTN / FCVTL: single <-> double only
             return u == 0 and size == 1
-        if o >= 12:
+        if o >= 12 and o != 18 and o != 19 and o != 20:
             return fp2_ok(u, size >> 1, o) and not (size & 1 and q == 0)
         return False
     if op == T.VACROSS:
@@ -386,9 +379,6 @@ def _simd_valid(op, w):
         if o == 28 or o == 31:                     # fixed-point conversions
             return immh >= 4
         return False
-    if op == T.V3DIFF:
-        o = bits(w, 12, 4)
-        return (o == 0 or o == 2 or o == 1 or o == 12) and size != 3
     if op == T.EXT:
         return q == 1 or bits(w, 14, 1) == 0
     if op == T.VPERM:

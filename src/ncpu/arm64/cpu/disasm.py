@@ -10,7 +10,7 @@ from __future__ import annotations
 from . import decode_table as T
 from .decoder import UNDEF, decode, decode_bitmask, imm_of, simd_expand_imm, vfp_expand_imm
 from .disasm_sat import fmt_sat
-from .exec_sat import is_sat
+from .simd_valid import is_sat
 from .sysregs import NAMES as SYSREG_NAMES
 
 COND = ["eq", "ne", "hs", "lo", "mi", "pl", "vs", "vc", "hi", "ls", "ge", "lt", "gt", "le", "al", "nv"]
@@ -486,43 +486,19 @@ def _fmt_simd(name, f, w, addr):
         return fmt_sat(name, f)
     size, u = f.get("size", 0), f.get("u", 0)
     a = ARR[size * 2 + q] if size * 2 + q < 8 else "?"
-    if name == "V3SAME":
-        o, rm = f["opcode"], f["rm"]
-        if o == 3:
-            mn = (("and", "bic", "orr", "orn"), ("eor", "bsl", "bit", "bif"))[u][size]
-            if mn == "orr" and rn == rm:
-                return "mov", f"v{rd}.{ARR[q]}, v{rn}.{ARR[q]}"
-            return mn, f"v{rd}.{ARR[q]}, v{rn}.{ARR[q]}, v{rm}.{ARR[q]}"
-        if o >= 24:
-            fa = ("2s", "4s", "?", "2d")[(size & 1) * 2 + q]
-            return _FP3[(o, u, size >> 1)], f"v{rd}.{fa}, v{rn}.{fa}, v{rm}.{fa}"
-        mn = {16: ("add", "sub"), 17: ("cmtst", "cmeq"), 18: ("mla", "mls"), 8: ("sshl", "ushl"), 6: ("cmgt", "cmhi"), 7: ("cmge", "cmhs"),
-              23: ("addp", "?"), 20: ("smaxp", "umaxp"), 21: ("sminp", "uminp"), 12: ("smax", "umax"),
-              13: ("smin", "umin"), 19: ("mul", "pmul")}[o][u]
-        return mn, f"v{rd}.{a}, v{rn}.{a}, v{rm}.{a}"
-    if name == "V2MISC":
+    if name == "V3SAME":                               # the FP forms: opcode 11xxx
+        o, rm = 24 + f["opcode"], f["rm"]
+        fa = ("2s", "4s", "?", "2d")[(size & 1) * 2 + q]
+        return _FP3[(o, u, size >> 1)], f"v{rd}.{fa}, v{rn}.{fa}, v{rm}.{fa}"
+    if name == "V2MISC":                               # the FP forms
         o = f["opcode"]
-        if o == 5:
-            if u == 0:
-                return "cnt", f"v{rd}.{a}, v{rn}.{a}"
-            return ("mvn", "rbit")[size], f"v{rd}.{ARR[q]}, v{rn}.{ARR[q]}"
-        if o == 18 or o == 19:
-            wide = ARR[(size + 1) * 2 + 1]
-            if o == 19:
-                return ("shll2" if q else "shll"), f"v{rd}.{wide}, v{rn}.{a}, #{8 << size}"
-            return ("xtn2" if q else "xtn"), f"v{rd}.{a}, v{rn}.{wide}"
         if o == 22:
             return ("fcvtn2" if q else "fcvtn"), f"v{rd}.{('2s', '4s')[q]}, v{rn}.2d"
         if o == 23:
             return ("fcvtl2" if q else "fcvtl"), f"v{rd}.2d, v{rn}.{('2s', '4s')[q]}"
-        if o >= 12:
-            fa = ("2s", "4s", "?", "2d")[(size & 1) * 2 + q]
-            mn = _FP2[(o, u, size >> 1)]
-            return mn, f"v{rd}.{fa}, v{rn}.{fa}" + (", #0.0" if o <= 14 else "")
-        mn = {0: ("rev64", "rev32"), 1: ("rev16", "?"), 8: ("cmgt", "cmge"), 9: ("cmeq", "cmle"),
-              10: ("cmlt", "?"), 11: ("abs", "neg")}[o][u]
-        zero = ", #0" if o in (8, 9, 10) else ""
-        return mn, f"v{rd}.{a}, v{rn}.{a}{zero}"
+        fa = ("2s", "4s", "?", "2d")[(size & 1) * 2 + q]
+        mn = _FP2[(o, u, size >> 1)]
+        return mn, f"v{rd}.{fa}, v{rn}.{fa}" + (", #0.0" if o <= 14 else "")
     if name == "VACROSS":
         o = f["opcode"]
         if o in (12, 15):
@@ -554,13 +530,6 @@ def _fmt_simd(name, f, w, addr):
         if sh == 0:
             return ("sxtl", "uxtl")[u] + ("2" if q else ""), f"v{rd}.{wide}, v{rn}.{aa}"
         return ("sshll", "ushll")[u] + ("2" if q else ""), f"v{rd}.{wide}, v{rn}.{aa}, #{sh}"
-    if name == "V3DIFF":
-        o, rm = f["opcode"], f["rm"]
-        wide = ARR[(size + 1) * 2 + 1]
-        base = {0: ("saddl", "uaddl"), 1: ("saddw", "uaddw"), 2: ("ssubl", "usubl"), 12: ("smull", "umull")}[o][u]
-        mn = base + ("2" if q else "")
-        src1 = wide if o == 1 else a
-        return mn, f"v{rd}.{wide}, v{rn}.{src1}, v{rm}.{a}"
     if name == "EXT":
         return "ext", f"v{rd}.{ARR[q]}, v{rn}.{ARR[q]}, v{f['rm']}.{ARR[q]}, #{f['imm4']}"
     if name == "TBL":
@@ -634,6 +603,43 @@ def _fmt_simd(name, f, w, addr):
     return name.lower(), ""
 
 
+# ---- operand templates (decode_table option asm=) -----------------------------------
+# A token is REGFIELD.KIND: vd.T is Vd with the arrangement of size and Q,
+# vd.B the same in bytes (8b/16b), vd.W lanes twice as wide over 128 bits, vd.P
+# lanes twice as wide over Q's width; #0 is itself, #E the lane width.  The
+# mnemonic is the row's (decode_table option mn=: by default ADD_v -> add);
+# _ALIAS gives the preferred spelling where the ARM ARM prefers an alias.
+def _operand(tok: str, f: dict) -> str:
+    if tok == "#E":                                  # the lane width in bits (SHLL)
+        return f"#{8 << f['size']}"
+    if tok.startswith("#"):
+        return tok
+    reg, kind = tok.split(".")
+    r, q = f[reg], f.get("q", 1)
+    if kind == "T":
+        return f"v{r}.{ARR[f['size'] * 2 + q]}"
+    if kind == "B":
+        return f"v{r}.{ARR[q]}"
+    if kind == "W":                                  # twice the lane width, all 128 bits
+        return f"v{r}.{('8h', '4s', '2d', '1q')[f['size']]}"
+    if kind == "P":                                  # twice the lane width, half the lanes (pairwise long)
+        return f"v{r}.{ARR[f['size'] * 2 + 2 + q]}"
+    raise ValueError(f"operand template {tok}")
+
+
+_ALIAS = {"ORR_v": lambda f: ("mov", ("vd.B", "vn.B")) if f["vn"] == f["vm"] else None}
+
+
+def _fmt_template(e, f):
+    mn, asm = e.mn, e.asm
+    alias = _ALIAS.get(e.name, lambda f: None)(f)
+    if alias:
+        mn, asm = alias
+    elif e.q2 and f["q"]:
+        mn += "2"
+    return mn, ", ".join(_operand(tok, f) for tok in asm)
+
+
 _FORMAT = {"int": _fmt_int, "branch": _fmt_branch, "sys": _fmt_sys, "mem": _fmt_mem, "fp": _fmt_fp,
            "simd": _fmt_simd}
 
@@ -644,7 +650,10 @@ def disassemble_word(w: int, addr: int = 0) -> str:
     if op == UNDEF:
         return f".inst {w:#010x}"
     e = T.TABLE[op]
-    mn, ops = _FORMAT[e.cls](e.name, e.extract(w), w, addr)
+    if e.asm:
+        mn, ops = _fmt_template(e, e.extract(w))
+    else:
+        mn, ops = _FORMAT[e.cls](e.name, e.extract(w), w, addr)
     return f"{mn} {ops}".rstrip()
 
 

@@ -1,4 +1,5 @@
-"""Spelling of the words exec_sat runs (saturating, rounding, halving SIMD).
+"""Spelling of the words exec_sat runs (saturating, rounding, halving SIMD)
+in the coarse rows (the vector three-same ones spell themselves: asm= rows).
 
 Mnemonics by (opcode, U) per encoding group; a "2" suffix on the narrowing
 and widening forms with Q = 1.  Operands: vector arrangements, or for the
@@ -14,11 +15,11 @@ _THREE_SAME = {0: ("shadd", "uhadd"), 1: ("sqadd", "uqadd"), 2: ("srhadd", "urha
 _TWO_MISC = {3: ("suqadd", "usqadd"), 7: ("sqabs", "sqneg"), 18: (None, "sqxtun"), 20: ("sqxtn", "uqxtn")}
 _SHIFT = {4: ("srshr", "urshr"), 6: ("srsra", "ursra"), 12: (None, "sqshlu"), 14: ("sqshl", "uqshl"),
           16: (None, "sqshrun"), 17: ("rshrn", "sqrshrun"), 18: ("sqshrn", "uqshrn"), 19: ("sqrshrn", "uqrshrn")}
-_THREE_DIFF = {4: ("addhn", "raddhn"), 6: ("subhn", "rsubhn"), 9: ("sqdmlal", None), 11: ("sqdmlsl", None),
+_THREE_DIFF = {9: ("sqdmlal", None), 11: ("sqdmlsl", None),
                13: ("sqdmull", None)}
 _ELEM = {3: "sqdmlal", 7: "sqdmlsl", 11: "sqdmull", 12: "sqdmulh", 13: "sqrdmulh"}
 
-_VECTOR = ("V3SAME", "V2MISC", "VSHIFT", "V3DIFF", "VELEM")
+_VECTOR = ("VSHIFT", "VELEM")
 
 
 def fmt_sat(name: str, f: dict) -> tuple[str, str]:
@@ -34,10 +35,10 @@ def fmt_sat(name: str, f: dict) -> tuple[str, str]:
             return f"{'bhsd'[sz]}{r}"
         return f"v{r}.{ARR[sz * 2 + (1 if wide_vector else q)]}"
 
-    if name in ("V3SAME", "S3SAME"):
+    if name == "S3SAME":
         sz = f["size"]
         return _THREE_SAME[f["opcode"]][u], f"{reg(rd, sz)}, {reg(rn, sz)}, {reg(f['rm'], sz)}"
-    if name in ("V2MISC", "S2MISC"):
+    if name == "S2MISC":
         o, sz = f["opcode"], f["size"]
         mn = _TWO_MISC[o][u]
         if o in (18, 20):
@@ -53,7 +54,7 @@ def fmt_sat(name: str, f: dict) -> tuple[str, str]:
             return mn + two, f"{reg(rd, sz)}, {reg(rn, sz + 1, True)}, #{2 * esize - immhb}"
         sh = 2 * esize - immhb if o <= 6 else immhb - esize
         return mn, f"{reg(rd, sz)}, {reg(rn, sz)}, #{sh}"
-    if name in ("V3DIFF", "S3DIFF"):
+    if name == "S3DIFF":
         o, sz, rm = f["opcode"], f["size"], f["rm"]
         mn = _THREE_DIFF[o][u] + two
         if o in (4, 6):

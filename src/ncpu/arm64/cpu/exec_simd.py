@@ -1,4 +1,8 @@
-"""Advanced SIMD executor: the integer vector subset compilers and glibc use.
+"""Advanced SIMD executor of the coarse rows (one row, many instructions).
+
+The rows split per form have families of their own (exec_vec3.py,
+exec_vdiff.py, exec_vmisc.py); the loop calls this for the rest, which are
+being split.
 
 Vectors are handled lane by lane (lane/set_lane from vregs.py) into a small
 result buffer that is written back at the end, so a destination that is
@@ -12,7 +16,8 @@ from . import decode_table as T
 from .alu import lsr, sextn, ult
 from .decoder import bits
 from .exec_int import xr
-from .exec_sat import exec_sat, is_sat
+from .exec_sat import exec_sat
+from .simd_valid import is_sat
 from .vregs import lane, set_lane, write_lanes, write_narrow
 from .exec_vfp import by_element, exec_scalar, vfp_across, vfp_fixed, vfp_three_same, vfp_two_misc
 from .state import FPCR
@@ -27,147 +32,6 @@ def _s(x, sz):
 @njit(cache=True)
 def _emask(sz):
     return np.int64(-1) if sz == 3 else (np.int64(1) << (8 << sz)) - 1
-
-
-@njit(cache=True)
-def _bitwise(V, w, rd, rn, rm, q):
-    u = bits(w, 29, 1)
-    size = bits(w, 22, 2)
-    for h in range(2 if q else 1):
-        a, b, d = V.d[rn, h], V.d[rm, h], V.d[rd, h]
-        if u == 0:
-            r = (a & b, a & ~b, a | b, a | ~b)[size]
-        elif size == 0:
-            r = a ^ b
-        elif size == 1:
-            r = (d & a) | (~d & b)                       # BSL
-        elif size == 2:
-            r = (d & ~b) | (a & b)                       # BIT
-        else:
-            r = (d & b) | (a & ~b)                       # BIF
-        V.d[rd, h] = r
-    if not q:
-        V.d[rd, 1] = 0
-
-
-@njit(cache=True)
-def _three_same(V, w, rd, rn, rm, q):
-    o = bits(w, 11, 5)
-    if o == 3:
-        _bitwise(V, w, rd, rn, rm, q)
-        return
-    u = bits(w, 29, 1)
-    sz = bits(w, 22, 2)
-    n = (16 if q else 8) >> sz
-    mask = _emask(sz)
-    res = np.empty(16, np.int64)
-    if o == 23 or o == 20 or o == 21:                    # pairwise over concat(n, m)
-        for i in range(n):
-            src = rn if 2 * i < n else rm
-            j = (2 * i) % n
-            a, b = lane(V, src, sz, j), lane(V, src, sz, j + 1)
-            if o == 23:
-                res[i] = a + b
-            else:
-                if u:
-                    a_gt = ult(b, a) if sz == 3 else a > b
-                else:
-                    a_gt = _s(a, sz) > _s(b, sz)
-                res[i] = a if a_gt == (o == 20) else b
-        write_lanes(V, rd, sz, res, n, q)
-        return
-    for i in range(n):
-        a, b = lane(V, rn, sz, i), lane(V, rm, sz, i)
-        if o == 16:
-            r = a - b if u else a + b
-        elif o == 17:
-            r = mask if ((a == b) if u else (a & b) != 0) else 0
-        elif o == 6 or o == 7:
-            if u:
-                gt = ult(b, a) if sz == 3 else a > b
-            else:
-                gt = _s(a, sz) > _s(b, sz)
-            r = mask if (gt or (o == 7 and a == b)) else 0
-        elif o == 12 or o == 13:
-            if u:
-                gt = ult(b, a) if sz == 3 else a > b
-            else:
-                gt = _s(a, sz) > _s(b, sz)
-            r = a if gt == (o == 12) else b
-        elif o == 18:                                    # MLA / MLS
-            d = lane(V, rd, sz, i)
-            r = d - a * b if u else d + a * b
-        elif o == 8:                                     # SSHL / USHL: shift by a signed byte
-            s = sextn(b & 0xFF, 8)
-            esize = 8 << sz
-            if s >= 0:
-                r = 0 if s >= esize else a << s
-            elif u:
-                r = 0 if -s >= esize else lsr(a, -s)
-            else:
-                r = _s(a, sz) >> min(-s, esize - 1)
-        else:                                            # MUL
-            r = a * b
-        res[i] = r
-    write_lanes(V, rd, sz, res, n, q)
-
-
-@njit(cache=True)
-def _two_misc(V, w, rd, rn, q):
-    o = bits(w, 12, 5)
-    u = bits(w, 29, 1)
-    sz = bits(w, 22, 2)
-    if o == 5:
-        sz = 0                                           # CNT/NOT/RBIT work on bytes
-    nb = 16 if q else 8
-    n = nb >> sz
-    mask = _emask(sz)
-    res = np.empty(16, np.int64)
-    if o == 0 or o == 1:                                 # REV64 / REV32 / REV16
-        cont = (8 if u == 0 else 4) if o == 0 else 2     # container bytes
-        per = cont >> sz                                 # elements per container
-        for i in range(n):
-            base = (i // per) * per
-            res[i] = lane(V, rn, sz, base + per - 1 - (i - base))
-        write_lanes(V, rd, sz, res, n, q)
-        return
-    if o == 19:                                          # SHLL / SHLL2
-        cnt = 8 >> sz
-        off = cnt if q else 0
-        for i in range(cnt):
-            res[i] = lane(V, rn, sz, off + i) << (8 << sz)
-        write_lanes(V, rd, sz + 1, res, cnt, 1)
-        return
-    if o == 18:                                          # XTN / XTN2
-        for i in range(8 >> sz):
-            res[i] = lane(V, rn, sz + 1, i)
-        write_narrow(V, rd, sz, res, 8 >> sz, q)
-        return
-    for i in range(n):
-        a = lane(V, rn, sz, i)
-        sa = _s(a, sz)
-        if o == 5:
-            if u == 0:                                   # CNT
-                c = 0
-                for k in range(8):
-                    c += (a >> k) & 1
-                r = c
-            elif bits(w, 22, 2) == 0:                    # NOT
-                r = ~a
-            else:                                        # RBIT (bytes)
-                r = 0
-                for k in range(8):
-                    r |= ((a >> k) & 1) << (7 - k)
-        elif o == 8:
-            r = mask if (sa > 0 or (u == 1 and sa == 0)) else 0
-        elif o == 9:
-            r = mask if (sa == 0 or (u == 1 and sa < 0)) else 0
-        elif o == 10:
-            r = mask if sa < 0 else 0
-        else:                                            # ABS / NEG
-            r = -sa if (u == 1 or sa < 0) else sa
-        res[i] = r
-    write_lanes(V, rd, sz, res, n, q)
 
 
 @njit(cache=True)
@@ -249,32 +113,6 @@ def _shift(V, w, rd, rn, q):
 
 
 @njit(cache=True)
-def _three_diff(V, w, rd, rn, rm, q):
-    o = bits(w, 12, 4)
-    u = bits(w, 29, 1)
-    sz = bits(w, 22, 2)
-    cnt = 8 >> sz
-    off = cnt if q else 0
-    res = np.empty(16, np.int64)
-    for i in range(cnt):
-        b = lane(V, rm, sz, off + i)
-        b = b if u else _s(b, sz)
-        if o == 1:
-            a = lane(V, rn, sz + 1, i)
-            a = a if u else _s(a, sz + 1)
-        else:
-            a = lane(V, rn, sz, off + i)
-            a = a if u else _s(a, sz)
-        if o == 12:
-            res[i] = a * b
-        elif o == 2:
-            res[i] = a - b
-        else:
-            res[i] = a + b
-    write_lanes(V, rd, sz + 1, res, cnt, 1)
-
-
-@njit(cache=True)
 def _perm(V, w, rd, rn, rm, q):
     o = bits(w, 12, 3)
     sz = bits(w, 22, 2)
@@ -346,17 +184,10 @@ def exec_simd(op, w, imm, pc, R, V, st):
         exec_scalar(op, w, V, R[FPCR], R)
     elif op == T.VELEM or op == T.SELEM:
         by_element(V, w, rd, rn, q, op == T.SELEM, R[FPCR], R)
-    elif op == T.V3SAME:
-        if bits(w, 11, 5) >= 24:
-            vfp_three_same(V, w, rd, rn, rm, q, R[FPCR], R)
-        else:
-            _three_same(V, w, rd, rn, rm, q)
-    elif op == T.V2MISC:
-        o = bits(w, 12, 5)
-        if o >= 12 and o != 18 and o != 19:
-            vfp_two_misc(V, w, rd, rn, q, R[FPCR], R)
-        else:
-            _two_misc(V, w, rd, rn, q)
+    elif op == T.V3SAME:                                 # the FP forms (the integer ones: exec_vec3)
+        vfp_three_same(V, w, rd, rn, rm, q, R[FPCR], R)
+    elif op == T.V2MISC:                                 # the FP forms (the integer ones: exec_vmisc)
+        vfp_two_misc(V, w, rd, rn, q, R[FPCR], R)
     elif op == T.VACROSS:
         if bits(w, 12, 5) == 12 or bits(w, 12, 5) == 15:
             vfp_across(V, w, rd, rn, R[FPCR], R)
@@ -367,8 +198,6 @@ def exec_simd(op, w, imm, pc, R, V, st):
             vfp_fixed(V, w, rd, rn, q, bits(w, 19, 4), bits(w, 16, 7), R)
         else:
             _shift(V, w, rd, rn, q)
-    elif op == T.V3DIFF:
-        _three_diff(V, w, rd, rn, rm, q)
     elif op == T.EXT:
         nb = 16 if q else 8
         k = bits(w, 11, 4)

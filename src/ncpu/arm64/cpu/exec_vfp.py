@@ -15,14 +15,9 @@ from .fpu import (IXC, K_ABD, K_ADD, K_DIV, K_MAX, K_MAXNM, K_MIN, K_MINNM, K_MU
                   binop_bits_flags, cmp_bits_flags, cvtf_flags, fbits, fixed_flags, fixed_to_fp, fma_bits_flags, fp_binop,
                   fp_compare, fp_fma, fp_round, fp_sqrt, fp_to_fixed, fval, i32_as_f32, i64_as_f64, is_nan,
                   nan_flags, narrow_flags, pick_nan, sqrt_flags, to_int_flags)
+from .decoder import bits
 from .state import FPSR
 from .vregs import lane, set_lane, write_lanes
-
-
-@njit(cache=True)
-def bits(w, lsb, n):
-    # a local copy: the decoder imports this module, so we cannot import its `bits`
-    return (w >> lsb) & ((1 << n) - 1)
 
 
 SIGN32 = np.int64(0x80000000)
@@ -39,47 +34,6 @@ def _scalar(V, rd, sz, x):
 @njit(cache=True)
 def _mask(sz):
     return np.int64(-1) if sz == 3 else (np.int64(1) << (8 << sz)) - 1
-
-
-# ---- valid() helpers: which (u, a, opcode) combinations we implement -------------
-@njit(cache=True)
-def fp3_ok(u, a, o):
-    """AdvSIMD three-same FP opcode (24..31) implemented?"""
-    if o == 24 or o == 26 or o == 30:
-        return True
-    if o == 25:
-        return u == 0
-    if o == 27:
-        return a == 0
-    if o == 28:
-        return not (u == 0 and a == 1)
-    if o == 29:
-        return u == 1
-    if o == 31:
-        return u == 1 and a == 0
-    return False
-
-
-@njit(cache=True)
-def fp2_ok(u, a, o):
-    """AdvSIMD two-reg-misc FP opcode implemented? (FCVTN/FCVTL checked by caller)"""
-    if o == 12 or o == 13:
-        return a == 1
-    if o == 14:
-        return a == 1 and u == 0
-    if o == 15:
-        return a == 1
-    if o == 24:
-        return not (u == 1 and a == 1)
-    if o == 25 or o == 26 or o == 27:
-        return True
-    if o == 28:
-        return a == 0
-    if o == 29:
-        return a == 0
-    if o == 31:
-        return u == 1 and a == 1
-    return False
 
 
 # ---- per-lane FP kernels -------------------------------------------------------------
@@ -396,90 +350,7 @@ def by_element(V, w, rd, rn, q, scalar, fpcr, R):
     write_lanes(V, rd, sz, res, n, q)
 
 
-@njit(cache=True)
-def elem_ok(w, scalar):
-    u = bits(w, 29, 1)
-    size = bits(w, 22, 2)
-    o = bits(w, 12, 4)
-    if o == 1 or o == 5 or o == 9:
-        if size < 2:
-            return False                               # half precision: not offered
-        if size == 3 and (bits(w, 21, 1) == 1 or (not scalar and bits(w, 30, 1) == 0)):
-            return False
-        return u == 0 or o == 9
-    if scalar:
-        return False
-    if size == 0 or size == 3:
-        return False
-    return (o == 8 and u == 0) or ((o == 0 or o == 4) and u == 1) or o == 10 or o == 2 or o == 6
-
-
 # ---- scalar AdvSIMD forms ------------------------------------------------------------------
-@njit(cache=True)
-def s3same_ok(w):
-    u = bits(w, 29, 1)
-    size = bits(w, 22, 2)
-    o = bits(w, 11, 5)
-    if o >= 24:
-        a = size >> 1
-        if o == 26:
-            return u == 1 and a == 1                   # FABD
-        if o == 27:
-            return u == 0 and a == 0                   # FMULX
-        if o == 28:
-            return not (u == 0 and a == 1)
-        if o == 29:
-            return u == 1
-        return False
-    if o == 16 or o == 17 or o == 6 or o == 7 or o == 8:
-        return size == 3
-    return False
-
-
-@njit(cache=True)
-def s2misc_ok(w):
-    u = bits(w, 29, 1)
-    size = bits(w, 22, 2)
-    o = bits(w, 12, 5)
-    if o == 8 or o == 9:
-        return size == 3
-    if o == 10 or o == 11:
-        return size == 3 and (o == 11 or u == 0)
-    if o >= 12 and o <= 14:
-        return size >= 2 and (o != 14 or u == 0)
-    if o >= 26 and o <= 28:
-        return o != 28 or size < 2
-    if o == 29:
-        return size < 2
-    return False
-
-
-@njit(cache=True)
-def spair_ok(w):
-    u = bits(w, 29, 1)
-    o = bits(w, 12, 5)
-    size = bits(w, 22, 2)
-    if u == 0:
-        return False                                   # ADDP (scalar) has its own entry
-    if o == 13:
-        return size < 2                                # FADDP
-    return o == 12 or o == 15
-
-
-@njit(cache=True)
-def sshift_ok(w):
-    immh = bits(w, 19, 4)
-    o = bits(w, 11, 5)
-    u = bits(w, 29, 1)
-    if immh == 0:
-        return False
-    if o == 28 or o == 31:
-        return immh >= 4
-    if immh < 8:
-        return False
-    return o == 0 or o == 2 or (o == 10 and u == 0) or (o == 10 and u == 1) or (o == 8 and u == 1)
-
-
 @njit(cache=True)
 def exec_scalar(op, w, V, fpcr, R):
     rd = w & 31

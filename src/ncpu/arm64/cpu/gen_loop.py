@@ -9,12 +9,25 @@ row's id, every `if` whose test is then a constant is folded away, locals are
 prefixed with the row's name, `m.pt`/`V.d` become the loop's own bindings
 (HOISTED) and `return X` becomes `pc = X`; helpers marked `@inlined` (rows.py)
 are copied in at their calls the same way.  A final `else: break` sends the
-other rows to their class executors.  So each instruction is written once, in
-its family, and the loop still runs it with no call: numba does not inline
-calls between compiled functions, and a call per instruction costs more than
-most instructions (docs/arm64.md, "Adding an instruction", has the
+other rows to the loop's out-of-line paths.  So each instruction is written
+once, in its family, and the loop still runs it with no call: numba does not
+inline calls between compiled functions, and a call per instruction costs more
+than most instructions (docs/arm64.md, "Adding an instruction", has the
 measurements).  A flat chain of `op ==` tests compiles to one jump table.
-tests/arm64/cpu/test_arm64cpu_rows.py checks that run.py is current.
+A family reads a field by name, `fld(op, w, T.FLD_SIZE)`; with `op` a
+constant that becomes `(w >> 22) & 3` here.
+
+Cold rows.  Rows of the classes in COLD_CLASSES (Advanced SIMD: rare in hot
+loops, and many) are not copied into the loop: cold_rows.py (written whole
+by this generator) gets `exec_cold`, one out-of-line function that calls the
+row's family, and the loop calls it for every row it does not run itself.
+For rows without a family yet it answers NO_FAMILY and the loop calls the
+class executor, as before (not from exec_cold: numba optimises a function
+together with everything it calls, so each level of calls above the big
+coarse executors costs compile time).  So the hot loop's compile does not
+grow with the SIMD rows.
+tests/arm64/cpu/test_arm64cpu_rows.py checks that run.py and cold_rows.py
+are current.
 """
 from __future__ import annotations
 
@@ -27,10 +40,13 @@ import textwrap
 from pathlib import Path
 
 from . import decode_table as T
-from . import exec_int, exec_mem  # noqa: F401  (they register their families)
+from . import exec_int, exec_mem, exec_vdiff, exec_vec3, exec_vmisc  # noqa: F401  (register their families)
 from .rows import EXECUTOR, INLINED
 
 RUN = Path(__file__).with_name("run.py")
+COLD = Path(__file__).with_name("cold_rows.py")
+COLD_CLASSES = ("simd",)
+NO_FAMILY = -1          # exec_cold's answer for a row without a family: run.py calls the class executor
 BEGIN_IMPORTS, END_IMPORTS = "# ---- GENERATED IMPORTS BEGIN", "# ---- GENERATED IMPORTS END"
 BEGIN, END = "# ---- GENERATED ROWS BEGIN", "# ---- GENERATED ROWS END"
 # The loop's own names a family's parameters may use (bound by name; `op` becomes the row id).
@@ -82,6 +98,17 @@ class _Specialise(ast.NodeTransformer):
         return node if value is None else ast.copy_location(ast.Constant(value), node)
 
     visit_Compare = visit_BoolOp = _fold          # `op == T.SUB_I or ...` passed as an argument
+
+    def visit_Call(self, node):
+        """fld(ROW, w, T.FLD_X) -> (w >> lsb) & mask, from the table."""
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id == "fld" and len(node.args) == 3:
+            op, k = _constant(node.args[0]), _constant(node.args[2])
+            if op is not None and k is not None:
+                lsb, width = T.TABLE[op].fields[T.FIELD_NAMES[k]]
+                shifted = ast.BinOp(node.args[1], ast.RShift(), ast.Constant(lsb))
+                return ast.copy_location(ast.BinOp(shifted, ast.BitAnd(), ast.Constant((1 << width) - 1)), node)
+        return node
 
     def visit_If(self, node):
         self.generic_visit(node)
@@ -223,9 +250,13 @@ def _row_code(name: str) -> tuple[str, set[str]]:
     return ast.unparse(module), free
 
 
+def _cold(name: str) -> bool:
+    return T.BY_NAME[name].cls in COLD_CLASSES
+
+
 def rows() -> list[str]:
-    """Rows with an executor, in op-id order."""
-    return [e.name for e in T.TABLE if e.name in EXECUTOR]
+    """Rows the loop runs itself, in op-id order."""
+    return [e.name for e in T.TABLE if e.name in EXECUTOR and not _cold(e.name)]
 
 
 def generated() -> tuple[str, str]:
@@ -256,6 +287,57 @@ def generated() -> tuple[str, str]:
     return "\n".join(imports), "\n".join(lines)
 
 
+def cold_rows() -> list[str]:
+    """Rows with a family that run out of line, in op-id order."""
+    return [e.name for e in T.TABLE if e.name in EXECUTOR and _cold(e.name)]
+
+
+def _id_test(ids: list[int]) -> str:
+    """`op` in the sorted ids, as ranges of consecutive ids."""
+    runs, start = [], ids[0]
+    for prev, cur in zip(ids, ids[1:] + [None]):
+        if cur != prev + 1:
+            runs.append(f"op == {start}" if start == prev else f"{start} <= op <= {prev}")
+            start = cur
+    return " or ".join(runs)
+
+
+def cold_source() -> str:
+    """The whole of cold_rows.py."""
+    by_module: dict[str, set[str]] = {}
+    families: dict[object, list[int]] = {}          # one call site per family (each one is big)
+    for name in cold_rows():
+        families.setdefault(EXECUTOR[name], []).append(T.BY_NAME_ID[name])
+    body = []
+    for fn, ids in families.items():
+        by_module.setdefault(fn.py_func.__module__.rsplit(".", 1)[-1], set()).add(fn.__name__)
+        args = ", ".join(a.arg for a in _family_ast(fn).args.args)
+        body.append(f"    if {_id_test(ids)}:  # {', '.join(T.TABLE[i].name for i in ids)}")
+        body.append(f"        return {fn.__name__}({args})")
+    imports = [f"from .{mod} import {', '.join(sorted(names))}" for mod, names in sorted(by_module.items())]
+    return "\n".join([
+        '"""Out-of-line rows: GENERATED by gen_loop.py from rows.py (do not edit).',
+        "",
+        "The hot loop (run.py) calls exec_cold for the rows it does not run itself;",
+        f"each cold row calls its executor family; other rows get {NO_FAMILY} (no family).",
+        '"""',
+        "from numba import njit",
+        "",
+        *imports,
+        "",
+        "",
+        "@njit(cache=True)",
+        "def exec_cold(op, w, imm, pc, R, V, st, rg):",
+        "    a = rg & 0xFF",
+        "    b = (rg >> 8) & 0xFF",
+        "    c = (rg >> 16) & 0xFF",
+        "    d = (rg >> 24) & 0xFF",
+        *body,
+        f"    return {NO_FAMILY}",
+        "",
+    ])
+
+
 def _splice(text: str, begin: str, end: str, new: str) -> str:
     head, rest = text.split(begin, 1)
     _, tail = rest.split(end, 1)
@@ -271,13 +353,16 @@ def updated_run_source() -> str:
 
 
 def main(argv: list[str]) -> int:
-    new = updated_run_source()
+    outputs = {RUN: updated_run_source(), COLD: cold_source()}
     if "--check" in argv:
-        if RUN.read_text() != new:
-            print("run.py is stale: run python -m ncpu.arm64.cpu.gen_loop", file=sys.stderr)
+        stale = [p.name for p, new in outputs.items() if not p.exists() or p.read_text() != new]
+        if stale:
+            print(f"{', '.join(stale)} stale: run python -m ncpu.arm64.cpu.gen_loop", file=sys.stderr)
             return 1
         return 0
-    RUN.write_text(new)
+    for path, new in outputs.items():
+        if not path.exists() or path.read_text() != new:
+            path.write_text(new)
     return 0
 
 

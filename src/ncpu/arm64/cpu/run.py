@@ -17,6 +17,7 @@ from .decoder import UNDEF, decode, imm_of, regs_of
 from .exec_fp import exec_fp
 from .exec_int import exec_sys
 from .exec_mem import exec_mem
+from .cold_rows import exec_cold
 from .exec_simd import exec_simd
 from .memory import NPAGES
 from .mmu import (A_EXEC, R_BUDGET, R_GROW, R_SVC, R_UNDEF, ST_ADDR, ST_REASON, ST_WORD, borrowed,
@@ -37,7 +38,7 @@ from .exec_mem import (  # noqa: F811
     NPAGES, load, sextn,
 )
 # the rows that run in the generated code (the others: their class executors)
-DISPATCHED = np.zeros(155, np.bool_)
+DISPATCHED = np.zeros(261, np.bool_)
 DISPATCHED[np.array([
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
     25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
@@ -2012,7 +2013,9 @@ def _run(R, V, m, st, max_steps, hk):
         elif op < T.FIRST_SIMD:
             npc = exec_fp(op, w, imm, pc, R, V, st)
         else:
-            npc = exec_simd(op, w, imm, pc, R, V, st)
+            npc = exec_cold(op, w, imm, pc, R, V, st, dc_regs[row, i])     # SIMD: gen_loop, cold rows
+            if npc == -1:                                                    # a coarse row (no family)
+                npc = exec_simd(op, w, imm, pc, R, V, st)
         if st[ST_REASON] != 0:
             if st[ST_REASON] == R_SVC:
                 steps += 1
