@@ -357,6 +357,8 @@ class Memory:
         if v is None or not v.prot & need:
             return False
         page = addr >> PAGE_SHIFT
+        if self.pt[page] >= 0 and self.perm[page] & need:
+            return False          # not a missing frame or permission (a misaligned pc): the guest's
         self._populate(page, v, need == PROT_WRITE)
         return bool(self.perm[page] & need)
 
