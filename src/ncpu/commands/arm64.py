@@ -1,7 +1,8 @@
 """`ncpu arm64`: run a static AArch64 Linux binary (`ncpu disasm --arch arm64` disassembles one).
 
-    ncpu arm64 [--root DIR] [--max-steps N] [--seed S] [--host-time] [--stats] [-g PORT]
-               [--record FILE | --replay FILE] [--publish HOSTPORT:GUESTPORT] BINARY [ARGS...]
+    ncpu arm64 [--root DIR] [--max-steps N] [--memory SIZE] [--max-procs N] [--seed S] [--host-time]
+               [--stats] [-g PORT] [--record FILE | --replay FILE] [--publish HOSTPORT:GUESTPORT]
+               BINARY [ARGS...]
 """
 
 from __future__ import annotations
@@ -17,10 +18,19 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "arm64", help="run a static AArch64 Linux binary",
         description="Run a static AArch64 Linux executable on the nCPU ARM64 machine. "
-                    "(`ncpu disasm --arch arm64 FILE` disassembles one.)")
+                    "(`ncpu disasm --arch arm64 FILE` disassembles one.)",
+        epilog="Exit status: the guest's own, 128+N when a signal N killed it, 124 when --max-steps ran "
+               "out, 137 on a deadlock or when the guest needed more than --memory (a message says which).")
     parser.add_argument("--root", metavar="DIR", help="directory the guest sees as / (default: a fresh empty one)")
     parser.add_argument("--max-steps", type=int, default=None, metavar="N",
                         help="instruction budget over all guest processes (default 10^10)")
+    parser.add_argument("--memory", default="4G", metavar="SIZE",
+                        help="guest memory of the whole machine, all processes together (default 4G; suffixes "
+                             "K, M, G). Pages cost host memory only once touched. Beyond it mmap, brk and fork "
+                             "fail with ENOMEM, and a page fault that needs memory ends the run (status 137)")
+    parser.add_argument("--max-procs", type=int, default=256, metavar="N",
+                        help="guest processes and threads alive at once (default 256); fork and clone beyond "
+                             "it fail with EAGAIN")
     parser.add_argument("--seed", type=int, default=0, help="seed of the guest's randomness (default 0)")
     parser.add_argument("--host-time", action="store_true", help="use the host clock and entropy (not deterministic)")
     parser.add_argument("--stats", action="store_true", help="print instructions, wall time and MIPS to stderr")
@@ -56,8 +66,12 @@ def main(args) -> int:
     publish = [_port_pair(spec) for spec in args.publish]
     if publish and (args.record or args.replay or args.gdb_port is not None):
         raise CommandError("--publish goes alone: not with --record, --replay or -g")
+    memory = parse_size(args.memory)
+    if args.max_procs <= 0:
+        raise CommandError("--max-procs must be positive")
     machine = Machine(root=args.root, max_steps=args.max_steps or DEFAULT_MAX_STEPS, seed=args.seed,
-                      host_time=args.host_time, on_message=_message, publish=publish)
+                      host_time=args.host_time, on_message=_message, publish=publish, memory=memory,
+                      max_procs=args.max_procs)
     # argv[0] is the path inside the root when the binary lives there (as exec would give)
     argv0 = binary
     if args.root is not None:
@@ -92,6 +106,23 @@ def _port_pair(spec: str) -> tuple[int, int]:
     if not sep or not all(0 < port < 65536 for port in pair):
         raise CommandError(f"--publish {spec}: expected HOSTPORT:GUESTPORT, two TCP ports")
     return pair
+
+
+MAX_MEMORY = 1 << 40       # beyond any guest: the 4 GiB guest space per process, 256 processes
+
+
+def parse_size(text: str) -> int:
+    """--memory: bytes, or a number with K, M, G (KiB, MiB, GiB) or T; at least one page."""
+    units = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+    t = text.strip().upper().removesuffix("IB").removesuffix("B")
+    unit = t[-1:] if t[-1:] in units and t[-1:] else ""
+    number = t[:-1] if unit else t
+    if not number.isdigit() or len(number) > 15:
+        raise CommandError(f"--memory {text}: not a size (e.g. 512M, 4G)")
+    size = int(number) * units[unit]
+    if not 4096 <= size <= MAX_MEMORY:
+        raise CommandError(f"--memory {text}: must be between 4K and 1T")
+    return size
 
 
 def _load_replay(args, binary: str, machine):

@@ -225,7 +225,7 @@ class Target:
         for page, bits in take.items():
             if not mem.is_mapped(page * PAGE, PAGE):
                 continue
-            original = int(mem.perm[page])
+            original = mem.prot_at(page * PAGE)      # the guest's protection, not copy-on-write's
             armed = original & ~bits
             mem.protect(page * PAGE, PAGE, armed)
             # (original, armed, exec trapped)
@@ -237,7 +237,7 @@ class Target:
         mem = proc.mem
         for page, (original, armed, _) in self._armed.items():
             # a page the guest mprotect-ed meanwhile keeps the guest's choice
-            if mem is not None and mem.is_mapped(page * PAGE, PAGE) and int(mem.perm[page]) == armed:
+            if mem is not None and mem.is_mapped(page * PAGE, PAGE) and mem.prot_at(page * PAGE) == armed:
                 mem.protect(page * PAGE, PAGE, original)
         self._armed.clear()
 

@@ -49,7 +49,12 @@ class Cpu:
         self.hooks = None        # hooks.Hooks: trace and breakpoints (an instrumented loop)
 
     def run(self, max_steps: int) -> Stop:
-        """Run until SVC, BRK, fault, undefined instruction or `max_steps` retired."""
+        """Run until SVC, BRK, fault, undefined instruction or `max_steps` retired.
+
+        A fault on a page whose mapping allows the access (not yet given a
+        frame, or copy-on-write) is resolved here and the instruction runs
+        again; it never reaches the caller.  OutOfMemory (memory.frames)
+        propagates when such a fault needs a frame beyond the budget."""
         st = self._st
         total = 0
         s = self.state
@@ -68,9 +73,10 @@ class Cpu:
                     st[0] = R_BUDGET
                     break
                 continue
-            if st[0] != R_GROW:
-                break
-            self.mem.grow_decode_cache()
+            if st[0] == R_GROW:
+                self.mem.grow_decode_cache()
+            elif st[0] != R_FAULT or not self.mem.resolve(int(st[1]), _ACCESS[int(st[2])]):
+                break           # a page fault the memory resolved (first touch, copy-on-write) runs again
         reason = _REASONS[int(st[0])]
         stop = Stop(reason, total, pc=s.pc)
         if reason is StopReason.FAULT:

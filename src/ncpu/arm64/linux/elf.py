@@ -126,6 +126,11 @@ def load(mem, data: bytes, name: str = "file") -> Image:
         if end > 1 << 32:
             raise ElfError(f"{name}: segment at {start:#x} lies outside the 4 GiB guest space")
         high = max(high, end)
+    pool = getattr(mem, "pool", None)
+    need = sum(abi.page_up(s["vaddr"] + bias + s["memsz"]) - abi.page_down(s["vaddr"] + bias) for s in loads)
+    if pool is not None and need > pool.budget:
+        raise ElfError(f"{name}: its segments need {need >> 20} MiB, more than the machine's memory "
+                       f"({pool.budget >> 20} MiB, --memory)")
     # map page by page so that two segments sharing a page get the union of their rights
     prot_of_page: dict[int, int] = {}
     for seg in loads:

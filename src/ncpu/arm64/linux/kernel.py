@@ -14,6 +14,7 @@ import os
 import stat as stat_mod
 
 from ncpu.arm64.cpu import GuestFault
+from ncpu.arm64.cpu.frames import DEFAULT_BUDGET, FramePool, OutOfMemory
 
 from . import abi, elf, signals, stack, threads
 from .clock import Clock
@@ -30,12 +31,17 @@ from .syscalls import NO_RESULT, TABLE
 FIRST_PID = 1000            # the first guest process (its parent, 999, is outside the machine)
 MAX_SHEBANG_DEPTH = 4
 MAX_EXE_SIZE = 256 << 20
+DEFAULT_MAX_PROCS = 256     # processes and threads alive at once (`ncpu arm64 --max-procs`)
 
 
 class Kernel:
     def __init__(self, root: str, *, clock: Clock, cpu_api, on_message=None,
-                 stdio: tuple[int, int, int] = (0, 1, 2)):
+                 stdio: tuple[int, int, int] = (0, 1, 2), memory: int = DEFAULT_BUDGET,
+                 max_procs: int = DEFAULT_MAX_PROCS):
         self.fs = FileSystem(root)
+        self.pool = FramePool(memory)           # the machine's physical memory, shared by every process
+        self.max_procs = max_procs
+        self.oom: str | None = None             # set when the machine ran out of memory (it stops)
         self.clock = clock
         self.api = cpu_api                      # module with Memory, CpuState, Cpu
         self.on_message = on_message
@@ -85,7 +91,10 @@ class Kernel:
         except OSError as error:
             raise ElfError(f"{host_path}: {error.strerror}") from None
         execfn = argv[0] if argv else os.fsencode(guest)
-        self._load(proc, data, host_path, argv, envp, execfn)
+        try:
+            self._load(proc, data, host_path, argv, envp, execfn)
+        except OutOfMemory as error:
+            raise ElfError(f"{host_path}: {error}") from None
         self.procs[proc.pid] = proc
         self.tasks[proc.pid] = proc
         self.init = proc
@@ -98,14 +107,18 @@ class Kernel:
 
     def _load(self, proc: Process, data: bytes, name: str, argv, envp, execfn: bytes) -> None:
         """Replace proc's address space and registers with a fresh image (ElfError on bad files)."""
-        mem = self.api.Memory()
-        image = elf.load(mem, data, name)
-        signals.map_trampoline(mem)
+        mem = self.api.Memory(pool=self.pool)
         try:
+            image = elf.load(mem, data, name)
+            signals.map_trampoline(mem)
             sp = stack.build(mem, image, argv, envp, execfn=execfn, random16=self.clock.random_bytes(16),
                              uid=self.uid, gid=self.gid)
         except ValueError:
+            mem.release()
             raise ExecError(errno.E2BIG) from None
+        except BaseException:
+            mem.release()                       # the frames it took go back to the pool
+            raise
         state = self.api.CpuState()
         state.sp, state.pc = sp, image.entry
         proc.mem, proc.state = mem, state
@@ -113,7 +126,13 @@ class Kernel:
         proc.brk_start = proc.brk = image.brk
 
     def fork(self, parent: Process, *, stack: int = 0) -> Process:
-        """A new process running a copy of the calling thread only (POSIX fork)."""
+        """A new process running a copy of the calling thread only (POSIX fork).
+        The address space is shared copy-on-write; EAGAIN beyond max_procs, ENOMEM
+        when the free memory could not back a copy of every private page."""
+        if len(self.tasks) >= self.max_procs:
+            raise SyscallError(errno.EAGAIN)
+        if parent.mem.private_resident() > self.pool.free_frames:
+            raise SyscallError(errno.ENOMEM)
         state = parent.state.copy()
         state.x[0] = 0
         if stack:
@@ -158,6 +177,10 @@ class Kernel:
         except ExecError as error:
             proc.mem, proc.state, proc.cpu, proc.brk_start, proc.brk = old
             raise SyscallError(error.errno) from None
+        except OutOfMemory:
+            proc.mem, proc.state, proc.cpu, proc.brk_start, proc.brk = old
+            raise SyscallError(errno.ENOMEM) from None
+        old[0].release()                         # the old image's frames (and shared file pages written back)
         proc.exe_host, proc.exe_guest = host, guest
         proc.fds.close_on_exec()
         for action in proc.actions.values():
@@ -197,7 +220,9 @@ class Kernel:
         for task in list(group.threads):
             threads.retire(self, task)
         proc.fds.close_all()
-        proc.mem = None                          # free the address space now
+        if proc.mem is not None:
+            proc.mem.release()                   # frames back to the pool, shared file pages written back
+        proc.mem = None
         proc = self.procs[group.tgid]            # the parent sees the process, by its pid
         for child in self.procs.values():
             if child.ppid == proc.pid:
@@ -322,6 +347,12 @@ class Kernel:
                 self.message(why)
             self.exit(proc, signo)
 
+    def out_of_memory(self, error: OutOfMemory) -> None:
+        """A page the guest needs has no frame left: the machine stops (scheduler: reason "oom")."""
+        if self.oom is None:
+            self.oom = str(error)
+            self.message(f"out of memory: {error} (--memory)")
+
     def yield_now(self, proc: Process) -> None:
         self.yielded = True
 
@@ -341,6 +372,9 @@ class Kernel:
             return True
         try:
             result = entry[1](self, proc, *args)
+        except OutOfMemory as error:
+            self.out_of_memory(error)
+            return True
         except WouldBlock:
             proc.blocked_call = (nr, args)
             return False

@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 
 from . import scheduler
 from .clock import Clock
-from .kernel import Kernel
+from .kernel import DEFAULT_MAX_PROCS, Kernel
 from .terminal import saved_modes
 
 DEFAULT_MAX_STEPS = 10_000_000_000
+DEFAULT_MEMORY = 4 << 30           # bytes of guest memory, all processes together
 
 
 @dataclass
@@ -26,7 +27,7 @@ class Result:
     wait_status: int
     instructions: int
     wall_s: float
-    reason: str              # exit, signal, budget, deadlock
+    reason: str              # exit, signal, budget, deadlock, oom
     messages: list[str] = field(default_factory=list)
 
     @property
@@ -39,7 +40,8 @@ class Machine:
 
     def __init__(self, root: str | None = None, *, max_steps: int = DEFAULT_MAX_STEPS, seed: int = 0,
                  host_time: bool = False, stdio: tuple[int, int, int] = (0, 1, 2), on_message=None,
-                 cpu_api=None, publish: tuple = ()):
+                 cpu_api=None, publish: tuple = (), memory: int = DEFAULT_MEMORY,
+                 max_procs: int = DEFAULT_MAX_PROCS):
         self.root = root
         self.publish = tuple(publish)      # (host port, guest port): --publish, not deterministic
         self.max_steps = max_steps
@@ -48,6 +50,8 @@ class Machine:
         self.stdio = stdio
         self.on_message = on_message
         self.cpu_api = cpu_api
+        self.memory = memory               # the memory budget (bytes) of the whole machine
+        self.max_procs = max_procs         # processes and threads alive at once
 
     def run(self, binary: str, argv: list[str | bytes] | None = None, env: dict | list | None = None) -> Result:
         """Load `binary` (a host path) and run it to the end.
@@ -102,7 +106,8 @@ class Machine:
         if clock is None:
             clock = Clock(seed=self.seed, host=self.host_time)
         kernel = Kernel(root, clock=clock, cpu_api=api,
-                        on_message=on_message, stdio=self.stdio)
+                        on_message=on_message, stdio=self.stdio, memory=self.memory,
+                        max_procs=self.max_procs)
         if argv is None:
             argv = [kernel.fs.guest_of_host(binary) or binary]
         kernel.spawn(binary, [os.fsencode(a) for a in argv], _environment(env))

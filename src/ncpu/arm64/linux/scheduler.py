@@ -16,9 +16,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ncpu.arm64.cpu.frames import OutOfMemory
+
 from . import abi
 
 QUANTUM = 200_000
+OOM_STATUS = 128 + abi.SIGKILL     # the machine ran out of memory (--memory): as Linux's OOM killer
 
 
 @dataclass
@@ -26,7 +29,7 @@ class RunResult:
     status: int            # what `ncpu` exits with: exit code, or 128+signal
     wait_status: int       # Linux wait status of the first process
     instructions: int      # guest instructions, all processes
-    reason: str            # "exit", "signal", "budget", "deadlock"
+    reason: str            # "exit", "signal", "budget", "deadlock", "oom"
 
 
 def run(kernel, max_steps: int) -> RunResult:
@@ -62,6 +65,9 @@ class Scheduler:
         """The thread whose instruction runs next (starting a slice if needed); None once finished."""
         kernel = self.kernel
         while self.proc is None and self.result is None:
+            if kernel.oom is not None:
+                self.result = _finish(kernel, "oom", OOM_STATUS)
+                break
             if not kernel.init.alive:
                 self.result = _finish(kernel, "exit" if kernel.init.exit_status & 0x7F == 0 else "signal", None)
                 break
@@ -69,7 +75,11 @@ class Scheduler:
             host = kernel.host
             if host.active:                              # published ports, the terminal (hostio)
                 host.pump(0)
-            proc = _pick(kernel, self.last_pid)
+            try:
+                proc = _pick(kernel, self.last_pid)
+            except OutOfMemory as error:        # a signal frame needed a page
+                kernel.out_of_memory(error)
+                continue
             if proc is None:
                 if not kernel.init.alive:                # a signal delivered by _pick ended it
                     continue
@@ -104,7 +114,8 @@ class Scheduler:
         kernel = self.kernel
         ran = _run_slice(kernel, proc, min(self.left, limit), self.fault_hook)
         self.left -= ran
-        if self.left <= 0 or not proc.running or proc.blocked_call is not None or kernel.yielded:
+        if self.left <= 0 or not proc.running or proc.blocked_call is not None or kernel.yielded \
+                or kernel.oom is not None:
             self.proc = None
             kernel.drop_orphans()
         return ran
@@ -170,7 +181,11 @@ def _run_slice(kernel, proc, quantum: int, fault_hook=None) -> int:
     left = quantum
     while left > 0 and proc.running and proc.blocked_call is None and not kernel.yielded:
         cpu = proc.cpu
-        stop = cpu.run(left)
+        try:
+            stop = cpu.run(left)                # page faults a mapping allows are resolved inside
+        except OutOfMemory as error:
+            kernel.out_of_memory(error)
+            break
         steps = int(stop.steps)
         left -= steps
         proc.instructions += steps
@@ -178,8 +193,13 @@ def _run_slice(kernel, proc, quantum: int, fault_hook=None) -> int:
         reason = stop.reason
         if reason == reasons.SVC:
             kernel.syscall(proc)
-            if proc.running and proc.pending:
-                kernel.deliver(proc)
+            if proc.running and proc.pending and kernel.oom is None:
+                try:
+                    kernel.deliver(proc)
+                except OutOfMemory as error:
+                    kernel.out_of_memory(error)
+            if kernel.oom is not None:
+                break
         elif reason == reasons.BUDGET or reason == reasons.HOOK:    # HOOK: a debugger's breakpoint
             break
         else:
@@ -199,7 +219,8 @@ def _fault_of(proc, stop, reasons) -> tuple:
         if access == "align":                      # misaligned exclusive/atomic, as qemu-user
             return (abi.SIGBUS, abi.BUS_ADRALN, stop.address,
                     f"guest fault: SIGBUS at pc={pc:#x} address={stop.address:#x} (unaligned atomic)")
-        return (abi.SIGSEGV, abi.SEGV_MAPERR, stop.address,
+        mapped = proc.mem is not None and proc.mem.vma_at(stop.address) is not None
+        return (abi.SIGSEGV, abi.SEGV_ACCERR if mapped else abi.SEGV_MAPERR, stop.address,
                 f"guest fault: SIGSEGV at pc={pc:#x} address={stop.address:#x} ({access})")
     if reason == reasons.UNDEFINED:
         return (abi.SIGILL, abi.ILL_ILLOPC, pc,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import errno
 
 from ncpu.arm64.cpu import GuestFault
-from ncpu.arm64.cpu.memory import ADDR_BITS, PAGE_SHIFT, PROT_READ, PROT_WRITE
+from ncpu.arm64.cpu.memory import ADDR_BITS, PROT_READ, PROT_WRITE
 
 from ..errors import GuestMemoryError, SyscallError
 
@@ -39,10 +39,7 @@ def accessible(proc, addr: int, n: int, prot: int = PROT_READ) -> bool:
         return addr <= TASK_SIZE          # Linux's access_ok checks the address even for 0 bytes
     if addr + n > 1 << ADDR_BITS:
         return False
-    mem = proc.mem
-    first, last = addr >> PAGE_SHIFT, (addr + n - 1) >> PAGE_SHIFT
-    rows = mem.pt[first:last + 1]
-    return bool((rows >= 0).all() and ((mem.perm[first:last + 1] & prot) == prot).all())
+    return proc.mem.accessible(addr, n, prot)     # by the mappings: pages get frames on first touch
 
 
 def check(proc, addr: int, n: int, prot: int = PROT_READ) -> None:

@@ -28,6 +28,8 @@ def sys_exit_group(k, p, status, *_):
 
 @syscall(220)
 def sys_clone(k, p, flags, stack, ptid, tls, ctid, *_):
+    if len(k.tasks) >= k.max_procs:         # --max-procs: processes and threads alive at once
+        raise SyscallError(errno.EAGAIN)
     if flags & abi.CLONE_THREAD:
         return threads.create(k, p, flags, stack, ptid, tls, ctid).pid
     # a process sharing memory without being a thread is not supported (vfork runs as fork)
