@@ -15,7 +15,7 @@ import sys
 from ncpu import __version__
 
 # Module names under ncpu.commands, in the order `ncpu --help` lists them.
-COMMANDS = ["run", "asm", "disasm", "bench", "train", "verify", "discover", "arm64", "debug", "muxleq",
+COMMANDS = ["run", "asm", "disasm", "bench", "train", "verify", "discover", "arm64", "arm64_root", "debug", "muxleq",
             "world", "coprocessor"]
 
 

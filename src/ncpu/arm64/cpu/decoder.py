@@ -333,6 +333,8 @@ def _simd_valid(op, w):
             return u == 0 and size != 3
         if o == 18:                                # MLA / MLS
             return size != 3
+        if o == 14 or o == 15:                     # SABD / UABD, SABA / UABA
+            return size != 3
         if o == 8:                                 # SSHL / USHL
             return not (size == 3 and q == 0)
         if o >= 24:
@@ -344,6 +346,8 @@ def _simd_valid(op, w):
             return size < 3 - u
         if o == 1:
             return u == 0 and size == 0
+        if o == 2 or o == 6:                       # SADDLP / UADDLP, SADALP / UADALP
+            return size != 3
         if o == 5:
             return (u == 0 and size == 0) or (u == 1 and size < 2)
         if o == 8 or o == 9 or o == 11:

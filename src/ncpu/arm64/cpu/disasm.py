@@ -498,7 +498,7 @@ def _fmt_simd(name, f, w, addr):
             return _FP3[(o, u, size >> 1)], f"v{rd}.{fa}, v{rn}.{fa}, v{rm}.{fa}"
         mn = {16: ("add", "sub"), 17: ("cmtst", "cmeq"), 18: ("mla", "mls"), 8: ("sshl", "ushl"), 6: ("cmgt", "cmhi"), 7: ("cmge", "cmhs"),
               23: ("addp", "?"), 20: ("smaxp", "umaxp"), 21: ("sminp", "uminp"), 12: ("smax", "umax"),
-              13: ("smin", "umin"), 19: ("mul", "pmul")}[o][u]
+              13: ("smin", "umin"), 19: ("mul", "pmul"), 14: ("sabd", "uabd"), 15: ("saba", "uaba")}[o][u]
         return mn, f"v{rd}.{a}, v{rn}.{a}, v{rm}.{a}"
     if name == "V2MISC":
         o = f["opcode"]
@@ -511,6 +511,9 @@ def _fmt_simd(name, f, w, addr):
             if o == 19:
                 return ("shll2" if q else "shll"), f"v{rd}.{wide}, v{rn}.{a}, #{8 << size}"
             return ("xtn2" if q else "xtn"), f"v{rd}.{a}, v{rn}.{wide}"
+        if o == 2 or o == 6:
+            mn = (("saddlp", "uaddlp"), ("sadalp", "uadalp"))[o == 6][u]
+            return mn, f"v{rd}.{ARR[(size + 1) * 2 + q]}, v{rn}.{a}"
         if o == 22:
             return ("fcvtn2" if q else "fcvtn"), f"v{rd}.{('2s', '4s')[q]}, v{rn}.2d"
         if o == 23:

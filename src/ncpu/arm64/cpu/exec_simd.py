@@ -97,6 +97,10 @@ def _three_same(V, w, rd, rn, rm, q):
         elif o == 18:                                    # MLA / MLS
             d = lane(V, rd, sz, i)
             r = d - a * b if u else d + a * b
+        elif o == 14 or o == 15:                         # SABD / UABD (+ accumulate: SABA / UABA)
+            r = abs(a - b) if u else abs(_s(a, sz) - _s(b, sz))
+            if o == 15:
+                r += lane(V, rd, sz, i)
         elif o == 8:                                     # SSHL / USHL: shift by a signed byte
             s = sextn(b & 0xFF, 8)
             esize = 8 << sz
@@ -137,6 +141,15 @@ def _two_misc(V, w, rd, rn, q):
         for i in range(cnt):
             res[i] = lane(V, rn, sz, off + i) << (8 << sz)
         write_lanes(V, rd, sz + 1, res, cnt, 1)
+        return
+    if o == 2 or o == 6:                                 # [SU]ADDLP, [SU]ADALP: add pairs into wider lanes
+        for i in range(n >> 1):
+            a, b = lane(V, rn, sz, 2 * i), lane(V, rn, sz, 2 * i + 1)
+            r = a + b if u else _s(a, sz) + _s(b, sz)
+            if o == 6:
+                r += lane(V, rd, sz + 1, i)
+            res[i] = r
+        write_lanes(V, rd, sz + 1, res, n >> 1, q)
         return
     if o == 18:                                          # XTN / XTN2
         for i in range(8 >> sz):

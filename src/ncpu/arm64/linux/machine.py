@@ -1,4 +1,4 @@
-"""The public entry point: run a static AArch64 Linux binary on a sandboxed tree.
+"""The public entry point: run an AArch64 Linux binary (static or dynamic) on a sandboxed tree.
 
     result = Machine(root="/tmp/tree").run("/tmp/tree/bin/busybox", ["busybox", "echo", "hi"])
 """
@@ -37,7 +37,7 @@ class Machine:
 
     def __init__(self, root: str | None = None, *, max_steps: int = DEFAULT_MAX_STEPS, seed: int = 0,
                  host_time: bool = False, stdio: tuple[int, int, int] = (0, 1, 2), on_message=None,
-                 cpu_api=None):
+                 cpu_api=None, cwd: str = "/"):
         self.root = root
         self.max_steps = max_steps
         self.seed = seed
@@ -45,6 +45,7 @@ class Machine:
         self.stdio = stdio
         self.on_message = on_message
         self.cpu_api = cpu_api
+        self.cwd = cwd                     # the first process's working directory, a guest path
 
     def run(self, binary: str, argv: list[str | bytes] | None = None, env: dict | list | None = None) -> Result:
         """Load `binary` (a host path) and run it to the end.
@@ -92,7 +93,7 @@ class Machine:
                         on_message=on_message, stdio=self.stdio)
         if argv is None:
             argv = [kernel.fs.guest_of_host(binary) or binary]
-        kernel.spawn(binary, [os.fsencode(a) for a in argv], _environment(env))
+        kernel.spawn(binary, [os.fsencode(a) for a in argv], _environment(env), cwd=self.cwd)
         return kernel
 
 

@@ -361,7 +361,14 @@ def sys_linkat(k, p, olddirfd, old, newdirfd, new, flags, *_):
 
 @syscall(53)
 def sys_fchmodat(k, p, dirfd, path, mode, *_):
-    host = _host_target(lookup(k, p, dirfd, cstring(p, path)))
+    node = lookup(k, p, dirfd, cstring(p, path))
+    if node.kind == "fdlink":
+        # glibc's fchmodat(AT_SYMLINK_NOFOLLOW) opens the file O_PATH and chmods /proc/self/fd/N:
+        # the host's own magic link to the same file does it (EOPNOTSUPP for a link, as Linux)
+        hfd, host = _fd_host_path(p.fds.get(node.fd))
+        host = host or f"/proc/self/fd/{hfd}"
+    else:
+        host = _host_target(node)
     try:
         os.chmod(host, mode & 0o7777)
     except OSError as error:

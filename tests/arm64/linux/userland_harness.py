@@ -1,0 +1,148 @@
+"""Debian arm64 programs (dynamically linked) under qemu-aarch64 and under our machine.
+
+The root: `ncpu arm64-root` (ncpu.arm64.linux.rootfs) builds it once into
+.cache/arm64-root/ROOT_KEY (the .debs are cached in the nCPU cache directory).
+
+Why `qemu-aarch64 -L ROOT` and not qemu-user-static under chroot: both need
+the host kernel to execute the guest's execve targets, and this host (like
+most containers) has no binfmt_misc entry for AArch64, so an exec of an arm64
+file fails under either.  With -L, qemu maps every absolute path that exists
+in ROOT to ROOT's file (the dynamic loader, the libraries, /etc, /usr/...)
+and otherwise falls back to the host path; programs run with their working
+directory in ROOT/w/CASE and use relative paths or paths that exist in ROOT,
+so both machines see the same files.  Programs found through PATH run under
+qemu through one-line host wrappers (as for BusyBox, see
+arm64linux_harness): qemu's PATH names a host directory of scripts `exec
+qemu-aarch64 -L ROOT -0 NAME ROOT/usr/bin/NAME "$@"`.  The PATH string is
+the one thing the two sides see differently.  Every qemu run logs its system
+calls and a run whose guest executed a host program is refused
+(ReferenceEscaped), as in arm64linux_harness.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import arm64linux_harness as harness
+from arm64linux_harness import Outcome, ReferenceEscaped, ToolMissing, require
+
+PACKAGES = ["bash", "coreutils", "grep", "sed", "gawk", "findutils", "diffutils", "gzip", "xz-utils", "tar",
+            "bc", "file", "python3-minimal", "libpython3-stdlib", "perl-base", "sqlite3", "make", "gcc", "libc6-dev"]
+ENV = {"PATH": "/usr/bin:/bin", "HOME": "/root", "TZ": "UTC", "LC_ALL": "C", "FOO": "bar"}
+WORK = "w"                  # cases run in ROOT/w/CASE
+
+
+def root(packages=PACKAGES) -> Path:
+    """The Debian root holding `packages`, built once (apt needs the network the first time)."""
+    key = hashlib.sha256(" ".join(sorted(packages)).encode()).hexdigest()[:12]
+    path = harness.CACHE / "arm64-root" / key
+    done = path / ".ncpu-root-complete"
+    if done.exists():
+        return path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path.parent / f"{key}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)           # pytest-xdist workers build it once
+        if not done.exists():
+            from ncpu.arm64.linux.rootfs import RootError, build
+            shutil.rmtree(path, ignore_errors=True)
+            try:
+                build(path, packages)
+            except RootError as error:
+                raise ToolMissing(f"cannot build the Debian arm64 root: {error}") from None
+            done.touch()
+    return path
+
+
+def workdir(root_path: Path, case: str, files: dict | None = None) -> Path:
+    """A fresh ROOT/w/CASE holding `files` (fixed times, so ls -l compares)."""
+    path = root_path / WORK / case
+    shutil.rmtree(path, ignore_errors=True)
+    return harness.make_tree(path, files)
+
+
+def _wrappers(directory: Path, qemu: str, trace: list[str], root_path: Path) -> Path:
+    directory.mkdir()
+    for bindir in ("usr/bin", "usr/sbin"):
+        for entry in os.scandir(root_path / bindir):
+            script = directory / entry.name
+            if script.exists():
+                continue
+            script.write_text(f'#!/bin/sh\nexec {qemu} {" ".join(trace)} -L {root_path} -0 {entry.name} '
+                              f'{root_path}/{bindir}/{entry.name} "$@"\n')
+            script.chmod(0o755)
+    return directory.resolve()
+
+
+_EXECVE = re.compile(rb'execve(?:at)?\((?:[^,"]*,)?"([^"]*)"')
+
+
+def run_qemu(root_path: Path, argv: list[str], cwd: Path, *, stdin: bytes = b"", env=None,
+             timeout=300) -> Outcome:
+    """argv[0] is a program name in ROOT's /usr/bin (or a path inside ROOT)."""
+    qemu = require(harness.QEMU)
+    env = dict(env or ENV)
+    program = argv[0] if argv[0].startswith("/") else f"/usr/bin/{argv[0]}"
+    with tempfile.TemporaryDirectory(prefix="ncpu-qemu-") as work:
+        logs = Path(work) / "logs"
+        logs.mkdir()
+        trace = ["-d", "strace", "-D", str(logs / "%d.log")]
+        wrappers = _wrappers(Path(work) / "path", qemu, trace, root_path)
+        env["PATH"] = str(wrappers)
+        proc = subprocess.run([qemu, *trace, "-L", str(root_path), "-0", argv[0], f"{root_path}{program}",
+                               *argv[1:]], cwd=cwd, input=stdin, capture_output=True, env=env, timeout=timeout)
+        escaped = set()
+        for log in logs.iterdir():
+            for match in _EXECVE.finditer(log.read_bytes()):
+                path = match.group(1).decode(errors="replace")
+                if (path.startswith("/") and not path.startswith(str(wrappers)) and not path.startswith("/proc/self/")
+                        and not os.path.lexists(f"{root_path}{path}") and os.path.exists(path)):
+                    escaped.add(path)
+    if escaped:
+        raise ReferenceEscaped(f"qemu's guest executed host program(s) {sorted(escaped)}: not a reference")
+    err = b"".join(l for l in proc.stderr.splitlines(True) if not l.startswith(b"qemu: uncaught target signal"))
+    return Outcome(proc.stdout, err, 128 - proc.returncode if proc.returncode < 0 else proc.returncode)
+
+
+def run_ncpu(root_path: Path, argv: list[str], cwd: Path, *, stdin: bytes = b"", env=None,
+             max_steps=20_000_000_000) -> Outcome:
+    from ncpu.arm64.linux import Machine
+    program = argv[0] if argv[0].startswith("/") else f"/usr/bin/{argv[0]}"
+    guest_cwd = "/" + str(cwd.relative_to(root_path))
+    with tempfile.TemporaryFile() as fin, tempfile.TemporaryFile() as fout, tempfile.TemporaryFile() as ferr:
+        fin.write(stdin)
+        fin.seek(0)
+        machine = Machine(root=str(root_path), max_steps=max_steps, cwd=guest_cwd,
+                          stdio=(fin.fileno(), fout.fileno(), ferr.fileno()))
+        from ncpu.arm64.linux.fs import FileSystem
+        host = FileSystem(str(root_path)).resolve(program, "/").host_path     # links resolved inside the root
+        result = machine.run(host, list(argv), env=env or ENV)
+        fout.seek(0)
+        ferr.seek(0)
+        return Outcome(fout.read(), ferr.read(), result.status, result.instructions, tuple(result.messages))
+
+
+GCC_TOOLS = {"cc1": "usr/lib/gcc/aarch64-linux-gnu/12/cc1", "collect2": "usr/lib/gcc/aarch64-linux-gnu/12/collect2",
+             "lto-wrapper": "usr/lib/gcc/aarch64-linux-gnu/12/lto-wrapper", "as": "usr/bin/aarch64-linux-gnu-as",
+             "ld": "usr/bin/aarch64-linux-gnu-ld.bfd"}
+
+
+def qemu_gcc_tools(root_path: Path) -> Path:
+    """A host directory of wrappers for the programs gcc runs by absolute path (cc1, as, collect2,
+    ld), for `gcc -B DIR/`.  Under qemu, gcc finds them there (the path is not in ROOT, so qemu's -L
+    falls back to the host's); under our machine DIR does not exist in the root and gcc takes its
+    own.  So both run the same command line."""
+    qemu = require(harness.QEMU)
+    tools = (harness.CACHE / "qemu-gcc-tools").resolve()
+    tools.mkdir(parents=True, exist_ok=True)
+    for name, rel in GCC_TOOLS.items():
+        script = tools / name
+        script.write_text(f'#!/bin/sh\nexec {qemu} -L {root_path} -0 {name} {root_path}/{rel} "$@"\n')
+        script.chmod(0o755)
+    return tools
