@@ -37,7 +37,7 @@ class Machine:
 
     def __init__(self, root: str | None = None, *, max_steps: int = DEFAULT_MAX_STEPS, seed: int = 0,
                  host_time: bool = False, stdio: tuple[int, int, int] = (0, 1, 2), on_message=None,
-                 cpu_api=None, cwd: str = "/"):
+                 cpu_api=None, cwd: str = "/", env: dict | list | None = None):
         self.root = root
         self.max_steps = max_steps
         self.seed = seed
@@ -46,11 +46,12 @@ class Machine:
         self.on_message = on_message
         self.cpu_api = cpu_api
         self.cwd = cwd                     # the first process's working directory, a guest path
+        self.env = env                     # the guest's environment when run/boot get none (None: the host's)
 
     def run(self, binary: str, argv: list[str | bytes] | None = None, env: dict | list | None = None) -> Result:
         """Load `binary` (a host path) and run it to the end.
 
-        argv defaults to [binary's guest path]; env to the host's environment.
+        argv defaults to [binary's guest path]; env to Machine's env, else the host's environment.
         Raises ElfError when the file cannot be loaded.
         """
         messages: list[str] = []
@@ -93,6 +94,8 @@ class Machine:
                         on_message=on_message, stdio=self.stdio)
         if argv is None:
             argv = [kernel.fs.guest_of_host(binary) or binary]
+        if env is None:
+            env = self.env
         kernel.spawn(binary, [os.fsencode(a) for a in argv], _environment(env), cwd=self.cwd)
         return kernel
 
