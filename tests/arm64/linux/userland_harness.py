@@ -101,7 +101,8 @@ def run_qemu(root_path: Path, argv: list[str], cwd: Path, *, stdin: bytes = b"",
         for log in logs.iterdir():
             for match in _EXECVE.finditer(log.read_bytes()):
                 path = match.group(1).decode(errors="replace")
-                if (path.startswith("/") and not path.startswith(str(wrappers)) and not path.startswith("/proc/self/")
+                ours = (str(wrappers), str(harness.CACHE.resolve() / "qemu-gcc-tools"), "/proc/self/")
+                if (path.startswith("/") and not path.startswith(ours)
                         and not os.path.lexists(f"{root_path}{path}") and os.path.exists(path)):
                     escaped.add(path)
     if escaped:
@@ -128,21 +129,28 @@ def run_ncpu(root_path: Path, argv: list[str], cwd: Path, *, stdin: bytes = b"",
         return Outcome(fout.read(), ferr.read(), result.status, result.instructions, tuple(result.messages))
 
 
-GCC_TOOLS = {"cc1": "usr/lib/gcc/aarch64-linux-gnu/12/cc1", "collect2": "usr/lib/gcc/aarch64-linux-gnu/12/collect2",
-             "lto-wrapper": "usr/lib/gcc/aarch64-linux-gnu/12/lto-wrapper", "as": "usr/bin/aarch64-linux-gnu-as",
-             "ld": "usr/bin/aarch64-linux-gnu-ld.bfd"}
+
+GCC_LIB = "/usr/lib/gcc/aarch64-linux-gnu/12"
+MULTIARCH = "/usr/lib/aarch64-linux-gnu"
+# What `gcc -O2 hello.c -o hello` runs (gcc -v shows it), one program at a time.  qemu-user cannot
+# run gcc itself here: gcc executes cc1, as and collect2 by absolute path, and it looks for files
+# under relative paths such as /usr/lib/gcc/../../aarch64-linux-gnu/lib, for which qemu's -L falls
+# back to the host's cross toolchain.  Each stage under qemu, given plain paths inside ROOT, is a
+# faithful reference.
+GCC_STAGES = [
+    [f"{GCC_LIB}/cc1", "-quiet", "-imultiarch", "aarch64-linux-gnu", "hello.c", "-quiet", "-dumpbase", "hello.c",
+     "-dumpbase-ext", ".c", "-mlittle-endian", "-mabi=lp64", "-O2", "-fasynchronous-unwind-tables", "-o", "hello.s"],
+    ["/usr/bin/as", "-EL", "-mabi=lp64", "-o", "hello.o", "hello.s"],
+    ["/usr/bin/ld", "--build-id", "--eh-frame-hdr", "--hash-style=gnu", "--as-needed", "-dynamic-linker",
+     "/lib/ld-linux-aarch64.so.1", "-X", "-EL", "-maarch64linux", "--fix-cortex-a53-843419", "-pie", "-o", "hello",
+     f"{MULTIARCH}/Scrt1.o", f"{MULTIARCH}/crti.o", f"{GCC_LIB}/crtbeginS.o", f"-L{GCC_LIB}", f"-L{MULTIARCH}",
+     "hello.o", "-lgcc", "--push-state", "--as-needed", "-lgcc_s", "--pop-state", "-lc", "-lgcc", "--push-state",
+     "--as-needed", "-lgcc_s", "--pop-state", f"{GCC_LIB}/crtendS.o", f"{MULTIARCH}/crtn.o"],
+]
 
 
-def qemu_gcc_tools(root_path: Path) -> Path:
-    """A host directory of wrappers for the programs gcc runs by absolute path (cc1, as, collect2,
-    ld), for `gcc -B DIR/`.  Under qemu, gcc finds them there (the path is not in ROOT, so qemu's -L
-    falls back to the host's); under our machine DIR does not exist in the root and gcc takes its
-    own.  So both run the same command line."""
-    qemu = require(harness.QEMU)
-    tools = (harness.CACHE / "qemu-gcc-tools").resolve()
-    tools.mkdir(parents=True, exist_ok=True)
-    for name, rel in GCC_TOOLS.items():
-        script = tools / name
-        script.write_text(f'#!/bin/sh\nexec {qemu} -L {root_path} -0 {name} {root_path}/{rel} "$@"\n')
-        script.chmod(0o755)
-    return tools
+def hide_host_toolchain(root_path: Path) -> None:
+    """ld also searches /usr/aarch64-linux-gnu/lib: absent from ROOT, qemu's -L would fall back to the
+    host's (a cross toolchain's libc); an empty one in ROOT gives both machines the same nothing."""
+    for sub in ("include", "lib"):
+        (root_path / "usr" / "aarch64-linux-gnu" / sub).mkdir(parents=True, exist_ok=True)

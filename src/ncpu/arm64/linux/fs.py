@@ -30,6 +30,20 @@ DEVICES = {"null": (1, 3), "zero": (1, 5), "random": (1, 8), "urandom": (1, 9), 
 STD_LINKS = {"stdin": 0, "stdout": 1, "stderr": 2}
 
 
+FIRST_GUEST_INO = 2          # as a file system's root directory
+FIRST_GUEST_DEV = 0x801      # 8:1, the first disk's first partition
+
+
+class GuestStat:
+    """A host stat result seen by the guest: its own st_dev and st_ino, the rest the host's."""
+
+    def __init__(self, st: os.stat_result, dev: int, ino: int):
+        self._st, self.st_dev, self.st_ino = st, dev, ino
+
+    def __getattr__(self, name):
+        return getattr(self._st, name)
+
+
 @dataclass(frozen=True)
 class Node:
     """Where a guest path leads.
@@ -59,6 +73,26 @@ class FileSystem:
         self.root = os.path.realpath(root)
         if not os.path.isdir(self.root):
             raise FileNotFoundError(f"root directory {root!r} does not exist")
+        self._inodes: dict[tuple[int, int], int] = {}     # (host dev, host ino) -> guest ino
+        self._devices: dict[int, int] = {}                # host dev -> guest dev
+
+    # --- inode and device numbers --------------------------------------------------
+    # The host's numbers change whenever a file is made again (and from host to
+    # host); programs hash them (find's cycle check, tar's hard-link table,
+    # cp), so passing them through would make the instruction count vary from
+    # run to run.  The guest sees numbers given in the order it first meets
+    # each file, which is the same on every run of the same program.
+    def guest_ino(self, host_dev: int, host_ino: int) -> int:
+        return self._inodes.setdefault((host_dev, host_ino), FIRST_GUEST_INO + len(self._inodes))
+
+    def guest_dev(self, host_dev: int) -> int:
+        return self._devices.setdefault(host_dev, FIRST_GUEST_DEV + len(self._devices))
+
+    def renumber(self, st):
+        """A host os.stat_result with the guest's device and inode numbers (virtual stats pass)."""
+        if not isinstance(st, os.stat_result):
+            return st
+        return GuestStat(st, self.guest_dev(st.st_dev), self.guest_ino(st.st_dev, st.st_ino))
 
     def host(self, parts: list[str]) -> str:
         return os.path.join(self.root, *parts) if parts else self.root

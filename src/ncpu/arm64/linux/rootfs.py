@@ -12,6 +12,10 @@ need of them instead:
   (awk -> gawk, cc -> gcc...), highest priority first;
 - /bin/sh -> bash when no package gave one (dash is not pulled in);
 - /etc/passwd, /etc/group, /etc/nsswitch.conf (root and nobody, files only);
+- Python's standard library byte-compiled (py3compile's work), with a host
+  Python of the same version when there is one: otherwise the guest's python
+  writes each .pyc on its first run, and the second run of the same program
+  executes fewer instructions than the first;
 - no ld.so cache: Debian's ld.so searches its multiarch directories
   (/lib/aarch64-linux-gnu, /usr/lib/aarch64-linux-gnu) without one, as
   `qemu-aarch64 -L` relies on too.
@@ -26,6 +30,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -213,6 +218,22 @@ def _link(dest: Path, link: str, target: str) -> None:
     path.symlink_to(os.path.relpath(target, os.path.dirname(link)))
 
 
+def byte_compile(dest: Path) -> list[str]:
+    """Compile each usr/lib/python3.X with a host python3.X (the versions that had one)."""
+    done = []
+    for lib in sorted((dest / "usr" / "lib").glob("python3.*")):
+        version = lib.name.removeprefix("python")
+        mine = f"{sys.version_info.major}.{sys.version_info.minor}"
+        python = sys.executable if version == mine else shutil.which(f"python{version}")
+        if python is None or not lib.is_dir():
+            continue
+        result = subprocess.run([python, "-m", "compileall", "-q", "-j0", "-d", f"/usr/lib/{lib.name}", str(lib)],
+                                capture_output=True)
+        if result.returncode == 0:
+            done.append(version)
+    return done
+
+
 def finish(dest: Path, alts: list[tuple[int, str, str]]) -> None:
     """Do what the maintainer scripts would have done that programs need (see module docstring)."""
     _merge_usr(dest)
@@ -224,6 +245,7 @@ def finish(dest: Path, alts: list[tuple[int, str, str]]) -> None:
     for name, text in (("passwd", PASSWD), ("group", GROUP), ("nsswitch.conf", NSSWITCH)):
         if not (etc / name).exists():
             (etc / name).write_text(text)
+    byte_compile(dest)
     for name in ("tmp", "root", "proc", "dev", "home"):
         (dest / name).mkdir(exist_ok=True)
     os.chmod(dest / "tmp", 0o1777)

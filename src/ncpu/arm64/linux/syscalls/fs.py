@@ -94,7 +94,7 @@ def open_node(k, p, node: Node, flags: int, mode: int) -> OpenFile:
         if flags & abi.O_ACCMODE:
             raise SyscallError(errno.EISDIR)
         extra = k.fs.list_virtual(node.guest, sorted(p.fds.files))
-        return DirFile(node.host_path, node.guest, status, extra)
+        return DirFile(node.host_path, node.guest, status, extra, fs=k.fs)
     if node.kind == "exe":
         if flags & abi.O_ACCMODE:
             raise SyscallError(errno.EACCES)
@@ -125,7 +125,7 @@ def open_node(k, p, node: Node, flags: int, mode: int) -> OpenFile:
         if flags & abi.O_ACCMODE or flags & abi.O_CREAT:
             raise SyscallError(errno.EISDIR)
         extra = k.fs.list_virtual(node.guest, sorted(p.fds.files)) if node.guest in ("/dev", "/proc") else ()
-        return DirFile(node.host_path, node.guest, status, extra)
+        return DirFile(node.host_path, node.guest, status, extra, fs=k.fs)
     if flags & abi.O_DIRECTORY:
         raise SyscallError(errno.ENOTDIR)
     if flags & abi.O_PATH:
@@ -175,21 +175,21 @@ def _stat_of(k, p, dirfd, path, flags) -> tuple[object, int]:
 @syscall(79, "newfstatat")
 def sys_newfstatat(k, p, dirfd, path, buf, flags, *_):
     st, rdev = _stat_of(k, p, dirfd, path, flags)
-    wr(p, buf, abi.pack_stat(st, rdev=rdev))
+    wr(p, buf, abi.pack_stat(k.fs.renumber(st), rdev=rdev))
     return 0
 
 
 @syscall(80)
 def sys_fstat(k, p, fd, buf, *_):
     file = p.fds.get(sint(fd))
-    wr(p, buf, abi.pack_stat(file.stat(), rdev=file.rdev()))
+    wr(p, buf, abi.pack_stat(k.fs.renumber(file.stat()), rdev=file.rdev()))
     return 0
 
 
 @syscall(291)
 def sys_statx(k, p, dirfd, path, flags, mask, buf, *_):
     st, rdev = _stat_of(k, p, dirfd, path, flags)
-    wr(p, buf, abi.pack_statx(st, rdev=rdev))
+    wr(p, buf, abi.pack_statx(k.fs.renumber(st), rdev=rdev))
     return 0
 
 
