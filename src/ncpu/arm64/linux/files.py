@@ -288,6 +288,39 @@ class Device(OpenFile):
         return abi.makedev(*DEVICES[self.name])
 
 
+class VirtualFile(OpenFile):
+    """A read-only regular file whose bytes were generated when it was opened (/proc/cpuinfo...)."""
+
+    writable = False
+
+    def __init__(self, data: bytes, flags: int):
+        super().__init__(flags)
+        self.data = data
+        self.pos = 0
+        self.readable = True
+
+    def read(self, n: int) -> bytes:
+        chunk = self.data[self.pos:self.pos + n]
+        self.pos += len(chunk)
+        return chunk
+
+    def write(self, data: bytes) -> int:
+        raise SyscallError(errno.EBADF)
+
+    def pread(self, n: int, offset: int) -> bytes:
+        return self.data[offset:offset + n]
+
+    def lseek(self, offset: int, whence: int) -> int:
+        base = {0: 0, 1: self.pos, 2: len(self.data)}.get(whence)
+        if base is None or base + offset < 0:
+            raise SyscallError(errno.EINVAL)
+        self.pos = base + offset
+        return self.pos
+
+    def stat(self):
+        return FakeStat(abi.S_IFREG | 0o444, size=0, ino=4, dev=0x16)
+
+
 class Pipe:
     """A pipe's buffer and the count of open read and write ends."""
 

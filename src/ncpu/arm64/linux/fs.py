@@ -9,8 +9,9 @@ file inside the root whose every directory component is a real directory
 to follow it (lstat, readlink, unlink, O_NOFOLLOW).
 
 Virtual nodes: /dev/null, /dev/zero, /dev/random, /dev/urandom, /dev/tty,
-/dev/std{in,out,err}, /proc/self/exe (a magic link to the running binary)
-and /proc/self/fd/N.  They exist whether or not the root has /dev or /proc.
+/dev/std{in,out,err}, /proc/self/exe (a magic link to the running binary),
+/proc/self/fd/N, and the generated files /proc/cpuinfo, /proc/meminfo and
+/proc/self/status (procfs.py).  They exist whether or not the root has /dev or /proc.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import stat as stat_mod
 from dataclasses import dataclass
 
 from .errors import SyscallError
+from .procfs import FILES as PROC_FILES
 
 MAX_SYMLINKS = 40
 PATH_MAX = 4096
@@ -49,7 +51,8 @@ class Node:
     """Where a guest path leads.
 
     kind: "host" (host_path exists, or not when `exists` is False and the
-    parent does), "dev" (a virtual character device, `name`), "vdir" (a
+    parent does), "dev" (a virtual character device, `name`), "vfile" (a
+    generated /proc file, `name` as in procfs.FILES), "vdir" (a
     virtual directory), "exe" (the running binary), "fdlink" (/proc/self/fd/N,
     `fd`), "vlink" (a virtual symlink not followed, target in `name`).
     """
@@ -169,6 +172,10 @@ class FileSystem:
                     if not last:
                         raise SyscallError(errno.ENOTDIR)
                     return Node("dev", _join(parts), name=comp)
+                if kind == "vfile":
+                    if not last:
+                        raise SyscallError(errno.ENOTDIR)
+                    return Node("vfile", _join(parts), name=target)
                 if kind == "vdir":
                     if last:
                         return Node("vdir", _join(parts), host_path=self.host(parts))
@@ -221,6 +228,8 @@ class FileSystem:
                 return ("link", f"/proc/self/fd/{STD_LINKS[parts[1]]}")
             if parts[1] == "fd":
                 return ("link", "/proc/self/fd")
+        if parts[0] == "proc" and "/".join(parts[1:]) in PROC_FILES:
+            return ("vfile", "/".join(parts[1:]))
         if parts[0] == "proc" and n >= 2 and parts[1] == "self":
             if n == 2:
                 return ("vdir", "")
@@ -239,9 +248,9 @@ class FileSystem:
         if guest_dir == "/dev":
             return [(n, 2) for n in sorted(DEVICES)] + [(n, 10) for n in sorted(STD_LINKS)]
         if guest_dir == "/proc":
-            return [("self", 4)]
+            return [(n, 8) for n in PROC_FILES if "/" not in n] + [("self", 4)]
         if guest_dir == "/proc/self":
-            return [("exe", 10), ("fd", 4)]
+            return [("exe", 10), ("fd", 4)] + [(n[5:], 8) for n in PROC_FILES if n.startswith("self/")]
         if guest_dir == "/proc/self/fd":
             return [(str(fd), 10) for fd in fd_numbers]
         return []

@@ -7,9 +7,9 @@ import os
 import stat as stat_mod
 import struct
 
-from .. import abi
+from .. import abi, procfs
 from ..errors import SyscallError
-from ..files import DirFile, Device, FakeStat, HostFile, OpenFile
+from ..files import DirFile, Device, FakeStat, HostFile, OpenFile, VirtualFile
 from ..fs import Node
 from . import cstring, read as rd, sint, slong, syscall, write as wr
 
@@ -49,6 +49,8 @@ def node_stat(k, p, node: Node, *, follow: bool = True):
         return Device(node.name, 0, None).stat()
     if node.kind == "vdir":
         return FakeStat(abi.S_IFDIR | 0o555, nlink=2, ino=2)
+    if node.kind == "vfile":
+        return VirtualFile(b"", 0).stat()
     if node.kind == "exe" and follow:
         return os.stat(p.exe_host)
     if node.kind == "fdlink" and follow:
@@ -90,6 +92,12 @@ def open_node(k, p, node: Node, flags: int, mode: int) -> OpenFile:
         if flags & abi.O_DIRECTORY:
             raise SyscallError(errno.ENOTDIR)
         return Device(node.name, status, k.clock.random_bytes)
+    if node.kind == "vfile":
+        if flags & abi.O_ACCMODE:
+            raise SyscallError(errno.EACCES)
+        if flags & abi.O_DIRECTORY:
+            raise SyscallError(errno.ENOTDIR)
+        return VirtualFile(procfs.render(node.name, k, p), status)
     if node.kind == "vdir":
         if flags & abi.O_ACCMODE:
             raise SyscallError(errno.EISDIR)
