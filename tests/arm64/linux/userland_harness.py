@@ -1,7 +1,7 @@
 """Debian arm64 programs (dynamically linked) under qemu-aarch64 and under our machine.
 
-The root: `ncpu arm64-root` (ncpu.arm64.linux.rootfs) builds it once into
-.cache/arm64-root/ROOT_KEY (the .debs are cached in the nCPU cache directory).
+The root: `ncpu arm64-root` (ncpu.arm64.linux.rootfs.cached_root) builds it
+once into the nCPU cache directory (arm64-root/roots/KEY, the .debs beside it).
 
 Why `qemu-aarch64 -L ROOT` and not qemu-user-static under chroot: both need
 the host kernel to execute the guest's execve targets, and this host (like
@@ -21,8 +21,6 @@ calls and a run whose guest executed a host program is refused
 
 from __future__ import annotations
 
-import fcntl
-import hashlib
 import os
 import re
 import shutil
@@ -40,24 +38,13 @@ WORK = "w"                  # cases run in ROOT/w/CASE
 
 
 def root(packages=PACKAGES) -> Path:
-    """The Debian root holding `packages`, built once (apt needs the network the first time)."""
-    key = hashlib.sha256(" ".join(sorted(packages)).encode()).hexdigest()[:12]
-    path = harness.CACHE / "arm64-root" / key
-    done = path / ".ncpu-root-complete"
-    if done.exists():
-        return path
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path.parent / f"{key}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)           # pytest-xdist workers build it once
-        if not done.exists():
-            from ncpu.arm64.linux.rootfs import RootError, build
-            shutil.rmtree(path, ignore_errors=True)
-            try:
-                build(path, packages)
-            except RootError as error:
-                raise ToolMissing(f"cannot build the Debian arm64 root: {error}") from None
-            done.touch()
-    return path
+    """The Debian root holding `packages`, built once into the nCPU cache (apt needs the network the
+    first time; the .debs and the root stay cached)."""
+    from ncpu.arm64.linux.rootfs import RootError, cached_root
+    try:
+        return cached_root(packages)
+    except RootError as error:
+        raise ToolMissing(f"cannot build the Debian arm64 root: {error}") from None
 
 
 def workdir(root_path: Path, case: str, files: dict | None = None) -> Path:

@@ -273,3 +273,23 @@ def build(dest: str | os.PathLike, packages: list[str], *, update: bool = False,
             unpacked((i + 1) / len(files), found[i].name)
     finish(dest, alts)
     return found
+
+
+def cached_root(packages: list[str], *, progress=None) -> Path:
+    """A root holding `packages`, built once into the cache (several processes may ask at once)."""
+    import fcntl
+    import hashlib
+
+    key = hashlib.sha256(" ".join(sorted(packages)).encode()).hexdigest()[:12]
+    path = cache_dir() / "roots" / key
+    done = path / ".ncpu-root-complete"
+    if done.exists():
+        return path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path.parent / f"{key}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            shutil.rmtree(path, ignore_errors=True)
+            build(path, packages, progress=progress)
+            done.touch()
+    return path
