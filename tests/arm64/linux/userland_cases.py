@@ -145,6 +145,8 @@ CASES = [
     ("python-hello", ["python3", "-c", "print('hello', 6 * 7)"], ""),
     ("python-script", ["python3", "script.py"], ""),
     ("python-error", ["python3", "-c", "import sys; print('out'); sys.exit('bad thing')"], ""),
+    ("python-stdin", ["python3", "-c", "import sys, collections; c = collections.Counter(sys.stdin.read().split()); print(c.most_common(3))"], WORDS),
+    ("python-os", ["python3", "-c", "import os, glob; print(os.stat('input.txt').st_size, os.path.isdir('sub'), os.environ['FOO'], sorted(glob.glob('sub/**/*.txt', recursive=True)))"], ""),
     # perl
     ("perl-regex", ["perl", "-e", "my %h; while (<>) { for my $w (/(\\w+)/g) { $h{lc $w}++ } } printf \"%s=%d\\n\", $_, $h{$_} for sort keys %h"], TEXT),
     ("perl-subs", ["perl", "-e", "sub f { my $n = shift; $n < 2 ? $n : f($n-1) + f($n-2) } print join(',', map { f($_) } 0..12), \"\\n\"; my @a = sort { $b <=> $a } (3, 11, 2); print \"@a\\n\"; printf \"%.4f %s\\n\", atan2(1,1)*4, scalar reverse 'abc'"], ""),
@@ -155,6 +157,10 @@ CASES = [
      "select count(*), sum(v), avg(v), min(v), max(v) from t;\n"
      "select g, count(*), sum(v) from t group by g order by g;\n"),
     # make, gcc
+    ("sqlite3-csv", ["sqlite3", "-csv", "-header", ":memory:", ".import staff.csv staff", "select dept, count(*), sum(salary) from staff group by dept order by 1;"], ""),
+    ("perl-pe", ["perl", "-pe", "s/(\\d+)/$1*2/ge; $_ = uc if $. % 2"], TEXT),
+    ("bash-jobcontrol", ["bash", "-c", "set -m; sleep 0 & jobs -l | wc -l; wait %1; echo waited $?; (exit 5) & wait; kill -0 $$ && echo alive"], ""),
+    ("bash-printf-v", ["bash", "-c", "printf -v x '%03d-%s' 7 ok; echo $x; IFS=: read -r a b c <<< 'p:q:r'; echo $c$b$a; echo ${x@Q}"], ""),
     # make: qemu-user cannot exec /bin/sh by its absolute path (see userland_harness), so
     # make runs its recipes through the PATH's sh
     ("make", ["make", "SHELL=sh"], ""),
