@@ -87,10 +87,11 @@ def _binary_path(args) -> str:
     that file (`--root R /usr/bin/ls` runs R's ls); otherwise BINARY is a host path."""
     if args.root is None or not args.binary.startswith("/"):
         return args.binary
+    from ncpu.arm64.linux.errors import SyscallError
     from ncpu.arm64.linux.fs import FileSystem
     try:
         node = FileSystem(args.root).resolve(args.binary, args.cwd)
-    except OSError:
+    except SyscallError:             # not a path inside the root (ENOENT, ENOTDIR, ELOOP...)
         return args.binary
     if node.kind == "host" and node.exists and os.path.isfile(node.host_path):
         return node.host_path

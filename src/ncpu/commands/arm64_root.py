@@ -12,7 +12,8 @@ from ncpu.cli import CommandError
 
 # What the README and the tests use: each of these is tested under the machine.
 DEFAULT_PACKAGES = ["bash", "coreutils", "grep", "sed", "gawk", "findutils", "diffutils", "gzip", "xz-utils",
-                    "tar", "bc", "file", "python3-minimal", "libpython3-stdlib", "perl-base", "sqlite3", "make", "gcc", "libc6-dev"]
+                    "tar", "bc", "file", "python3-minimal", "libpython3-stdlib", "perl-base", "sqlite3", "make",
+                    "gcc", "libc6-dev"]
 
 
 def register(subparsers) -> None:
@@ -41,7 +42,8 @@ def main(args) -> int:
         bar = bars.get(stage)
         if bar is None:
             bar = bars[stage] = tqdm(total=1000, desc=stage, file=sys.stderr, leave=False,
-                                     disable=not sys.stderr.isatty(), bar_format="{desc}: {percentage:3.0f}%|{bar}| {postfix}")
+                                     disable=not sys.stderr.isatty(),
+                                     bar_format="{desc}: {percentage:3.0f}%|{bar}| {postfix}")
         bar.n = int(fraction * 1000)
         bar.set_postfix_str(text[:40])
 

@@ -28,12 +28,13 @@ def tree(tmp_path, busybox_path):
 
 
 def test_environment_options(tree):
+    # -0 sh: BusyBox picks its applet by argv[0] (without it, argv[0] would be /bin/busybox and "-c" the applet)
     script = "echo $0; pwd; env | sort"
-    done = _cli("arm64", "--root", tree, "--clean-env", "-E", "B=2", "-E", "A=x=y", "-0", "mysh",
-                "--cwd", "/home/user", "/bin/busybox", "sh", "-c", script)
+    done = _cli("arm64", "--root", tree, "--clean-env", "-E", "B=2", "-E", "A=x=y", "-0", "sh",
+                "--cwd", "/home/user", "/bin/busybox", "-c", script, "zero")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.decode().splitlines()
-    assert lines[:2] == ["mysh", "/home/user"]
+    assert lines[:2] == ["zero", "/home/user"]
     assert "A=x=y" in lines and "B=2" in lines and not any(l.startswith("HOME=") for l in lines)
     kept = _cli("arm64", "--root", tree, "-U", "NCPU_T1", "-E", "NCPU_T3=c", "/bin/busybox", "sh", "-c",
                 "echo ${NCPU_T1-unset} $NCPU_T2 $NCPU_T3", env={"NCPU_T1": "a", "NCPU_T2": "b"})

@@ -17,7 +17,7 @@ from ncpu.arm64.cpu import GuestFault
 
 from . import abi, elf, signals, stack, threads
 from .clock import Clock
-from .errors import ElfError, ExecError, SyscallError, WouldBlock
+from .errors import ElfError, ExecError, InterpreterMissing, SyscallError, WouldBlock
 from .files import FdTable, HostFile
 from .fs import FileSystem
 from .futex import FutexTable
@@ -120,7 +120,8 @@ class Kernel:
         except SyscallError:
             node = None
         if node is None or node.kind != "host" or not node.exists or not os.path.isfile(node.host_path):
-            raise ElfError(f"{name}: its interpreter {shown} is not in the root (build one: ncpu arm64-root)")
+            raise InterpreterMissing(f"{name}: its interpreter {shown} is not in the root "
+                                     "(build one: ncpu arm64-root)")
         with open(node.host_path, "rb") as f:
             data = f.read(MAX_EXE_SIZE)
         image = elf.load(mem, data, shown, base=elf.INTERP_BASE)
@@ -168,9 +169,9 @@ class Kernel:
         old = (proc.mem, proc.state, proc.cpu, proc.brk_start, proc.brk)
         try:
             self._load(proc, data, os.path.basename(host), argv, envp, execfn)
-        except ElfError:
+        except ElfError as error:
             proc.mem, proc.state, proc.cpu, proc.brk_start, proc.brk = old
-            raise SyscallError(errno.ENOEXEC) from None
+            raise SyscallError(error.errno) from None
         except ExecError as error:
             proc.mem, proc.state, proc.cpu, proc.brk_start, proc.brk = old
             raise SyscallError(error.errno) from None
