@@ -15,8 +15,8 @@ import sys
 from ncpu import __version__
 
 # Module names under ncpu.commands, in the order `ncpu --help` lists them.
-COMMANDS = ["run", "asm", "disasm", "compile", "pipeline", "bench", "train", "verify", "discover", "arm64", "debug",
-            "muxleq", "world", "coprocessor", "os"]
+COMMANDS = ["run", "asm", "disasm", "compile", "pipeline", "bench", "train", "verify", "discover", "arm64", "arm64_root",
+            "debug", "muxleq", "world", "coprocessor", "os"]
 
 
 class CommandError(Exception):

@@ -1,27 +1,51 @@
-"""`ncpu arm64`: run a static AArch64 Linux binary (`ncpu disasm --arch arm64` disassembles one).
+"""`ncpu arm64`: run an AArch64 Linux binary, static or dynamic (`ncpu disasm --arch arm64` disassembles one).
 
-    ncpu arm64 [--root DIR] [--max-steps N] [--memory SIZE] [--max-procs N] [--seed S] [--host-time]
-               [--stats] [-g PORT] [--record FILE | --replay FILE] [--publish HOSTPORT:GUESTPORT]
-               BINARY [ARGS...]
+    ncpu arm64 [--root DIR] [--cwd DIR] [-E VAR=VALUE]... [-U VAR]... [--clean-env] [-0 ARGV0]
+               [--max-steps N] [--memory SIZE] [--max-procs N] [--seed S] [--host-time] [--stats [--json]]
+               [-g PORT] [--record FILE | --replay FILE] [--publish HOSTPORT:GUESTPORT] BINARY [ARGS...]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 
 from ncpu.cli import CommandError
 
+EPILOG = """environment: the guest starts with the host's environment (as qemu-aarch64 does); -E sets a variable,
+-U removes one, --clean-env starts from an empty one (plus -E). The environment is part of the
+program's input: the same command gives the same instruction count only with the same environment.
+
+exit status: the guest's own (128+N when signal N ended it), except
+  124  the instruction budget (--max-steps) ran out
+  137  deadlock: every guest thread waits and no timeout can wake one; or the guest needed more
+       memory than --memory (a message says which)
+  2    bad usage, or BINARY cannot be loaded (not an AArch64 ELF file, interpreter not in --root)
+
+dynamically linked programs need their interpreter (/lib/ld-linux-aarch64.so.1) and libraries
+inside --root: `ncpu arm64-root DIR` builds a Debian arm64 root.
+"""
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "arm64", help="run a static AArch64 Linux binary",
-        description="Run a static AArch64 Linux executable on the nCPU ARM64 machine. "
+        "arm64", help="run an AArch64 Linux binary (static or dynamic)",
+        description="Run an AArch64 Linux executable on the nCPU ARM64 machine. A dynamically linked one "
+                    "is loaded with its interpreter from --root. "
                     "(`ncpu disasm --arch arm64 FILE` disassembles one.)",
-        epilog="Exit status: the guest's own, 128+N when a signal N killed it, 124 when --max-steps ran "
-               "out, 137 on a deadlock or when the guest needed more than --memory (a message says which).")
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--root", metavar="DIR", help="directory the guest sees as / (default: a fresh empty one)")
+    parser.add_argument("--cwd", metavar="DIR", default="/",
+                        help="the guest's working directory, a path inside the root (default /)")
+    parser.add_argument("-E", dest="setenv", action="append", default=[], metavar="VAR=VALUE",
+                        help="set a guest environment variable (repeatable)")
+    parser.add_argument("-U", dest="unsetenv", action="append", default=[], metavar="VAR",
+                        help="remove a variable from the guest environment (repeatable)")
+    parser.add_argument("--clean-env", action="store_true",
+                        help="start the guest with an empty environment (plus what -E sets)")
+    parser.add_argument("-0", dest="argv0", metavar="ARGV0", help="the guest's argv[0] (default: BINARY)")
     parser.add_argument("--max-steps", type=int, default=None, metavar="N",
                         help="instruction budget over all guest processes (default 10^10)")
     parser.add_argument("--memory", default="4G", metavar="SIZE",
@@ -34,6 +58,9 @@ def register(subparsers) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the guest's randomness (default 0)")
     parser.add_argument("--host-time", action="store_true", help="use the host clock and entropy (not deterministic)")
     parser.add_argument("--stats", action="store_true", help="print instructions, wall time and MIPS to stderr")
+    parser.add_argument("--json", action="store_true",
+                        help="with --stats: print them as one JSON object on stderr (instructions, wall_s, "
+                             "mips, status, reason)")
     parser.add_argument("-g", dest="gdb_port", type=int, default=None, metavar="PORT",
                         help="wait for gdb on 127.0.0.1:PORT (`target remote :PORT`), as qemu-aarch64 -g")
     parser.add_argument("--gdb-run-on-drop", action="store_true",
@@ -46,9 +73,41 @@ def register(subparsers) -> None:
                         help="forward connections to the host's 127.0.0.1:HOSTPORT to the guest's TCP "
                              "port GUESTPORT (repeatable; host loopback only; such runs are not "
                              "deterministic: what the host sends, and when, decides them)")
-    parser.add_argument("binary", metavar="BINARY", help="host path of the executable")
+    parser.add_argument("binary", metavar="BINARY",
+                        help="the executable: with --root, an absolute path inside the root names the root's "
+                             "file; otherwise a host path")
     parser.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the guest")
     parser.set_defaults(func=main)
+
+
+def _environment(args) -> dict[str, str]:
+    env = {} if args.clean_env else dict(os.environ)
+    for name in args.unsetenv:
+        if not name or "=" in name:
+            raise CommandError(f"-U {name!r}: not a variable name")
+        env.pop(name, None)
+    for item in args.setenv:
+        name, eq, value = item.partition("=")
+        if not name or not eq:
+            raise CommandError(f"-E {item!r}: expected VAR=VALUE")
+        env[name] = value
+    return env
+
+
+def _binary_path(args) -> str:
+    """The host path of BINARY: with --root, an absolute path that names a file inside the root is
+    that file (`--root R /usr/bin/ls` runs R's ls); otherwise BINARY is a host path."""
+    if args.root is None or not args.binary.startswith("/"):
+        return args.binary
+    from ncpu.arm64.linux.errors import SyscallError
+    from ncpu.arm64.linux.fs import FileSystem
+    try:
+        node = FileSystem(args.root).resolve(args.binary, args.cwd)
+    except SyscallError:             # not a path inside the root (ENOENT, ENOTDIR, ELOOP...)
+        return args.binary
+    if node.kind == "host" and node.exists and os.path.isfile(node.host_path):
+        return node.host_path
+    return args.binary
 
 
 def main(args) -> int:
@@ -56,13 +115,16 @@ def main(args) -> int:
     from ncpu.arm64.linux.hostio import PublishError
     from ncpu.arm64.linux.machine import DEFAULT_MAX_STEPS
 
-    binary = args.binary
-    if not os.path.isfile(binary):
-        raise CommandError(f"{binary}: no such file")
     if args.root is not None and not os.path.isdir(args.root):
         raise CommandError(f"--root {args.root}: not a directory")
+    binary = _binary_path(args)
+    if not os.path.isfile(binary):
+        raise CommandError(f"{binary}: no such file")
     if args.max_steps is not None and args.max_steps <= 0:
         raise CommandError("--max-steps must be positive")
+    if args.json and not args.stats:
+        raise CommandError("--json goes with --stats")
+    env = _environment(args)
     publish = [_port_pair(spec) for spec in args.publish]
     if publish and (args.record or args.replay or args.gdb_port is not None):
         raise CommandError("--publish goes alone: not with --record, --replay or -g")
@@ -71,7 +133,7 @@ def main(args) -> int:
         raise CommandError("--max-procs must be positive")
     machine = Machine(root=args.root, max_steps=args.max_steps or DEFAULT_MAX_STEPS, seed=args.seed,
                       host_time=args.host_time, on_message=_message, publish=publish, memory=memory,
-                      max_procs=args.max_procs)
+                      max_procs=args.max_procs, cwd=args.cwd, env=env)
     # argv[0] is the path inside the root when the binary lives there (as exec would give)
     argv0 = binary
     if args.root is not None:
@@ -79,6 +141,8 @@ def main(args) -> int:
         real = os.path.realpath(binary)
         if real.startswith(real_root + os.sep):
             argv0 = "/" + os.path.relpath(real, real_root)
+    if args.argv0 is not None:
+        argv0 = args.argv0
     if args.record and (args.replay or args.gdb_port is not None):
         raise CommandError("--record goes alone: not with --replay or -g")
     replay = _load_replay(args, binary, machine) if args.replay else None
@@ -91,7 +155,11 @@ def main(args) -> int:
         result = machine.run(binary, [argv0, *args.args])
     except (ElfError, PublishError) as error:
         raise CommandError(str(error)) from None
-    if args.stats:
+    if args.stats and args.json:
+        print(json.dumps({"instructions": result.instructions, "wall_s": round(result.wall_s, 6),
+                          "mips": round(result.mips, 3), "status": result.status, "reason": result.reason}),
+              file=sys.stderr)
+    elif args.stats:
         print(f"ncpu: {result.instructions} instructions in {result.wall_s:.3f} s "
               f"({result.mips:.2f} MIPS)", file=sys.stderr)
     return result.status

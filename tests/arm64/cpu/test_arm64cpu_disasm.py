@@ -23,6 +23,9 @@ KNOWN_MNEMONIC = {
     "BARRIER": "capstone 5 spells DSB with CRm=12 as 'dfb'",
     "VMOVI": "FMOV (vector, immediate) operands are not spelled; mnemonics compared elsewhere",
 }
+# (our preferred alias, capstone's spelling): the ARM ARM prefers SXTL/UXTL for SSHLL/USHLL with
+# shift 0; capstone 5 never uses the alias.  Compared as capstone's form, operands included.
+ALIAS_OF = {"sxtl": "sshll", "uxtl": "ushll", "sxtl2": "sshll2", "uxtl2": "ushll2"}
 FULL_TEXT = set(T.CLASSES)
 # Operand text compared after normalising numbers (hex/decimal/signed/float spellings).
 FULL_TEXT_SKIP = {
@@ -68,6 +71,9 @@ def test_disassembler_matches_capstone(cls):
             if cmn is None:
                 continue                # capstone does not know it (e.g. newer extensions)
             ours = disassemble_word(w, 0x400000)
+            if ours.split(" ")[0] in ALIAS_OF and cops.endswith(", #0"):
+                alias = ours.split(" ")[0]
+                ours = f"{ALIAS_OF[alias]} {ours[len(alias) + 1:]}, #0"
             n += 1
             mn = ours.split(" ")[0]
             if mn != cmn and e.name not in KNOWN_MNEMONIC:

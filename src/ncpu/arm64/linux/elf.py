@@ -1,4 +1,8 @@
-"""Load a static AArch64 ELF executable (ET_EXEC or static-pie ET_DYN) into guest memory.
+"""Load an AArch64 ELF executable (ET_EXEC or PIE ET_DYN) or its interpreter into guest memory.
+
+A dynamically linked program names its interpreter (PT_INTERP, e.g.
+/lib/ld-linux-aarch64.so.1); the kernel loads both (`Image.interp` says
+which file to load next) and starts the interpreter, as Linux does.
 
 Every way a file can be wrong is turned into one ElfError with a one-line
 message; pyelftools exceptions never escape.
@@ -17,8 +21,13 @@ EM_AARCH64 = 183
 PT_LOAD, PT_INTERP, PT_PHDR = 1, 3, 6
 PF_X, PF_W, PF_R = 1, 2, 4
 SHF_EXECINSTR = 0x4
-# Where a static-pie lands: low enough for the 4 GiB guest space, clear of page 0.
+# Where a PIE (static or dynamic) lands: low enough for the 4 GiB guest space, clear of
+# page 0, with its brk heap above it up to the mmap area (qemu-user uses 0x5500000000,
+# outside our 4 GiB space).  Fixed, so that every run gives the same addresses.
 PIE_BASE = 0x10000000
+# Where the interpreter (ld.so) lands: above the mmap area (which ends at 0xE0000000),
+# below the stack (which starts at 0xEF800000).
+INTERP_BASE = 0xE0000000
 
 
 @dataclass(frozen=True)
@@ -31,6 +40,7 @@ class Image:
     phnum: int
     brk: int           # first page after the highest segment
     bias: int          # 0 for ET_EXEC
+    interp: bytes | None = None   # PT_INTERP: the guest path of the interpreter to load too
 
 
 def _prot(flags: int) -> int:
@@ -83,7 +93,7 @@ def code_sections(data: bytes, name: str = "file") -> list[tuple[str, int, bytes
 
 
 def parse(data: bytes, name: str = "file"):
-    """Check the header and return the list of program headers as dicts."""
+    """Check the header and return it with the list of program headers as dicts."""
     _check_ident(data, name)
     try:
         elf = _open_aarch64(data, name)
@@ -101,21 +111,32 @@ def parse(data: bytes, name: str = "file"):
                              "filesz": h["p_filesz"], "memsz": h["p_memsz"], "flags": h["p_flags"]})
     except _malformed_errors() as error:
         raise ElfError(f"{name}: malformed ELF file ({error})") from None
-    for seg in segments:
-        if seg["type"] in ("PT_INTERP", PT_INTERP):
-            raise ElfError(f"{name}: dynamically linked (needs an interpreter); only static executables run")
     return header, segments
 
 
-def load(mem, data: bytes, name: str = "file") -> Image:
-    """Map the PT_LOAD segments of `data` into `mem` and return where they went."""
+def _interp(data: bytes, segments: list[dict], name: str) -> bytes | None:
+    for seg in segments:
+        if seg["type"] in ("PT_INTERP", PT_INTERP):
+            path = data[seg["offset"]:seg["offset"] + seg["filesz"]].split(b"\0", 1)[0]
+            if not path or seg["offset"] + seg["filesz"] > len(data):
+                raise ElfError(f"{name}: malformed PT_INTERP")
+            return path
+    return None
+
+
+def load(mem, data: bytes, name: str = "file", *, base: int = PIE_BASE) -> Image:
+    """Map the PT_LOAD segments of `data` into `mem` and return where they went.
+
+    A position-independent file (ET_DYN) is placed at `base` unless it is
+    already linked above it.
+    """
     header, segments = parse(data, name)
     loads = [s for s in segments if s["type"] in ("PT_LOAD", PT_LOAD) and s["memsz"] > 0]
     if not loads:
         raise ElfError(f"{name}: no loadable segments")
-    bias = PIE_BASE if header["e_type"] == "ET_DYN" else 0
+    bias = base if header["e_type"] == "ET_DYN" else 0
     low = min(s["vaddr"] for s in loads)
-    if header["e_type"] == "ET_DYN" and low >= PIE_BASE:
+    if header["e_type"] == "ET_DYN" and low >= base:
         bias = 0
     high = 0
     for seg in loads:
@@ -156,7 +177,7 @@ def load(mem, data: bytes, name: str = "file") -> Image:
     if not mem.is_mapped(entry, 4):
         raise ElfError(f"{name}: entry point {entry:#x} is not in a loaded segment")
     return Image(entry=entry, phdr=phdr, phent=header["e_phentsize"], phnum=header["e_phnum"],
-                 brk=abi.page_up(high), bias=bias)
+                 brk=abi.page_up(high), bias=bias, interp=_interp(data, segments, name))
 
 
 def _runs(prot_of_page: dict[int, int]):

@@ -8,7 +8,15 @@ class LinuxError(Exception):
 
 
 class ElfError(LinuxError):
-    """The file cannot be loaded as a static AArch64 executable."""
+    """The file cannot be loaded as an AArch64 executable (execve gives the guest `errno`)."""
+
+    errno = 8      # ENOEXEC
+
+
+class InterpreterMissing(ElfError):
+    """A dynamic program's interpreter is not in the root (execve: ENOENT, as Linux)."""
+
+    errno = 2      # ENOENT
 
 
 class ExecError(LinuxError):

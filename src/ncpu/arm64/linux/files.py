@@ -170,8 +170,9 @@ class DirFile(OpenFile):
     writable = False
     is_directory = True      # /proc/self/fd/N/name looks inside it
 
-    def __init__(self, host_path: str, guest_path: str, flags: int, extra: list[tuple[str, int]] = ()):
+    def __init__(self, host_path: str, guest_path: str, flags: int, extra: list[tuple[str, int]] = (), fs=None):
         super().__init__(flags)
+        self.fs = fs             # gives entries the guest's inode numbers (FileSystem.guest_ino)
         self.host_path = host_path
         self.guest_path = guest_path
         self.extra = list(extra)
@@ -182,17 +183,19 @@ class DirFile(OpenFile):
         if self.entries is None:
             found: dict[str, tuple[int, int]] = {}
             try:
+                st = os.stat(self.host_path)
+                me, dev = st.st_ino, st.st_dev
                 with os.scandir(self.host_path) as it:
                     for entry in it:
                         found[entry.name] = (entry.inode(), _dtype(entry))
             except OSError:
-                pass
+                me, dev = 1, None
+            if self.fs is not None and dev is not None:
+                # numbered in name order, so the same listing gives the same numbers every run
+                me = self.fs.guest_ino(dev, me)
+                found = {n: (self.fs.guest_ino(dev, found[n][0]), found[n][1]) for n in sorted(found)}
             for name, dtype in self.extra:
                 found.setdefault(name, (1000 + len(found), dtype))
-            try:
-                me = os.stat(self.host_path).st_ino
-            except OSError:
-                me = 1
             self.entries = [(".", me, abi.DT_DIR), ("..", me, abi.DT_DIR)]
             self.entries += [(n, ino, t) for n, (ino, t) in sorted(found.items())]
         return self.entries
@@ -283,6 +286,39 @@ class Device(OpenFile):
     def rdev(self) -> int:
         from .fs import DEVICES
         return abi.makedev(*DEVICES[self.name])
+
+
+class VirtualFile(OpenFile):
+    """A read-only regular file whose bytes were generated when it was opened (/proc/cpuinfo...)."""
+
+    writable = False
+
+    def __init__(self, data: bytes, flags: int):
+        super().__init__(flags)
+        self.data = data
+        self.pos = 0
+        self.readable = True
+
+    def read(self, n: int) -> bytes:
+        chunk = self.data[self.pos:self.pos + n]
+        self.pos += len(chunk)
+        return chunk
+
+    def write(self, data: bytes) -> int:
+        raise SyscallError(errno.EBADF)
+
+    def pread(self, n: int, offset: int) -> bytes:
+        return self.data[offset:offset + n]
+
+    def lseek(self, offset: int, whence: int) -> int:
+        base = {0: 0, 1: self.pos, 2: len(self.data)}.get(whence)
+        if base is None or base + offset < 0:
+            raise SyscallError(errno.EINVAL)
+        self.pos = base + offset
+        return self.pos
+
+    def stat(self):
+        return FakeStat(abi.S_IFREG | 0o444, size=0, ino=4, dev=0x16)
 
 
 class Pipe:

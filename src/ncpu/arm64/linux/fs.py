@@ -9,8 +9,9 @@ file inside the root whose every directory component is a real directory
 to follow it (lstat, readlink, unlink, O_NOFOLLOW).
 
 Virtual nodes: /dev/null, /dev/zero, /dev/random, /dev/urandom, /dev/tty,
-/dev/std{in,out,err}, /proc/self/exe (a magic link to the running binary)
-and /proc/self/fd/N.  They exist whether or not the root has /dev or /proc.
+/dev/std{in,out,err}, /proc/self/exe (a magic link to the running binary),
+/proc/self/fd/N, and the generated files /proc/cpuinfo, /proc/meminfo and
+/proc/self/status (procfs.py).  They exist whether or not the root has /dev or /proc.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import stat as stat_mod
 from dataclasses import dataclass
 
 from .errors import SyscallError
+from .procfs import FILES as PROC_FILES
 
 MAX_SYMLINKS = 40
 PATH_MAX = 4096
@@ -30,12 +32,27 @@ DEVICES = {"null": (1, 3), "zero": (1, 5), "random": (1, 8), "urandom": (1, 9), 
 STD_LINKS = {"stdin": 0, "stdout": 1, "stderr": 2}
 
 
+FIRST_GUEST_INO = 2          # as a file system's root directory
+FIRST_GUEST_DEV = 0x801      # 8:1, the first disk's first partition
+
+
+class GuestStat:
+    """A host stat result seen by the guest: its own st_dev and st_ino, the rest the host's."""
+
+    def __init__(self, st: os.stat_result, dev: int, ino: int):
+        self._st, self.st_dev, self.st_ino = st, dev, ino
+
+    def __getattr__(self, name):
+        return getattr(self._st, name)
+
+
 @dataclass(frozen=True)
 class Node:
     """Where a guest path leads.
 
     kind: "host" (host_path exists, or not when `exists` is False and the
-    parent does), "dev" (a virtual character device, `name`), "vdir" (a
+    parent does), "dev" (a virtual character device, `name`), "vfile" (a
+    generated /proc file, `name` as in procfs.FILES), "vdir" (a
     virtual directory), "exe" (the running binary), "fdlink" (/proc/self/fd/N,
     `fd`), "vlink" (a virtual symlink not followed, target in `name`).
     """
@@ -59,6 +76,26 @@ class FileSystem:
         self.root = os.path.realpath(root)
         if not os.path.isdir(self.root):
             raise FileNotFoundError(f"root directory {root!r} does not exist")
+        self._inodes: dict[tuple[int, int], int] = {}     # (host dev, host ino) -> guest ino
+        self._devices: dict[int, int] = {}                # host dev -> guest dev
+
+    # --- inode and device numbers --------------------------------------------------
+    # The host's numbers change whenever a file is made again (and from host to
+    # host); programs hash them (find's cycle check, tar's hard-link table,
+    # cp), so passing them through would make the instruction count vary from
+    # run to run.  The guest sees numbers given in the order it first meets
+    # each file, which is the same on every run of the same program.
+    def guest_ino(self, host_dev: int, host_ino: int) -> int:
+        return self._inodes.setdefault((host_dev, host_ino), FIRST_GUEST_INO + len(self._inodes))
+
+    def guest_dev(self, host_dev: int) -> int:
+        return self._devices.setdefault(host_dev, FIRST_GUEST_DEV + len(self._devices))
+
+    def renumber(self, st):
+        """A host os.stat_result with the guest's device and inode numbers (virtual stats pass)."""
+        if not isinstance(st, os.stat_result):
+            return st
+        return GuestStat(st, self.guest_dev(st.st_dev), self.guest_ino(st.st_dev, st.st_ino))
 
     def host(self, parts: list[str]) -> str:
         return os.path.join(self.root, *parts) if parts else self.root
@@ -135,6 +172,10 @@ class FileSystem:
                     if not last:
                         raise SyscallError(errno.ENOTDIR)
                     return Node("dev", _join(parts), name=comp)
+                if kind == "vfile":
+                    if not last:
+                        raise SyscallError(errno.ENOTDIR)
+                    return Node("vfile", _join(parts), name=target)
                 if kind == "vdir":
                     if last:
                         return Node("vdir", _join(parts), host_path=self.host(parts))
@@ -187,6 +228,8 @@ class FileSystem:
                 return ("link", f"/proc/self/fd/{STD_LINKS[parts[1]]}")
             if parts[1] == "fd":
                 return ("link", "/proc/self/fd")
+        if parts[0] == "proc" and "/".join(parts[1:]) in PROC_FILES:
+            return ("vfile", "/".join(parts[1:]))
         if parts[0] == "proc" and n >= 2 and parts[1] == "self":
             if n == 2:
                 return ("vdir", "")
@@ -205,9 +248,9 @@ class FileSystem:
         if guest_dir == "/dev":
             return [(n, 2) for n in sorted(DEVICES)] + [(n, 10) for n in sorted(STD_LINKS)]
         if guest_dir == "/proc":
-            return [("self", 4)]
+            return [(n, 8) for n in PROC_FILES if "/" not in n] + [("self", 4)]
         if guest_dir == "/proc/self":
-            return [("exe", 10), ("fd", 4)]
+            return [("exe", 10), ("fd", 4)] + [(n[5:], 8) for n in PROC_FILES if n.startswith("self/")]
         if guest_dir == "/proc/self/fd":
             return [(str(fd), 10) for fd in fd_numbers]
         return []

@@ -18,7 +18,7 @@ from ncpu.arm64.cpu.frames import DEFAULT_BUDGET, FramePool, OutOfMemory
 
 from . import abi, elf, signals, stack, threads
 from .clock import Clock
-from .errors import ElfError, ExecError, SyscallError, WouldBlock
+from .errors import ElfError, ExecError, InterpreterMissing, SyscallError, WouldBlock
 from .files import FdTable, HostFile
 from .fs import FileSystem
 from .futex import FutexTable
@@ -67,8 +67,8 @@ class Kernel:
             self.on_message(text)
 
     # --- process creation -------------------------------------------------------
-    def spawn(self, host_path: str, argv: list[bytes], envp: list[bytes]) -> Process:
-        """Create the first process running the host file `host_path`."""
+    def spawn(self, host_path: str, argv: list[bytes], envp: list[bytes], cwd: str = "/") -> Process:
+        """Create the first process running the host file `host_path`, in guest directory `cwd`."""
         fds = FdTable()
         for fd, host in enumerate(self.stdio):
             try:
@@ -82,8 +82,14 @@ class Kernel:
             else:
                 fds.install(HostFile(host, acc, f"/dev/fd{fd}", owned=False), at=fd)
         guest = self.fs.guest_of_host(host_path) or os.path.abspath(host_path)
+        try:
+            node = self.fs.resolve(cwd, "/")
+        except SyscallError:
+            node = None
+        if node is None or node.kind != "host" or not os.path.isdir(node.host_path):
+            raise ElfError(f"{cwd}: no such directory in the root")
         proc = new_process(self.new_pid(), FIRST_PID - 1, mem=None, state=None, cpu=None,
-                           fds=fds, exe_host=host_path, exe_guest=guest)
+                           fds=fds, exe_host=host_path, exe_guest=guest, cwd=node.guest)
         proc.pgid = proc.sid = proc.pid
         try:
             with open(host_path, "rb") as f:
@@ -110,9 +116,13 @@ class Kernel:
         mem = self.api.Memory(pool=self.pool)
         try:
             image = elf.load(mem, data, name)
+            start, interp_base = image.entry, 0
+            if image.interp is not None:
+                interp = self._load_interpreter(mem, image.interp, name)
+                start, interp_base = interp.entry, interp.bias
             signals.map_trampoline(mem)
             sp = stack.build(mem, image, argv, envp, execfn=execfn, random16=self.clock.random_bytes(16),
-                             uid=self.uid, gid=self.gid)
+                             uid=self.uid, gid=self.gid, interp_base=interp_base)
         except ValueError:
             mem.release()
             raise ExecError(errno.E2BIG) from None
@@ -120,10 +130,27 @@ class Kernel:
             mem.release()                       # the frames it took go back to the pool
             raise
         state = self.api.CpuState()
-        state.sp, state.pc = sp, image.entry
+        state.sp, state.pc = sp, start
         proc.mem, proc.state = mem, state
         proc.cpu = self.api.Cpu(mem, state)
         proc.brk_start = proc.brk = image.brk
+
+    def _load_interpreter(self, mem, path: bytes, name: str) -> elf.Image:
+        """Load a dynamic program's interpreter, found inside the root, at elf.INTERP_BASE."""
+        shown = path.decode(errors="replace")
+        try:
+            node = self.fs.resolve(path, "/")
+        except SyscallError:
+            node = None
+        if node is None or node.kind != "host" or not node.exists or not os.path.isfile(node.host_path):
+            raise InterpreterMissing(f"{name}: its interpreter {shown} is not in the root "
+                                     "(build one: ncpu arm64-root)")
+        with open(node.host_path, "rb") as f:
+            data = f.read(MAX_EXE_SIZE)
+        image = elf.load(mem, data, shown, base=elf.INTERP_BASE)
+        if image.interp is not None:
+            raise ElfError(f"{name}: its interpreter {shown} itself names an interpreter")
+        return image
 
     def fork(self, parent: Process, *, stack: int = 0) -> Process:
         """A new process running a copy of the calling thread only (POSIX fork).
@@ -171,9 +198,9 @@ class Kernel:
         old = (proc.mem, proc.state, proc.cpu, proc.brk_start, proc.brk)
         try:
             self._load(proc, data, os.path.basename(host), argv, envp, execfn)
-        except ElfError:
+        except ElfError as error:
             proc.mem, proc.state, proc.cpu, proc.brk_start, proc.brk = old
-            raise SyscallError(errno.ENOEXEC) from None
+            raise SyscallError(error.errno) from None
         except ExecError as error:
             proc.mem, proc.state, proc.cpu, proc.brk_start, proc.brk = old
             raise SyscallError(error.errno) from None
@@ -339,6 +366,7 @@ class Kernel:
                 self._debug_exit(proc, why)
             self.exit(proc, signo)
             return
+        self._debug_exit(proc, f"{why} (to the guest's handler)")
         info = signals.siginfo(signo, code, addr=address)
         try:
             signals.setup_frame(proc, signo, info, action, fault_address=address)

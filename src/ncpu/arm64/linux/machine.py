@@ -1,4 +1,4 @@
-"""The public entry point: run a static AArch64 Linux binary on a sandboxed tree.
+"""The public entry point: run an AArch64 Linux binary (static or dynamic) on a sandboxed tree.
 
     result = Machine(root="/tmp/tree").run("/tmp/tree/bin/busybox", ["busybox", "echo", "hi"])
 """
@@ -41,7 +41,7 @@ class Machine:
     def __init__(self, root: str | None = None, *, max_steps: int = DEFAULT_MAX_STEPS, seed: int = 0,
                  host_time: bool = False, stdio: tuple[int, int, int] = (0, 1, 2), on_message=None,
                  cpu_api=None, publish: tuple = (), memory: int = DEFAULT_MEMORY,
-                 max_procs: int = DEFAULT_MAX_PROCS):
+                 max_procs: int = DEFAULT_MAX_PROCS, cwd: str = "/", env: dict | list | None = None):
         self.root = root
         self.publish = tuple(publish)      # (host port, guest port): --publish, not deterministic
         self.max_steps = max_steps
@@ -52,11 +52,13 @@ class Machine:
         self.cpu_api = cpu_api
         self.memory = memory               # the memory budget (bytes) of the whole machine
         self.max_procs = max_procs         # processes and threads alive at once
+        self.cwd = cwd                     # the first process's working directory, a guest path
+        self.env = env                     # the guest's environment when run/boot get none (None: the host's)
 
     def run(self, binary: str, argv: list[str | bytes] | None = None, env: dict | list | None = None) -> Result:
         """Load `binary` (a host path) and run it to the end.
 
-        argv defaults to [binary's guest path]; env to the host's environment.
+        argv defaults to [binary's guest path]; env to Machine's env, else the host's environment.
         Raises ElfError when the file cannot be loaded, hostio.PublishError
         when a published host port cannot be listened on.
         """
@@ -110,7 +112,9 @@ class Machine:
                         max_procs=self.max_procs)
         if argv is None:
             argv = [kernel.fs.guest_of_host(binary) or binary]
-        kernel.spawn(binary, [os.fsencode(a) for a in argv], _environment(env))
+        if env is None:
+            env = self.env
+        kernel.spawn(binary, [os.fsencode(a) for a in argv], _environment(env), cwd=self.cwd)
         return kernel
 
 

@@ -15,8 +15,14 @@ from .elf import Image
 STACK_TOP = 0xF0000000
 STACK_SIZE = 8 << 20
 # Features glibc may use (ifunc selection, outline atomics) are chosen from
-# HWCAP.  FP and ASIMD only is the conservative baseline every AArch64 Linux
-# system has, so glibc picks its plain implementations.
+# HWCAP.  FP, ASIMD and CRC32 are what our CPU implements, so glibc picks its
+# plain implementations.  qemu-user's default `max` CPU reports far more
+# (HWCAP 0xecfffffb, HWCAP2 0x7f877fff: SVE, MTE, BTI...) which we do not
+# implement; the program's output does not depend on which string routine
+# glibc picked, only the instruction count does.  AT_HWCAP2 is 0.
+# AT_SYSINFO_EHDR is absent: there is no vDSO, so glibc makes real system
+# calls for clock_gettime and gettimeofday (which keeps them deterministic
+# and counted); qemu-user 7.2's auxv has none either.
 HWCAP_FP, HWCAP_ASIMD, HWCAP_CRC32 = 1 << 0, 1 << 1, 1 << 7
 DEFAULT_HWCAP = HWCAP_FP | HWCAP_ASIMD | HWCAP_CRC32
 PLATFORM = b"aarch64"
@@ -25,8 +31,11 @@ MINSIGSTKSZ = 5120
 
 def build(mem, image: Image, argv: list[bytes], envp: list[bytes], *, execfn: bytes,
           random16: bytes, uid: int = 0, gid: int = 0, hwcap: int = DEFAULT_HWCAP,
-          top: int = STACK_TOP, size: int = STACK_SIZE) -> int:
-    """Map the stack, write everything, return the initial sp."""
+          top: int = STACK_TOP, size: int = STACK_SIZE, interp_base: int = 0) -> int:
+    """Map the stack, write everything, return the initial sp.
+
+    `interp_base` is where the interpreter was loaded (AT_BASE; 0 for a static program).
+    """
     mem.map(top - size, size, abi.PROT_READ | abi.PROT_WRITE)
     pos = top - 16            # a little gap at the very top, as the kernel leaves
 
@@ -44,7 +53,7 @@ def build(mem, image: Image, argv: list[bytes], envp: list[bytes], *, execfn: by
     random_addr = push_bytes(random16)
     auxv = [
         (abi.AT_PHDR, image.phdr), (abi.AT_PHENT, image.phent), (abi.AT_PHNUM, image.phnum),
-        (abi.AT_PAGESZ, abi.PAGE), (abi.AT_BASE, 0), (abi.AT_FLAGS, 0),
+        (abi.AT_PAGESZ, abi.PAGE), (abi.AT_BASE, interp_base), (abi.AT_FLAGS, 0),
         (abi.AT_ENTRY, image.entry), (abi.AT_UID, uid), (abi.AT_EUID, uid), (abi.AT_GID, gid),
         (abi.AT_EGID, gid), (abi.AT_SECURE, 0), (abi.AT_RANDOM, random_addr),
         (abi.AT_HWCAP, hwcap), (abi.AT_HWCAP2, 0), (abi.AT_CLKTCK, 100),

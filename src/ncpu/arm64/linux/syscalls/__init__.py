@@ -120,6 +120,6 @@ def slong(value: int) -> int:
     return value - (1 << 64) if value >> 63 else value
 
 
-from . import fs, futex, io, mem, net, poll, proc, signal, time  # noqa: E402,F401  (register handlers)
+from . import fdmisc, fs, futex, io, mem, net, poll, proc, signal, time, xattr  # noqa: E402,F401  (register handlers)
 
 __all__ = ["TABLE", "NO_RESULT", "syscall", "GuestMemoryError"]

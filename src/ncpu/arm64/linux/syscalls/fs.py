@@ -7,9 +7,9 @@ import os
 import stat as stat_mod
 import struct
 
-from .. import abi
+from .. import abi, procfs
 from ..errors import SyscallError
-from ..files import DirFile, Device, FakeStat, HostFile, OpenFile
+from ..files import DirFile, Device, FakeStat, HostFile, OpenFile, VirtualFile
 from ..fs import Node
 from ..terminal import open_terminal
 from . import cstring, read as rd, sint, slong, syscall, write as wr
@@ -50,6 +50,8 @@ def node_stat(k, p, node: Node, *, follow: bool = True):
         return Device(node.name, 0, None).stat()
     if node.kind == "vdir":
         return FakeStat(abi.S_IFDIR | 0o555, nlink=2, ino=2)
+    if node.kind == "vfile":
+        return VirtualFile(b"", 0).stat()
     if node.kind == "exe" and follow:
         return os.stat(p.exe_host)
     if node.kind == "fdlink" and follow:
@@ -91,11 +93,17 @@ def open_node(k, p, node: Node, flags: int, mode: int) -> OpenFile:
         if flags & abi.O_DIRECTORY:
             raise SyscallError(errno.ENOTDIR)
         return Device(node.name, status, k.clock.random_bytes)
+    if node.kind == "vfile":
+        if flags & abi.O_ACCMODE:
+            raise SyscallError(errno.EACCES)
+        if flags & abi.O_DIRECTORY:
+            raise SyscallError(errno.ENOTDIR)
+        return VirtualFile(procfs.render(node.name, k, p), status)
     if node.kind == "vdir":
         if flags & abi.O_ACCMODE:
             raise SyscallError(errno.EISDIR)
         extra = k.fs.list_virtual(node.guest, sorted(p.fds.files))
-        return DirFile(node.host_path, node.guest, status, extra)
+        return DirFile(node.host_path, node.guest, status, extra, fs=k.fs)
     if node.kind == "exe":
         if flags & abi.O_ACCMODE:
             raise SyscallError(errno.EACCES)
@@ -126,7 +134,7 @@ def open_node(k, p, node: Node, flags: int, mode: int) -> OpenFile:
         if flags & abi.O_ACCMODE or flags & abi.O_CREAT:
             raise SyscallError(errno.EISDIR)
         extra = k.fs.list_virtual(node.guest, sorted(p.fds.files)) if node.guest in ("/dev", "/proc") else ()
-        return DirFile(node.host_path, node.guest, status, extra)
+        return DirFile(node.host_path, node.guest, status, extra, fs=k.fs)
     if flags & abi.O_DIRECTORY:
         raise SyscallError(errno.ENOTDIR)
     if flags & abi.O_PATH:
@@ -176,21 +184,21 @@ def _stat_of(k, p, dirfd, path, flags) -> tuple[object, int]:
 @syscall(79, "newfstatat")
 def sys_newfstatat(k, p, dirfd, path, buf, flags, *_):
     st, rdev = _stat_of(k, p, dirfd, path, flags)
-    wr(p, buf, abi.pack_stat(st, rdev=rdev))
+    wr(p, buf, abi.pack_stat(k.fs.renumber(st), rdev=rdev))
     return 0
 
 
 @syscall(80)
 def sys_fstat(k, p, fd, buf, *_):
     file = p.fds.get(sint(fd))
-    wr(p, buf, abi.pack_stat(file.stat(), rdev=file.rdev()))
+    wr(p, buf, abi.pack_stat(k.fs.renumber(file.stat()), rdev=file.rdev()))
     return 0
 
 
 @syscall(291)
 def sys_statx(k, p, dirfd, path, flags, mask, buf, *_):
     st, rdev = _stat_of(k, p, dirfd, path, flags)
-    wr(p, buf, abi.pack_statx(st, rdev=rdev))
+    wr(p, buf, abi.pack_statx(k.fs.renumber(st), rdev=rdev))
     return 0
 
 
@@ -362,7 +370,14 @@ def sys_linkat(k, p, olddirfd, old, newdirfd, new, flags, *_):
 
 @syscall(53)
 def sys_fchmodat(k, p, dirfd, path, mode, *_):
-    host = _host_target(lookup(k, p, dirfd, cstring(p, path)))
+    node = lookup(k, p, dirfd, cstring(p, path))
+    if node.kind == "fdlink":
+        # glibc's fchmodat(AT_SYMLINK_NOFOLLOW) opens the file O_PATH and chmods /proc/self/fd/N:
+        # the host's own magic link to the same file does it (EOPNOTSUPP for a link, as Linux)
+        hfd, host = _fd_host_path(p.fds.get(node.fd))
+        host = host or f"/proc/self/fd/{hfd}"
+    else:
+        host = _host_target(node)
     try:
         os.chmod(host, mode & 0o7777)
     except OSError as error:

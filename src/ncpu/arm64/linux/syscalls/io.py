@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import fcntl as host_fcntl
 import os
+import stat as stat_mod
 import struct
 
 from .. import abi
@@ -187,6 +188,35 @@ def sys_sendfile(k, p, out_fd, in_fd, offset_ptr, count, *_):
     else:
         data = src.read(count)
     return _write_file(k, p, dst, data) if data else 0
+
+
+@syscall(285)
+def sys_copy_file_range(k, p, fd_in, off_in_ptr, fd_out, off_out_ptr, count, flags, *_):
+    """Between two regular files (cp uses it first; Linux's EXDEV/EINVAL make it fall back)."""
+    if flags:
+        raise SyscallError(errno.EINVAL)
+    src, dst = _reader(p, fd_in), _writer(p, fd_out)
+    if not (isinstance(src, HostFile) and isinstance(dst, HostFile)) or dst.flags & abi.O_APPEND:
+        raise SyscallError(errno.EINVAL if isinstance(dst, HostFile) else errno.EBADF)
+    if not (stat_mod.S_ISREG(src.stat().st_mode) and stat_mod.S_ISREG(dst.stat().st_mode)):
+        raise SyscallError(errno.EINVAL)
+    off_in = int.from_bytes(rd(p, off_in_ptr, 8), "little") if off_in_ptr else None
+    off_out = int.from_bytes(rd(p, off_out_ptr, 8), "little") if off_out_ptr else None
+    count = min(count, MAX_IO)
+    data = src.read(count) if off_in is None else src.pread(count, off_in)
+    if not data:
+        return 0
+    if off_out is None:
+        written = _write_file(k, p, dst, data)
+    else:
+        written = dst.pwrite(data, off_out)
+        dst._modified()
+        wr(p, off_out_ptr, (off_out + written).to_bytes(8, "little"))
+    if off_in is not None:
+        wr(p, off_in_ptr, (off_in + written).to_bytes(8, "little"))
+    elif written < len(data):
+        src.lseek(written - len(data), 1)
+    return written
 
 
 def _position(file) -> int:

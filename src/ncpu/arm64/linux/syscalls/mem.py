@@ -229,3 +229,16 @@ def sys_mlock(k, p, *_):
 @syscall(229)
 def sys_munlock(k, p, *_):
     return 0
+
+
+@syscall(232)
+def sys_mincore(k, p, addr, length, vec, *_):
+    """Every mapped page is resident (gnulib's stack-overflow check asks)."""
+    from . import write
+    if addr & (abi.PAGE - 1):
+        raise SyscallError(errno.EINVAL)
+    pages = abi.page_up(length) // abi.PAGE
+    if addr + pages * abi.PAGE > GUEST_TOP or (pages and not p.mem.is_mapped(addr, pages * abi.PAGE)):
+        raise SyscallError(errno.ENOMEM)
+    write(p, vec, b"\1" * pages)
+    return 0

@@ -1,0 +1,66 @@
+"""The text of the virtual /proc files: /proc/cpuinfo, /proc/meminfo, /proc/self/status.
+
+Generated when opened, from the machine's own state (never the host's), so a
+program that reads them behaves the same on every host and every run.  The
+figures agree with the system calls: one CPU (sched_getaffinity), 4 GiB of
+memory with 3 GiB free (sysinfo), the features AT_HWCAP advertises.
+"""
+
+from __future__ import annotations
+
+from . import abi
+
+MEM_TOTAL_KB = 4 << 20          # sysinfo: totalram 4 GiB
+MEM_FREE_KB = 3 << 20           # sysinfo: freeram 3 GiB
+
+# name under /proc -> renderer; "self/..." entries are per process
+FILES = ("cpuinfo", "meminfo", "self/status")
+
+
+def cpuinfo(kernel, proc) -> bytes:
+    return (b"processor\t: 0\nBogoMIPS\t: 100.00\nFeatures\t: fp asimd crc32\n"
+            b"CPU implementer\t: 0x00\nCPU architecture: 8\nCPU variant\t: 0x0\nCPU part\t: 0x000\n"
+            b"CPU revision\t: 0\n\n")
+
+
+def meminfo(kernel, proc) -> bytes:
+    rows = [("MemTotal", MEM_TOTAL_KB), ("MemFree", MEM_FREE_KB), ("MemAvailable", MEM_FREE_KB),
+            ("Buffers", 0), ("Cached", 0), ("SwapCached", 0), ("SwapTotal", 0), ("SwapFree", 0)]
+    return "".join(f"{name + ':':<16}{kb:>8} kB\n" for name, kb in rows).encode()
+
+
+def _mask(bits: int) -> str:
+    return f"{bits & abi.MASK64:016x}"
+
+
+def status(kernel, proc) -> bytes:
+    name = proc.exe_guest.rsplit("/", 1)[-1][:15]
+    ignored = caught = 0
+    for signo, action in proc.actions.items():
+        if action.handler == abi.SIG_IGN:
+            ignored |= 1 << (signo - 1)
+        elif action.handler != abi.SIG_DFL:
+            caught |= 1 << (signo - 1)
+    pending = 0
+    for signo, _info in proc.pending:
+        pending |= 1 << (signo - 1)
+    uid, gid = kernel.uid, kernel.gid
+    lines = [
+        f"Name:\t{name}", f"Umask:\t{proc.umask:04o}", "State:\tR (running)", f"Tgid:\t{proc.tgid}",
+        "Ngid:\t0", f"Pid:\t{proc.pid}", f"PPid:\t{proc.ppid}", "TracerPid:\t0",
+        f"Uid:\t{uid}\t{uid}\t{uid}\t{uid}", f"Gid:\t{gid}\t{gid}\t{gid}\t{gid}", "FDSize:\t64", "Groups:\t",
+        f"Threads:\t{len(proc.group.threads)}", f"SigPnd:\t{_mask(pending)}", "ShdPnd:\t0000000000000000",
+        f"SigBlk:\t{_mask(proc.sigmask)}", f"SigIgn:\t{_mask(ignored)}", f"SigCgt:\t{_mask(caught)}",
+        "CapInh:\t0000000000000000", "CapPrm:\t000001ffffffffff", "CapEff:\t000001ffffffffff",
+        "CapBnd:\t000001ffffffffff", "CapAmb:\t0000000000000000", "NoNewPrivs:\t0", "Seccomp:\t0",
+        "Cpus_allowed:\t1", "Cpus_allowed_list:\t0", "voluntary_ctxt_switches:\t0",
+        "nonvoluntary_ctxt_switches:\t0",
+    ]
+    return ("\n".join(lines) + "\n").encode()
+
+
+RENDER = {"cpuinfo": cpuinfo, "meminfo": meminfo, "self/status": status}
+
+
+def render(name: str, kernel, proc) -> bytes:
+    return RENDER[name](kernel, proc)

@@ -1,0 +1,87 @@
+"""`ncpu arm64`'s qemu-like options (-E, -U, --clean-env, -0, --cwd, --stats --json) and `ncpu arm64-root`'s errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+import arm64linux_harness as harness
+
+
+def _cli(*args, env=None):
+    run_env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path), **(env or {}))
+    return subprocess.run([sys.executable, "-m", "ncpu", *map(str, args)], capture_output=True, timeout=300,
+                          env=run_env)
+
+
+@pytest.fixture
+def tree(tmp_path, busybox_path):
+    root = harness.make_tree(tmp_path / "root", {"home/user/note.txt": "note\n"})
+    (root / "bin").mkdir()
+    shutil.copy(busybox_path, root / "bin" / "busybox")
+    return root
+
+
+def test_environment_options(tree):
+    # -0 sh: BusyBox picks its applet by argv[0] (without it, argv[0] would be /bin/busybox and "-c" the applet)
+    script = "echo $0; pwd; env | sort"
+    done = _cli("arm64", "--root", tree, "--clean-env", "-E", "B=2", "-E", "A=x=y", "-0", "sh",
+                "--cwd", "/home/user", "/bin/busybox", "-c", script, "zero")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.decode().splitlines()
+    assert lines[:2] == ["zero", "/home/user"]
+    assert "A=x=y" in lines and "B=2" in lines and not any(l.startswith("HOME=") for l in lines)
+    kept = _cli("arm64", "--root", tree, "-U", "NCPU_T1", "-E", "NCPU_T3=c", "/bin/busybox", "sh", "-c",
+                "echo ${NCPU_T1-unset} $NCPU_T2 $NCPU_T3", env={"NCPU_T1": "a", "NCPU_T2": "b"})
+    assert kept.stdout == b"unset b c\n"
+
+
+def test_same_environment_same_count(tree):
+    """With --clean-env the instruction count no longer depends on the host's environment."""
+    counts = set()
+    for extra in ({}, {"NCPU_NOISE": "x" * 300}):
+        done = _cli("arm64", "--root", tree, "--clean-env", "-E", "PATH=/bin", "--stats", "--json",
+                    "/bin/busybox", "sh", "-c", "env | wc -c", env=extra)
+        stats = json.loads(done.stderr.decode().strip().splitlines()[-1])
+        assert stats["status"] == 0 and stats["reason"] == "exit" and stats["instructions"] > 0
+        counts.add((done.stdout, stats["instructions"]))
+    assert len(counts) == 1
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["--cwd", "/nowhere"], "/nowhere: no such directory in the root"),
+    (["-E", "NOEQUALS"], "expected VAR=VALUE"),
+    (["-U", "A=B"], "not a variable name"),
+    (["--json"], "--json goes with --stats"),
+])
+def test_bad_options_one_line(tree, args, fragment):
+    done = _cli("arm64", "--root", tree, *args, "/bin/busybox", "true")
+    err = done.stderr.decode()
+    assert done.returncode == 2 and err.count("\n") == 1 and fragment in err, err
+
+
+def test_help_documents_exit_statuses():
+    text = _cli("arm64", "--help").stdout.decode()
+    for status in ("124", "137"):
+        assert status in text
+    assert "--clean-env" in text and "-0 ARGV0" in text
+
+
+def test_budget_exit_status(tree):
+    done = _cli("arm64", "--root", tree, "--max-steps", "1000", "/bin/busybox", "sh", "-c", "while :; do :; done")
+    assert done.returncode == 124 and b"budget" in done.stderr
+
+
+def test_arm64_root_bad_package_one_line(tmp_path):
+    if shutil.which("apt-get") is None:
+        pytest.fail("apt-get is needed to build Debian roots")
+    done = _cli("arm64-root", tmp_path / "r", "bash", "no-such-package-ncpu")
+    err = done.stderr.decode()
+    assert done.returncode == 2 and err.count("\n") == 1 and "no-such-package-ncpu" in err, err
+    bad = _cli("arm64-root", tmp_path / "r", "Bad_Name")
+    assert bad.returncode == 2 and b"not a Debian package name" in bad.stderr

@@ -1,0 +1,93 @@
+"""Debian's arm64 programs, dynamically linked, byte-identical to qemu-aarch64 on the same root.
+
+The root is built by `ncpu arm64-root` (userland_harness.root: once, cached);
+the invocations are userland_cases.CASES.  The default run compares a few
+(QUICK); `-m slow` runs them all, each twice under our machine (same output,
+same instruction count) and gcc compiling a C program that both machines then run.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import userland_cases as cases
+import userland_harness as harness
+
+
+@pytest.fixture(scope="session")
+def debian_root():
+    try:
+        return harness.root()
+    except harness.ToolMissing as error:
+        pytest.fail(str(error))
+
+
+def _compare(root, case_id, argv, stdin, *, twice=False):
+    ref = harness.run_qemu(root, argv, harness.workdir(root, case_id, cases.FILES), stdin=stdin.encode())
+    ours = harness.run_ncpu(root, argv, harness.workdir(root, case_id, cases.FILES), stdin=stdin.encode())
+    assert ours.triple() == ref.triple(), (case_id, ours.messages)
+    if twice:
+        again = harness.run_ncpu(root, argv, harness.workdir(root, case_id, cases.FILES), stdin=stdin.encode())
+        assert (again.triple(), again.instructions) == (ours.triple(), ours.instructions), case_id
+    return ours
+
+
+QUICK = [c for c in cases.CASES if c[0] in cases.QUICK]
+SLOW = [c for c in cases.CASES if c[0] not in cases.QUICK]
+
+
+@pytest.mark.parametrize("case_id, argv, stdin", QUICK, ids=[c[0] for c in QUICK])
+def test_quick_invocations(debian_root, case_id, argv, stdin):
+    _compare(debian_root, case_id, argv, stdin)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case_id, argv, stdin", SLOW + QUICK, ids=[c[0] for c in SLOW + QUICK])
+def test_invocations_deterministic(debian_root, case_id, argv, stdin):
+    _compare(debian_root, case_id, argv, stdin, twice=True)
+
+
+def test_dynamic_aux_vector(debian_root):
+    """ld.so's own view of the aux vector: where it and the program were placed."""
+    env = dict(harness.ENV, LD_SHOW_AUXV="1")
+    out = harness.run_ncpu(debian_root, ["true"], harness.workdir(debian_root, "auxv"), env=env)
+    shown = dict(line.split(":", 1) for line in out.stdout.decode().splitlines())
+    shown = {k: v.strip() for k, v in shown.items()}
+    from ncpu.arm64.linux import elf
+    assert int(shown["AT_BASE"], 16) == elf.INTERP_BASE
+    assert int(shown["AT_ENTRY"], 16) >= elf.PIE_BASE and int(shown["AT_PHDR"], 16) == elf.PIE_BASE + 64
+    assert shown["AT_EXECFN"] == "true" and shown["AT_SECURE"] == "0" and shown["AT_PHENT"] == "56"
+    assert int(shown["AT_HWCAP"], 16) == 0x83 and "AT_SYSINFO_EHDR" not in shown
+    assert out.status == 0
+
+
+def test_missing_interpreter_is_one_line(tmp_path, debian_root):
+    from ncpu.arm64.linux import ElfError, Machine
+    with pytest.raises(ElfError, match="interpreter /lib/ld-linux-aarch64.so.1 is not in the root"):
+        Machine(root=str(tmp_path)).run(str(debian_root / "usr/bin/true"), ["true"])
+
+
+@pytest.mark.slow
+def test_gcc_compiles_and_runs(debian_root):
+    """Debian's gcc inside our machine compiles a C program that both machines then run the same.
+
+    The reference: cc1, as and ld, each run under qemu-aarch64 on the same files (see
+    userland_harness.GCC_STAGES), give byte for byte the same assembly, object and executable as
+    under our machine; and our machine's `gcc -O2 hello.c -o hello` (the driver running all of
+    them) gives that same executable."""
+    harness.hide_host_toolchain(debian_root)
+    made = {}
+    for name, run in (("qemu", harness.run_qemu), ("ncpu", harness.run_ncpu)):
+        work = harness.workdir(debian_root, "gcc", cases.FILES)
+        for stage in harness.GCC_STAGES:
+            result = run(debian_root, stage, work)
+            assert result.triple() == (b"", b"", 0), (name, stage[0], result.triple())
+        made[name] = {f: (work / f).read_bytes() for f in ("hello.s", "hello.o", "hello")}
+    assert made["ncpu"] == made["qemu"]
+    work = harness.workdir(debian_root, "gcc", cases.FILES)
+    driver = harness.run_ncpu(debian_root, ["gcc", "-O2", "hello.c", "-o", "hello"], work)
+    assert driver.triple() == (b"", b"", 0), driver.messages
+    assert (work / "hello").read_bytes() == made["qemu"]["hello"]
+    program = [f"/{harness.WORK}/gcc/hello", "x"]
+    ran, ran_q = harness.run_ncpu(debian_root, program, work), harness.run_qemu(debian_root, program, work)
+    assert ran.triple() == ran_q.triple() == (f"hello 64 /{harness.WORK}/gcc/hello\n".encode(), b"", 5)
