@@ -21,6 +21,8 @@ TABLE: dict[int, tuple[str, object]] = {}
 
 def syscall(nr: int, name: str | None = None):
     def register(func):
+        if nr in TABLE:
+            raise ValueError(f"system call {nr} has two handlers: {TABLE[nr][1].__name__} and {func.__name__}")
         TABLE[nr] = (name or func.__name__.removeprefix("sys_"), func)
         return func
     return register
