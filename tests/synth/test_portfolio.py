@@ -56,3 +56,36 @@ def test_shorter_candidates_and_a_few_alternatives_are_worth_checking():
         best.offer(result(asm, "stochastic", 0.03), now=0.03)
     assert not best.worth_checking(longer[-1].splitlines())  # enough kept: only shorter ones now
     assert best.result.asm == SHORT
+
+
+def test_the_budget_counts_from_the_call_not_from_the_workers(monkeypatch):
+    """synthesize hands Portfolio.solve the moment it was called, so the time
+    spent starting worker processes comes out of --timeout (no processes here:
+    a stand-in portfolio records what it was given)."""
+    import time
+
+    from synth_helpers import spec_of
+
+    from ncpu.synth import portfolio as pf
+
+    seen = {}
+
+    class Recorder:
+        def __init__(self, families, engine):
+            seen["built"] = time.monotonic()
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def solve(self, spec, timeout, use_cache=True, progress=None, started=None):
+            seen["started"], seen["timeout"] = started, timeout
+            return SynthResult(False)
+
+    monkeypatch.setattr(pf, "Portfolio", Recorder)
+    before = time.monotonic()
+    pf.synthesize(spec_of(lambda a: a ^ 0x5A5A, [(1,), (2,)]), timeout=3.0, use_cache=False)
+    assert seen["timeout"] == 3.0
+    assert before <= seen["started"] <= seen["built"]

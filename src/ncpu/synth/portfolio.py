@@ -168,8 +168,11 @@ class Portfolio:
         accept(["HALT"], parse_spec({"inputs": [], "outputs": ["R0"], "examples": [{"in": [], "out": [0]}]}), engine)
 
     def solve(self, spec: Spec, timeout: float, use_cache: bool = True, seed: int = 0,
-              progress=None) -> SynthResult:
-        started = time.monotonic()
+              progress=None, started: float | None = None) -> SynthResult:
+        """`started`: when the caller's budget began (time.monotonic()); default now.
+        synthesize passes the moment it was called, so starting the worker
+        processes counts against the budget too."""
+        started = time.monotonic() if started is None else started
         key = spec.canonical_key()
         if use_cache:
             hit = cached_result(spec, key, self.engine)
@@ -248,13 +251,15 @@ def cached_result(spec: Spec, key: str, engine: str = "compute") -> SynthResult 
 
 def synthesize(spec: Spec, timeout: float = 60.0, families: list[str] | None = None, use_cache: bool = True,
                engine: str = "compute", progress=None) -> SynthResult:
-    """Solve one spec with the whole portfolio (answers from the cache at once)."""
+    """Solve one spec with the whole portfolio (answers from the cache at once).
+    The budget counts from this call: starting the workers spends it too."""
+    started = time.monotonic()
     if use_cache:
         hit = cached_result(spec, spec.canonical_key(), engine)
         if hit is not None:
             return hit
     with Portfolio(families, engine) as portfolio:
-        return portfolio.solve(spec, timeout, use_cache=use_cache, progress=progress)
+        return portfolio.solve(spec, timeout, use_cache=use_cache, progress=progress, started=started)
 
 
 def solve_in_process(spec: Spec, family: str, timeout: float, engine: str = "compute", seed: int = 0) -> SynthResult:
