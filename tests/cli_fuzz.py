@@ -58,8 +58,9 @@ def subcommands() -> dict[str, argparse.ArgumentParser]:
 
     parser = build_parser()
     (action,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
-    found = {name: action.choices[name] for name in COMMANDS}
-    assert set(found) == set(COMMANDS)
+    names = [module.replace("_", "-") for module in COMMANDS]   # module arm64_root: `ncpu arm64-root`
+    found = {name: action.choices[name] for name in names}
+    assert set(found) == set(names)
     return found
 
 

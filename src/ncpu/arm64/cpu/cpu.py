@@ -77,6 +77,8 @@ class Cpu:
                 self.mem.grow_decode_cache()
             elif st[0] != R_FAULT or not self.mem.resolve(int(st[1]), _ACCESS[int(st[2])]):
                 break           # a page fault the memory resolved (first touch, copy-on-write) runs again
+            elif hooks is not None:
+                hooks.unretired(s.pc)
         reason = _REASONS[int(st[0])]
         stop = Stop(reason, total, pc=s.pc)
         if reason is StopReason.FAULT:

@@ -129,6 +129,15 @@ class Hooks:
         else:
             self.ctl[CTL_FLAGS] &= ~F_BREAK
 
+    def unretired(self, pc: int) -> None:
+        """The instruction at pc faulted and will run again (Cpu.run resolved the
+        fault: a page's first touch, copy-on-write): forget the trace row it
+        left, and do not break at it a second time."""
+        n = self.ctl[CTL_N]
+        if n > 0 and self.ring[n - 1, COL_PC] == pc:
+            self.ctl[CTL_N] = n - 1
+        self.ctl[CTL_SKIP] = pc
+
     def flush(self) -> None:
         """Hand the rows recorded so far to on_trace."""
         n = int(self.ctl[CTL_N])
