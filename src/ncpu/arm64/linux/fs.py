@@ -10,8 +10,9 @@ to follow it (lstat, readlink, unlink, O_NOFOLLOW).
 
 Virtual nodes: /dev/null, /dev/zero, /dev/random, /dev/urandom, /dev/tty,
 /dev/std{in,out,err}, /proc/self/exe (a magic link to the running binary),
-/proc/self/fd/N, and the generated files /proc/cpuinfo, /proc/meminfo and
-/proc/self/status (procfs.py).  They exist whether or not the root has /dev or /proc.
+/proc/self/fd/N, and the generated files /proc/cpuinfo, /proc/meminfo,
+/proc/self/status and /proc/self/maps, the latter two also as /proc/PID/...
+(procfs.py).  They exist whether or not the root has /dev or /proc.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import stat as stat_mod
 from dataclasses import dataclass
 
 from .errors import SyscallError
-from .procfs import FILES as PROC_FILES
+from .procfs import FILES as PROC_FILES, PER_PROCESS as PROC_PER_PROCESS
 
 MAX_SYMLINKS = 40
 PATH_MAX = 4096
@@ -230,6 +231,12 @@ class FileSystem:
                 return ("link", "/proc/self/fd")
         if parts[0] == "proc" and "/".join(parts[1:]) in PROC_FILES:
             return ("vfile", "/".join(parts[1:]))
+        if parts[0] == "proc" and n >= 2 and parts[1].isdigit() and parts[1][0] != "0":
+            # /proc/PID: only its generated files (whether PID lives is known when opened)
+            if n == 2:
+                return ("vdir", "")
+            if n == 3 and parts[2] in PROC_PER_PROCESS:
+                return ("vfile", f"{parts[1]}/{parts[2]}")
         if parts[0] == "proc" and n >= 2 and parts[1] == "self":
             if n == 2:
                 return ("vdir", "")
