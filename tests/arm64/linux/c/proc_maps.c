@@ -1,6 +1,6 @@
 /* /proc/self/maps and /proc/PID/maps as the program reads them: an anonymous
    region with its middle page made read-only (mprotect splits it), a private
-   read-only file mapping at an offset, a shared writable one.  Printed
+   read-only file mapping at an offset, a shared writable one; the stack's name.  Printed
    relative to each region (addresses differ between machines), each line
    clipped to the region (a kernel may merge a region with a neighbour). */
 #define _GNU_SOURCE
@@ -67,6 +67,15 @@ int main(void) {
     snprintf(path, sizeof path, "/proc/%d/maps", (int)getpid());
     slurp(path, again);
     printf("/proc/PID/maps same as /proc/self/maps: %s\n", strcmp(text, again) == 0 ? "yes" : "no");
+    unsigned long here = (unsigned long)&fd;        /* a local: the main thread's stack */
+    for (char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        unsigned long s, e;
+        if (sscanf(line, "%lx-%lx", &s, &e) == 2 && s <= here && here < e) {
+            char *nl = strchr(line, '\n');
+            printf("the stack's line ends with [stack]: %s\n",
+                   nl && nl - line >= 7 && memcmp(nl - 7, "[stack]", 7) == 0 ? "yes" : "no");
+        }
+    }
     printf("/proc/999999/maps opens: %s\n", open("/proc/999999/maps", O_RDONLY) >= 0 ? "yes" : "no");
     close(fd);
     return 0;
