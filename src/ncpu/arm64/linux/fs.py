@@ -20,6 +20,7 @@ from __future__ import annotations
 import errno
 import os
 import stat as stat_mod
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .errors import SyscallError
@@ -79,6 +80,8 @@ class FileSystem:
             raise FileNotFoundError(f"root directory {root!r} does not exist")
         self._inodes: dict[tuple[int, int], int] = {}     # (host dev, host ino) -> guest ino
         self._devices: dict[int, int] = {}                # host dev -> guest dev
+        # whether a pid names a live task, for /proc/PID (the kernel sets it; none without one)
+        self.is_live_pid: Callable[[int], bool] = lambda pid: False
 
     # --- inode and device numbers --------------------------------------------------
     # The host's numbers change whenever a file is made again (and from host to
@@ -231,8 +234,9 @@ class FileSystem:
                 return ("link", "/proc/self/fd")
         if parts[0] == "proc" and "/".join(parts[1:]) in PROC_FILES:
             return ("vfile", "/".join(parts[1:]))
-        if parts[0] == "proc" and n >= 2 and parts[1].isdigit() and parts[1][0] != "0":
-            # /proc/PID: only its generated files (whether PID lives is known when opened)
+        if parts[0] == "proc" and n >= 2 and parts[1].isdigit() and parts[1][0] != "0" \
+                and self.is_live_pid(int(parts[1])):
+            # /proc/PID: only its generated files
             if n == 2:
                 return ("vdir", "")
             if n == 3 and parts[2] in PROC_PER_PROCESS:
@@ -258,6 +262,8 @@ class FileSystem:
             return [(n, 8) for n in PROC_FILES if "/" not in n] + [("self", 4)]
         if guest_dir == "/proc/self":
             return [("exe", 10), ("fd", 4)] + [(n[5:], 8) for n in PROC_FILES if n.startswith("self/")]
+        if guest_dir.startswith("/proc/") and guest_dir[6:].isdigit():
+            return [(name, 8) for name in PROC_PER_PROCESS]
         if guest_dir == "/proc/self/fd":
             return [(str(fd), 10) for fd in fd_numbers]
         return []

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define PG 4096
@@ -76,7 +77,12 @@ int main(void) {
                    nl && nl - line >= 7 && memcmp(nl - 7, "[stack]", 7) == 0 ? "yes" : "no");
         }
     }
-    printf("/proc/999999/maps opens: %s\n", open("/proc/999999/maps", O_RDONLY) >= 0 ? "yes" : "no");
+    printf("/proc/999999/maps exists: %s\n", access("/proc/999999/maps", F_OK) == 0 ? "yes" : "no");
+    pid_t child = fork();
+    if (child == 0) _exit(0);
+    waitpid(child, NULL, 0);                          /* reaped: its /proc/PID is gone */
+    snprintf(path, sizeof path, "/proc/%d/maps", (int)child);
+    printf("an ended child's maps exists: %s\n", access(path, F_OK) == 0 ? "yes" : "no");
     close(fd);
     return 0;
 }
