@@ -1,4 +1,4 @@
-"""Shared set-up for the Linux user-mode tests: tools, compiled C programs, busybox."""
+"""Shared set-up for the Linux user-mode tests: tools, compiled C programs, busybox, the Debian root."""
 
 from __future__ import annotations
 
@@ -25,5 +25,15 @@ def tools():
     try:
         harness.require(harness.GCC)
         harness.require(harness.QEMU)
+    except harness.ToolMissing as error:
+        pytest.fail(str(error))
+
+
+@pytest.fixture(scope="session")
+def debian_root() -> Path:
+    """The Debian arm64 root of userland_harness.PACKAGES (built once by `ncpu arm64-root`, cached)."""
+    import userland_harness
+    try:
+        return userland_harness.root()
     except harness.ToolMissing as error:
         pytest.fail(str(error))

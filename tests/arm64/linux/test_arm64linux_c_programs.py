@@ -19,7 +19,7 @@ PROGRAMS = {
     "structs": ["prog"], "varargs": ["prog"], "switch_goto": ["prog"], "linked": ["prog"],
     "hashtable": ["prog"], "raise_signal": ["prog"], "exit_code": ["prog", "7"], "stdio_buf": ["prog"],
     "memops_big": ["prog"], "time_fixed": ["prog"], "dup_fcntl": ["prog"],
-    "unaligned_atomic": ["prog"], "fenv_flags": ["prog"], "fd_calls": ["prog"],
+    "unaligned_atomic": ["prog"], "fenv_flags": ["prog"], "fd_calls": ["prog"], "proc_maps": ["prog"],
     # faults without a handler: compared on stdout and status (stderr differs by design)
     "segv_nohandler": ["prog"], "stack_overflow": ["prog"], "udf": ["prog"],
 }

@@ -91,6 +91,21 @@ def test_virtual_nodes(tree):
     assert fs.resolve("/dev/stdout", "/", fd_links={1: None}).kind == "fdlink"
 
 
+def test_proc_pid_exists_while_the_pid_lives(tree):
+    """/proc/PID holds the per-process files of a live task; any other number is ENOENT."""
+    fs, *_ = tree
+    fs.is_live_pid = lambda pid: pid == 1000
+    assert (fs.resolve("/proc/1000/maps", "/").kind, fs.resolve("/proc/1000/maps", "/").name) == ("vfile", "1000/maps")
+    assert fs.resolve("/proc/1000", "/").kind == "vdir"
+    assert sorted(fs.list_virtual("/proc/1000", [])) == [("maps", 8), ("status", 8)]
+    for path in ("/proc/1001/maps", "/proc/01000/maps", "/proc/1000/maps/x"):
+        with pytest.raises(SyscallError) as info:
+            fs.resolve(path, "/")
+        assert info.value.errno in (errno.ENOENT, errno.ENOTDIR), path
+    for path in ("/proc/1001", "/proc/1000/environ"):                 # a missing last component
+        assert fs.resolve(path, "/").exists is False, path
+
+
 def test_guest_program_cannot_read_outside(tree, tmp_path):
     """End to end: busybox cat through every escape route finds nothing of the host's."""
     import shutil

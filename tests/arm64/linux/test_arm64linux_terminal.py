@@ -1,5 +1,5 @@
 """The host terminal as the guest's terminal, driven through a pseudo-terminal with pexpect:
-an interactive BusyBox shell with line editing, the window size, the foreground process
+an interactive BusyBox shell and Debian's bash with line editing, the window size, the foreground process
 group, and the host tty's modes restored on every way out (exit, crash, budget, Ctrl-C)."""
 
 from __future__ import annotations
@@ -56,6 +56,39 @@ def test_interactive_shell_line_editing(tree):
         child.send("stty size; echo status $?\r")
         child.expect(r"30 100\r\nstatus 0\r\n")
         child.expect(PROMPT)
+        child.send("exit 3\r")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 3
+
+
+def test_debian_bash_readline(debian_root):
+    """Debian's bash (GNU readline) in the terminal: fix a typo with Emacs keys, recall the line
+    from history with the Up arrow, see the window size."""
+    prompt = r"bash\$ "
+    child = pexpect.spawn(sys.executable, ncpu("--root", str(debian_root), "--clean-env", "-E", "PATH=/usr/bin:/bin",
+                                               "-E", "HOME=/root", "-E", "TERM=xterm", "-E", "PS1=bash$ ",
+                                               "/usr/bin/bash", "--norc", "--noprofile", "-i"),
+                          env=_env(), timeout=TIMEOUT, dimensions=(30, 100))
+    try:
+        child.expect(prompt)
+        child.send("ehco $((6*7))x")            # typos: "ehco", and a stray "x"
+        child.send("\x7f")                      # backspace: the "x"
+        child.send("\x01\x06")                  # Ctrl-A: start of line; Ctrl-F: after "e"
+        child.send("\x04")                      # Ctrl-D: delete the "h" under the cursor -> "eco"
+        child.send("\x06h")                     # after "c", type "h" -> "echo"
+        child.send("\r")
+        child.expect(r"\r\n42\r\n")
+        child.expect(prompt)
+        child.send("\x1b[A")                    # Up arrow: the last line again, "echo $((6*7))"
+        child.send("\x1b[D" * 5 + "7+")          # five Left arrows, then "7+": "echo $((7+6*7))"
+        child.send("\r")
+        child.expect(r"\r\n49\r\n")
+        child.expect(prompt)
+        child.send("stty size; echo status $? ${BASH_VERSINFO[0]}\r")
+        child.expect(r"30 100\r\nstatus 0 5\r\n")
+        child.expect(prompt)
         child.send("exit 3\r")
         child.expect(pexpect.EOF)
     finally:

@@ -1,6 +1,7 @@
 """Debian's arm64 programs, dynamically linked, byte-identical to qemu-aarch64 on the same root.
 
-The root is built by `ncpu arm64-root` (userland_harness.root: once, cached);
+The root is built by `ncpu arm64-root` (userland_harness.root: once, cached;
+the debian_root fixture in conftest.py);
 the invocations are userland_cases.CASES.  The default run compares a few
 (QUICK); `-m slow` runs them all, each twice under our machine (same output,
 same instruction count) and gcc compiling a C program that both machines then run.
@@ -12,14 +13,6 @@ import pytest
 
 import userland_cases as cases
 import userland_harness as harness
-
-
-@pytest.fixture(scope="session")
-def debian_root():
-    try:
-        return harness.root()
-    except harness.ToolMissing as error:
-        pytest.fail(str(error))
 
 
 def _compare(root, case_id, argv, stdin, *, twice=False):
@@ -91,3 +84,43 @@ def test_gcc_compiles_and_runs(debian_root):
     program = [f"/{harness.WORK}/gcc/hello", "x"]
     ran, ran_q = harness.run_ncpu(debian_root, program, work), harness.run_qemu(debian_root, program, work)
     assert ran.triple() == ran_q.triple() == (f"hello 64 /{harness.WORK}/gcc/hello\n".encode(), b"", 5)
+
+
+# A web server and its client, both Debian's python3, in one machine run: bash starts
+# `python3 -m http.server` in the background, the client retries until it listens.
+HTTP_SCRIPT = r"""
+python3 -m http.server 8000 --bind 127.0.0.1 2>server.log &
+python3 - <<'PY'
+import time, urllib.request
+for attempt in range(200):
+    try:
+        reply = urllib.request.urlopen("http://127.0.0.1:8000/page.txt")
+        break
+    except OSError:
+        time.sleep(0.05)
+print(reply.status, reply.headers["Content-Type"], reply.headers["Content-Length"])
+print(reply.read().decode(), end="")
+listing = urllib.request.urlopen("http://127.0.0.1:8000/").read().decode()
+print([line for line in listing.splitlines() if "href" in line])
+PY
+kill $!
+wait $!
+echo "server ended: $?"
+grep -c '"GET /' server.log
+"""
+HTTP_PAGE = "served by python inside the machine\n"
+
+
+def test_python_http_server_and_client(debian_root):
+    """Sockets between two guest processes through Python's standard library; the run is
+    deterministic: the same bytes and the same instruction count twice."""
+    runs = []
+    for _ in range(2):
+        work = harness.workdir(debian_root, "http-server", {"page.txt": HTTP_PAGE})
+        runs.append(harness.run_ncpu(debian_root, ["bash", "-c", HTTP_SCRIPT], work))
+    first, second = runs
+    assert first.triple() == (
+        b"200 text/plain 36\n" + HTTP_PAGE.encode()
+        + b"['<li><a href=\"page.txt\">page.txt</a></li>', '<li><a href=\"server.log\">server.log</a></li>']\n"
+        + b"server ended: 143\n2\n", b"", 0), first.messages
+    assert (second.triple(), second.instructions) == (first.triple(), first.instructions)

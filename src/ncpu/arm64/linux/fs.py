@@ -10,8 +10,9 @@ to follow it (lstat, readlink, unlink, O_NOFOLLOW).
 
 Virtual nodes: /dev/null, /dev/zero, /dev/random, /dev/urandom, /dev/tty,
 /dev/std{in,out,err}, /proc/self/exe (a magic link to the running binary),
-/proc/self/fd/N, and the generated files /proc/cpuinfo, /proc/meminfo and
-/proc/self/status (procfs.py).  They exist whether or not the root has /dev or /proc.
+/proc/self/fd/N, and the generated files /proc/cpuinfo, /proc/meminfo,
+/proc/self/status and /proc/self/maps, the latter two also as /proc/PID/...
+(procfs.py).  They exist whether or not the root has /dev or /proc.
 """
 
 from __future__ import annotations
@@ -19,10 +20,11 @@ from __future__ import annotations
 import errno
 import os
 import stat as stat_mod
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .errors import SyscallError
-from .procfs import FILES as PROC_FILES
+from .procfs import FILES as PROC_FILES, PER_PROCESS as PROC_PER_PROCESS
 
 MAX_SYMLINKS = 40
 PATH_MAX = 4096
@@ -78,6 +80,8 @@ class FileSystem:
             raise FileNotFoundError(f"root directory {root!r} does not exist")
         self._inodes: dict[tuple[int, int], int] = {}     # (host dev, host ino) -> guest ino
         self._devices: dict[int, int] = {}                # host dev -> guest dev
+        # whether a pid names a live task, for /proc/PID (the kernel sets it; none without one)
+        self.is_live_pid: Callable[[int], bool] = lambda pid: False
 
     # --- inode and device numbers --------------------------------------------------
     # The host's numbers change whenever a file is made again (and from host to
@@ -230,6 +234,13 @@ class FileSystem:
                 return ("link", "/proc/self/fd")
         if parts[0] == "proc" and "/".join(parts[1:]) in PROC_FILES:
             return ("vfile", "/".join(parts[1:]))
+        if parts[0] == "proc" and n >= 2 and parts[1].isdigit() and parts[1][0] != "0" \
+                and self.is_live_pid(int(parts[1])):
+            # /proc/PID: only its generated files
+            if n == 2:
+                return ("vdir", "")
+            if n == 3 and parts[2] in PROC_PER_PROCESS:
+                return ("vfile", f"{parts[1]}/{parts[2]}")
         if parts[0] == "proc" and n >= 2 and parts[1] == "self":
             if n == 2:
                 return ("vdir", "")
@@ -251,6 +262,8 @@ class FileSystem:
             return [(n, 8) for n in PROC_FILES if "/" not in n] + [("self", 4)]
         if guest_dir == "/proc/self":
             return [("exe", 10), ("fd", 4)] + [(n[5:], 8) for n in PROC_FILES if n.startswith("self/")]
+        if guest_dir.startswith("/proc/") and guest_dir[6:].isdigit():
+            return [(name, 8) for name in PROC_PER_PROCESS]
         if guest_dir == "/proc/self/fd":
             return [(str(fd), 10) for fd in fd_numbers]
         return []

@@ -39,6 +39,7 @@ class Kernel:
                  stdio: tuple[int, int, int] = (0, 1, 2), memory: int = DEFAULT_BUDGET,
                  max_procs: int = DEFAULT_MAX_PROCS):
         self.fs = FileSystem(root)
+        self.fs.is_live_pid = lambda pid: pid in self.tasks      # /proc/PID exists while PID runs
         self.pool = FramePool(memory)           # the machine's physical memory, shared by every process
         self.max_procs = max_procs
         self.oom: str | None = None             # set when the machine ran out of memory (it stops)

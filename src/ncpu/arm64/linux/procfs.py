@@ -1,4 +1,5 @@
-"""The text of the virtual /proc files: /proc/cpuinfo, /proc/meminfo, /proc/self/status.
+"""The text of the virtual /proc files: /proc/cpuinfo, /proc/meminfo, and per
+process /proc/self/status and /proc/self/maps (also under /proc/PID/).
 
 Generated when opened, from the machine's own state (never the host's), so a
 program that reads them behaves the same on every host and every run.  The
@@ -8,13 +9,17 @@ memory with 3 GiB free (sysinfo), the features AT_HWCAP advertises.
 
 from __future__ import annotations
 
+import errno
+
 from . import abi
+from .errors import SyscallError
 
 MEM_TOTAL_KB = 4 << 20          # sysinfo: totalram 4 GiB
 MEM_FREE_KB = 3 << 20           # sysinfo: freeram 3 GiB
 
-# name under /proc -> renderer; "self/..." entries are per process
-FILES = ("cpuinfo", "meminfo", "self/status")
+# name under /proc -> renderer; "self/..." entries are per process (also "PID/...")
+FILES = ("cpuinfo", "meminfo", "self/status", "self/maps")
+PER_PROCESS = tuple(name[5:] for name in FILES if name.startswith("self/"))
 
 
 def cpuinfo(kernel, proc) -> bytes:
@@ -59,8 +64,21 @@ def status(kernel, proc) -> bytes:
     return ("\n".join(lines) + "\n").encode()
 
 
-RENDER = {"cpuinfo": cpuinfo, "meminfo": meminfo, "self/status": status}
+def maps(kernel, proc) -> bytes:
+    # the address space's own VMAs (Memory.maps), so the guest sees what mmap made
+    return proc.mem.maps().encode()
+
+
+RENDER = {"cpuinfo": cpuinfo, "meminfo": meminfo, "self/status": status, "self/maps": maps}
 
 
 def render(name: str, kernel, proc) -> bytes:
+    """The text of /proc/`name` as `proc` reads it; "PID/leaf" names another
+    live task (ENOENT once it has exited, as Linux)."""
+    owner, _, leaf = name.partition("/")
+    if leaf and owner != "self":
+        proc = kernel.tasks.get(int(owner))
+        if proc is None or proc.mem is None:
+            raise SyscallError(errno.ENOENT)
+        name = "self/" + leaf
     return RENDER[name](kernel, proc)

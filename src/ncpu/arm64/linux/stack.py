@@ -36,7 +36,7 @@ def build(mem, image: Image, argv: list[bytes], envp: list[bytes], *, execfn: by
 
     `interp_base` is where the interpreter was loaded (AT_BASE; 0 for a static program).
     """
-    mem.map(top - size, size, abi.PROT_READ | abi.PROT_WRITE)
+    mem.map(top - size, size, abi.PROT_READ | abi.PROT_WRITE, name="[stack]")
     pos = top - 16            # a little gap at the very top, as the kernel leaves
 
     def push_bytes(data: bytes) -> int:
