@@ -284,6 +284,12 @@ def generated() -> tuple[str, str]:
     imports.append("DISPATCHED[np.array([")
     imports += textwrap.wrap(ids, 96, initial_indent="    ", subsequent_indent="    ")
     imports.append("])] = True")
+    cold = ", ".join(str(T.BY_NAME_ID[name]) for name in cold_rows())
+    imports.append("# the SIMD rows cold_rows.exec_cold runs (the other SIMD rows: exec_simd)")
+    imports.append(f"COLD = np.zeros({T.NOPS}, np.bool_)")
+    imports.append("COLD[np.array([")
+    imports += textwrap.wrap(cold, 96, initial_indent="    ", subsequent_indent="    ")
+    imports.append("], np.int64)] = True")
     return "\n".join(imports), "\n".join(lines)
 
 

@@ -45,6 +45,16 @@ DISPATCHED[np.array([
     48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70,
     71, 72, 73, 74, 75, 76, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94
 ])] = True
+# the SIMD rows cold_rows.exec_cold runs (the other SIMD rows: exec_simd)
+COLD = np.zeros(261, np.bool_)
+COLD[np.array([
+    154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171,
+    172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189,
+    190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207,
+    208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225,
+    226, 227, 228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 238, 239, 240, 241, 242, 243,
+    244, 245, 246, 247, 248, 249, 250, 251, 252, 253, 254, 255, 256, 257, 258, 259, 260
+], np.int64)] = True
 # ---- GENERATED IMPORTS END
 
 
@@ -2013,8 +2023,9 @@ def _run(R, V, m, st, max_steps, hk):
         elif op < T.FIRST_SIMD:
             npc = exec_fp(op, w, imm, pc, R, V, st)
         else:
-            npc = exec_cold(op, w, imm, pc, R, V, st, dc_regs[row, i])     # SIMD: gen_loop, cold rows
-            if npc == -1:                                                    # a coarse row (no family)
+            if COLD[op]:                                   # SIMD rows with a family (gen_loop, cold rows)
+                npc = exec_cold(op, w, imm, pc, R, V, st, dc_regs[row, i])
+            else:                                          # a coarse row: one call, not two
                 npc = exec_simd(op, w, imm, pc, R, V, st)
         if st[ST_REASON] != 0:
             if st[ST_REASON] == R_SVC:
