@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -48,6 +49,21 @@ def test_faulting_instructions_restart_precisely(tools, tmp_path):
     _compare("fault_restart", tmp_path, flags=("-march=armv8.1-a",))
 
 
+# Peak RSS through a small intermediate process: a child forked from the test
+# process (hundreds of MiB after many tests) is charged that process's size
+# at exec (Linux records the old address space's high-water mark in
+# ru_maxrss), so the ncpu process is forked from a fresh, small Python.
+_SHIM = """
+import os, sys
+pid = os.fork()
+if pid == 0:
+    os.execv(sys.executable, [sys.executable, "-m", "ncpu", "arm64", *sys.argv[2:]])
+_, status, usage = os.wait4(pid, 0)
+with open(sys.argv[1], "w") as out:
+    out.write(f"{os.waitstatus_to_exitcode(status)} {usage.ru_maxrss}")
+"""
+
+
 def _peak_rss(*args, cwd=None):
     """Run `ncpu arm64 ARGS` as a child process; (status, stdout, stderr, its peak RSS in bytes).
     A first run of one instruction fills numba's cache: compiling the loop takes
@@ -55,29 +71,13 @@ def _peak_rss(*args, cwd=None):
     env = dict(harness.ENV, PYTHONPATH=os.environ.get("PYTHONPATH", ""), NUMBA_CACHE_DIR=str(jitcache.cache_root()))
     subprocess.run([sys.executable, "-m", "ncpu", "arm64", "--max-steps", "1", *map(str, args[-1:])], env=env,
                    capture_output=True, check=False)
-    r, w = os.pipe()
-    e_r, e_w = os.pipe()
-    pid = os.fork()
-    if pid == 0:                                                   # child: exec ncpu
-        try:
-            os.dup2(w, 1)
-            os.dup2(e_w, 2)
-            fd = os.open(os.devnull, os.O_RDONLY)
-            os.dup2(fd, 0)
-            if cwd:
-                os.chdir(cwd)
-            os.execve(sys.executable, [sys.executable, "-m", "ncpu", "arm64", *map(str, args)], env)
-        finally:
-            os._exit(127)
-    os.close(w)
-    os.close(e_w)
-    with os.fdopen(r, "rb") as fout, os.fdopen(e_r, "rb") as ferr:
-        with ThreadPoolExecutor(1) as pool:
-            err = pool.submit(ferr.read)
-            out = fout.read()
-            err = err.result()
-    _, status, usage = os.wait4(pid, 0)
-    return os.waitstatus_to_exitcode(status), out, err, usage.ru_maxrss * 1024
+    with tempfile.TemporaryDirectory() as scratch:
+        report = os.path.join(scratch, "rss")
+        done = subprocess.run([sys.executable, "-c", _SHIM, report, *map(str, args)], env=env, cwd=cwd,
+                              stdin=subprocess.DEVNULL, capture_output=True, check=False)
+        with open(report) as f:
+            status, rss = map(int, f.read().split())
+    return status, done.stdout, done.stderr, rss * 1024
 
 
 def test_untouched_2000_mib_mapping_costs_no_host_memory(tools, tmp_path):
