@@ -23,73 +23,29 @@ def _fd_exists(p, fd: int) -> None:
     p.fds.get(sint(fd))          # EBADF when not open
 
 
-@syscall(5)
-def sys_setxattr(k, p, path, *_):
-    _path_exists(k, p, path, True)
-    raise SyscallError(errno.EOPNOTSUPP)
-
-
-@syscall(6)
-def sys_lsetxattr(k, p, path, *_):
-    _path_exists(k, p, path, False)
-    raise SyscallError(errno.EOPNOTSUPP)
-
-
-@syscall(7)
-def sys_fsetxattr(k, p, fd, *_):
-    _fd_exists(p, fd)
-    raise SyscallError(errno.EOPNOTSUPP)
-
-
-@syscall(8)
-def sys_getxattr(k, p, path, *_):
-    _path_exists(k, p, path, True)
-    raise SyscallError(errno.ENODATA)
-
-
-@syscall(9)
-def sys_lgetxattr(k, p, path, *_):
-    _path_exists(k, p, path, False)
-    raise SyscallError(errno.ENODATA)
-
-
-@syscall(10)
-def sys_fgetxattr(k, p, fd, *_):
-    _fd_exists(p, fd)
-    raise SyscallError(errno.ENODATA)
-
-
-@syscall(11)
-def sys_listxattr(k, p, path, *_):
-    _path_exists(k, p, path, True)
+def _answer(errno_or_zero: int) -> int:
+    if errno_or_zero:
+        raise SyscallError(errno_or_zero)
     return 0
 
 
-@syscall(12)
-def sys_llistxattr(k, p, path, *_):
-    _path_exists(k, p, path, False)
-    return 0
+def _register(nr: int, name: str, target: str, result: int) -> None:
+    """One xattr call: check that its target exists (ENOENT/EBADF as Linux), then answer."""
+    if target == "fd":
+        def handler(k, p, fd, *_):
+            _fd_exists(p, fd)
+            return _answer(result)
+    else:
+        follow = target == "path"               # "lpath": the link itself
+        def handler(k, p, path, *_):
+            _path_exists(k, p, path, follow)
+            return _answer(result)
+    syscall(nr, name)(handler)
 
 
-@syscall(13)
-def sys_flistxattr(k, p, fd, *_):
-    _fd_exists(p, fd)
-    return 0
-
-
-@syscall(14)
-def sys_removexattr(k, p, path, *_):
-    _path_exists(k, p, path, True)
-    raise SyscallError(errno.ENODATA)
-
-
-@syscall(15)
-def sys_lremovexattr(k, p, path, *_):
-    _path_exists(k, p, path, False)
-    raise SyscallError(errno.ENODATA)
-
-
-@syscall(16)
-def sys_fremovexattr(k, p, fd, *_):
-    _fd_exists(p, fd)
-    raise SyscallError(errno.ENODATA)
+# Every family comes in three: by path, by path without following a last link, by descriptor.
+# set: not supported; get and remove: no such attribute; list: an empty list.
+for first, verb, result in ((5, "set", errno.EOPNOTSUPP), (8, "get", errno.ENODATA),
+                            (11, "list", 0), (14, "remove", errno.ENODATA)):
+    for offset, (prefix, target) in enumerate((("", "path"), ("l", "lpath"), ("f", "fd"))):
+        _register(first + offset, f"{prefix}{verb}xattr", target, result)
