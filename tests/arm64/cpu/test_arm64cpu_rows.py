@@ -14,7 +14,7 @@ from ncpu.arm64.cpu import Cpu, CpuState, Memory, StopReason
 from ncpu.arm64.cpu import decode_table as T
 from ncpu.arm64.cpu import gen_loop
 from ncpu.arm64.cpu.decoder import imm_of, regs_of
-from ncpu.arm64.cpu.rows import EXECUTOR
+from ncpu.arm64.cpu.rows import EXECUTOR, OUT_OF_LINE
 from ncpu.arm64.cpu.state import DISCARD, NREGS, PC, ZR
 from ncpu.arm64.cpu.vregs import vr_views
 
@@ -27,10 +27,17 @@ def test_generated_loop_is_current():
     assert gen_loop.main(["--check"]) == 0, "run python -m ncpu.arm64.cpu.gen_loop"
 
 
-def test_every_integer_and_branch_row_has_one_executor():
-    missing = [e.name for e in T.TABLE if e.cls in ("int", "branch") and e.name not in EXECUTOR]
+def test_every_integer_branch_and_scalar_fp_row_has_one_executor():
+    missing = [e.name for e in T.TABLE if e.cls in ("int", "branch", "fp") and e.name not in EXECUTOR]
     assert missing == []
-    assert gen_loop.rows() == [e.name for e in T.TABLE if e.name in EXECUTOR and e.cls != "simd"]
+    assert gen_loop.rows() == [e.name for e in T.TABLE if e.name in EXECUTOR and e.cls != "simd"
+                               and e.name not in OUT_OF_LINE]
+
+
+def test_rare_scalar_fp_rows_run_out_of_line():
+    """Rows registered cold=True are in cold_rows.py's dispatch, not in the hot loop."""
+    assert OUT_OF_LINE and OUT_OF_LINE <= set(gen_loop.cold_rows())
+    assert not OUT_OF_LINE & set(gen_loop.rows())
 
 
 def test_the_loads_and_stores_of_registers_and_pairs_have_executors():
@@ -61,7 +68,7 @@ def test_decoder_imports_no_executor():
 def test_simd_rows_run_out_of_line():
     """Every SIMD row with a family is in cold_rows.py's dispatch, none in the hot loop."""
     cold = gen_loop.cold_rows()
-    assert cold and all(T.BY_NAME[n].cls == "simd" for n in cold)
+    assert cold and all(T.BY_NAME[n].cls == "simd" or n in OUT_OF_LINE for n in cold)
     assert not set(cold) & set(gen_loop.rows())
     assert [e.name for e in T.TABLE if e.cls == "simd" and e.asm and e.name not in EXECUTOR] == []
 
@@ -87,10 +94,11 @@ def _machine(rng, w):
     return mem, state
 
 
-@pytest.mark.parametrize("name", gen_loop.rows())
+@pytest.mark.parametrize("name", gen_loop.rows() + sorted(OUT_OF_LINE))
 def test_loop_matches_family(name):
-    """One instruction through Cpu.run (the generated copy) against a direct call
-    of its family on a copy of the machine: registers, vector registers, memory."""
+    """One instruction through Cpu.run (the generated copy, or for a cold row the call
+    from exec_cold) against a direct call of its family on a copy of the machine:
+    registers, vector registers, memory."""
     rng = random.Random(name)
     e = T.BY_NAME[name]
     op = T.BY_NAME_ID[name]

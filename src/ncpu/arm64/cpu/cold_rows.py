@@ -5,6 +5,7 @@ each cold row calls its executor family; other rows get -1 (no family).
 """
 from numba import njit
 
+from .exec_fp import fp_fixed, fp_minmax, fp_unary
 from .exec_vdiff import vdiff_long, vdiff_narrow_high, vdiff_pmull, vdiff_sqdm
 from .exec_vec3 import vec3_bitwise, vec3_elementwise, vec3_pairwise, vec3_saturating
 from .exec_vmisc import vmisc_lanes, vmisc_narrow, vmisc_pairwise_long, vmisc_rev, vmisc_saturating, vmisc_shll
@@ -16,6 +17,12 @@ def exec_cold(op, w, imm, pc, R, V, st, rg):
     b = (rg >> 8) & 0xFF
     c = (rg >> 16) & 0xFF
     d = (rg >> 24) & 0xFF
+    if 107 <= op <= 110:  # FMAX_S, FMIN_S, FMAXNM_S, FMINNM_S
+        return fp_minmax(op, w, pc, R, V)
+    if 116 <= op <= 117:  # FCVT_SD, FRINT
+        return fp_unary(op, w, pc, R, V)
+    if op == 129:  # FCVT_FIXED
+        return fp_fixed(op, w, pc, R, V, a, b)
     if 154 <= op <= 163 or 170 <= op <= 175 or 196 <= op <= 197:  # SHADD_v, UHADD_v, SQADD_v, UQADD_v, SRHADD_v, URHADD_v, SHSUB_v, UHSUB_v, SQSUB_v, UQSUB_v, SQSHL_v, UQSHL_v, SRSHL_v, URSHL_v, SQRSHL_v, UQRSHL_v, SQDMULH_v, SQRDMULH_v
         return vec3_saturating(op, w, imm, pc, R, V, st, a, b, c, d)
     if 164 <= op <= 169 or 176 <= op <= 191:  # CMGT_v, CMHI_v, CMGE_v, CMHS_v, SSHL_v, USHL_v, SMAX_v, UMAX_v, SMIN_v, UMIN_v, SABD_v, UABD_v, SABA_v, UABA_v, ADD_v, SUB_v, CMTST_v, CMEQ_v, MLA_v, MLS_v, MUL_v, PMUL_v

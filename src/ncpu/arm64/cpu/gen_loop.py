@@ -18,14 +18,15 @@ A family reads a field by name, `fld(op, w, T.FLD_SIZE)`; with `op` a
 constant that becomes `(w >> 22) & 3` here.
 
 Cold rows.  Rows of the classes in COLD_CLASSES (Advanced SIMD: rare in hot
-loops, and many) are not copied into the loop: cold_rows.py (written whole
+loops, and many) and rows registered with `@executes(..., cold=True)` (rare
+scalar FP rows) are not copied into the loop: cold_rows.py (written whole
 by this generator) gets `exec_cold`, one out-of-line function that calls the
-row's family, and the loop calls it for every row it does not run itself.
-For rows without a family yet it answers NO_FAMILY and the loop calls the
-class executor, as before (not from exec_cold: numba optimises a function
-together with everything it calls, so each level of calls above the big
-coarse executors costs compile time).  So the hot loop's compile does not
-grow with the SIMD rows.
+row's family, and the loop calls it (for the rows the generated COLD table
+marks) when the row leaves the inner loop.  The rows without a family yet
+go to their class executor, as before (not through exec_cold: numba
+optimises a function together with everything it calls, so each level of
+calls above the big coarse executors costs compile time).  So the hot
+loop's compile does not grow with the SIMD rows.
 tests/arm64/cpu/test_arm64cpu_rows.py checks that run.py and cold_rows.py
 are current.
 """
@@ -40,8 +41,8 @@ import textwrap
 from pathlib import Path
 
 from . import decode_table as T
-from . import exec_int, exec_mem, exec_vdiff, exec_vec3, exec_vmisc  # noqa: F401  (register their families)
-from .rows import EXECUTOR, INLINED
+from . import exec_fp, exec_int, exec_mem, exec_vdiff, exec_vec3, exec_vmisc  # noqa: F401  (register their families)
+from .rows import EXECUTOR, INLINED, OUT_OF_LINE
 
 RUN = Path(__file__).with_name("run.py")
 COLD = Path(__file__).with_name("cold_rows.py")
@@ -97,7 +98,28 @@ class _Specialise(ast.NodeTransformer):
         value = _constant(node)
         return node if value is None else ast.copy_location(ast.Constant(value), node)
 
-    visit_Compare = visit_BoolOp = _fold          # `op == T.SUB_I or ...` passed as an argument
+    visit_Compare = _fold          # `op == T.SUB_I or ...` passed as an argument
+
+    def visit_BoolOp(self, node):
+        """Constant operands fold as Python evaluates them: `False and x` -> False,
+        `True and x` -> x (and the same for `or`)."""
+        node = self._fold(node)
+        if not isinstance(node, ast.BoolOp):
+            return node
+        stop = isinstance(node.op, ast.Or)          # the value that decides the whole test
+        values = []
+        for v in node.values:
+            if isinstance(v, ast.Constant) and type(v.value) is bool:
+                if bool(v.value) == stop:
+                    return ast.copy_location(ast.Constant(stop), node) if not values else node
+                continue                              # a neutral operand: drop it
+            values.append(v)
+        if not values:
+            return ast.copy_location(ast.Constant(not stop), node)
+        if len(values) == 1:
+            return values[0]
+        node.values = values
+        return node
 
     def visit_Call(self, node):
         """fld(ROW, w, T.FLD_X) -> (w >> lsb) & mask, from the table."""
@@ -105,6 +127,8 @@ class _Specialise(ast.NodeTransformer):
         if isinstance(node.func, ast.Name) and node.func.id == "fld" and len(node.args) == 3:
             op, k = _constant(node.args[0]), _constant(node.args[2])
             if op is not None and k is not None:
+                if T.FIELD_NAMES[k] not in T.TABLE[op].fields:      # as fld: a row without the field reads 0
+                    return ast.copy_location(ast.Constant(0), node)
                 lsb, width = T.TABLE[op].fields[T.FIELD_NAMES[k]]
                 shifted = ast.BinOp(node.args[1], ast.RShift(), ast.Constant(lsb))
                 return ast.copy_location(ast.BinOp(shifted, ast.BitAnd(), ast.Constant((1 << width) - 1)), node)
@@ -251,7 +275,7 @@ def _row_code(name: str) -> tuple[str, set[str]]:
 
 
 def _cold(name: str) -> bool:
-    return T.BY_NAME[name].cls in COLD_CLASSES
+    return T.BY_NAME[name].cls in COLD_CLASSES or name in OUT_OF_LINE
 
 
 def rows() -> list[str]:
@@ -285,7 +309,7 @@ def generated() -> tuple[str, str]:
     imports += textwrap.wrap(ids, 96, initial_indent="    ", subsequent_indent="    ")
     imports.append("])] = True")
     cold = ", ".join(str(T.BY_NAME_ID[name]) for name in cold_rows())
-    imports.append("# the SIMD rows cold_rows.exec_cold runs (the other SIMD rows: exec_simd)")
+    imports.append("# the rows cold_rows.exec_cold runs (the other rows that leave the inner loop: class executors)")
     imports.append(f"COLD = np.zeros({T.NOPS}, np.bool_)")
     imports.append("COLD[np.array([")
     imports += textwrap.wrap(cold, 96, initial_indent="    ", subsequent_indent="    ")

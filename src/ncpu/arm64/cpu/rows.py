@@ -18,10 +18,13 @@ from . import decode_table as T
 
 EXECUTOR: dict[str, object] = {}     # row name -> its executor family (numba dispatcher)
 INLINED: dict[str, object] = {}      # helper name -> helper the loop generator copies in (inlined)
+OUT_OF_LINE: set[str] = set()        # rows of other classes than SIMD that run out of line too (cold=True)
 
 
-def executes(*names: str):
-    """Register the decorated function as the executor of the named rows."""
+def executes(*names: str, cold: bool = False):
+    """Register the decorated function as the executor of the named rows.
+    cold=True: rare rows, called from cold_rows.exec_cold rather than copied into the
+    hot loop (as every SIMD row is), so that they do not lengthen its compile."""
     def register(fn):
         jitted = njit(cache=True)(fn)
         for name in names:
@@ -30,6 +33,8 @@ def executes(*names: str):
             if name in EXECUTOR:
                 raise ValueError(f"row {name} has two executors: {EXECUTOR[name].__name__} and {fn.__name__}")
             EXECUTOR[name] = jitted
+            if cold:
+                OUT_OF_LINE.add(name)
         return jitted
     return register
 
