@@ -18,10 +18,13 @@ from . import decode_table as T
 
 EXECUTOR: dict[str, object] = {}     # row name -> its executor family (numba dispatcher)
 INLINED: dict[str, object] = {}      # helper name -> helper the loop generator copies in (inlined)
+HOT: set[str] = set()                # rows of a cold class (SIMD) that the loop carries inline all the same
 
 
-def executes(*names: str):
-    """Register the decorated function as the executor of the named rows."""
+def executes(*names: str, hot: bool = False):
+    """Register the decorated function as the executor of the named rows.
+    hot: the loop carries these rows inline although their class runs out of
+    line (gen_loop.COLD_CLASSES): for the few SIMD rows of vectorised loops."""
     def register(fn):
         jitted = njit(cache=True)(fn)
         for name in names:
@@ -30,6 +33,8 @@ def executes(*names: str):
             if name in EXECUTOR:
                 raise ValueError(f"row {name} has two executors: {EXECUTOR[name].__name__} and {fn.__name__}")
             EXECUTOR[name] = jitted
+            if hot:
+                HOT.add(name)
         return jitted
     return register
 
