@@ -22,9 +22,11 @@ import.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import os
+import sys
 import tempfile
 from pathlib import Path
 
@@ -118,10 +120,33 @@ def _locator_class():
     return PackageCacheLocator
 
 
+@contextlib.contextmanager
+def _numba_without_scipy():
+    """Import numba without letting it import scipy.linalg.
+
+    Why: numba's first import probes for BLAS by importing scipy.linalg (when
+    scipy is installed, as scikit-learn brings it), about half of the start-up
+    CPU time of `ncpu arm64` on a hello world.  Our compiled code calls no
+    BLAS routine; numba's np.dot and friends import scipy themselves when
+    they are compiled, which still works after this.  Nothing is hidden when
+    scipy or numba is already loaded."""
+    if "numba" in sys.modules or "scipy" in sys.modules:
+        yield
+        return
+    sys.modules["scipy"] = None          # `import scipy...` raises ImportError: numba records "no BLAS"
+    try:
+        yield
+    finally:
+        if sys.modules.get("scipy", 0) is None:
+            del sys.modules["scipy"]
+
+
 @functools.cache
 def install():
     """Put our locator first in numba's list (idempotent); returns its class."""
-    from numba.core import caching
+    with _numba_without_scipy():
+        import numba.np.arraymath  # noqa: F401  (where numba probes for BLAS)
+        from numba.core import caching
 
     impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl    # renamed in numba 0.60
     locator = _locator_class()

@@ -14,7 +14,7 @@ from ncpu.arm64.cpu import Cpu, CpuState, Memory, StopReason
 from ncpu.arm64.cpu import decode_table as T
 from ncpu.arm64.cpu import gen_loop
 from ncpu.arm64.cpu.decoder import imm_of, regs_of
-from ncpu.arm64.cpu.rows import EXECUTOR, OUT_OF_LINE
+from ncpu.arm64.cpu.rows import EXECUTOR, HOT, OUT_OF_LINE
 from ncpu.arm64.cpu.state import DISCARD, NREGS, PC, ZR
 from ncpu.arm64.cpu.vregs import vr_views
 
@@ -30,14 +30,20 @@ def test_generated_loop_is_current():
 def test_every_integer_branch_and_scalar_fp_row_has_one_executor():
     missing = [e.name for e in T.TABLE if e.cls in ("int", "branch", "fp") and e.name not in EXECUTOR]
     assert missing == []
-    assert gen_loop.rows() == [e.name for e in T.TABLE if e.name in EXECUTOR and e.cls != "simd"
+    # the loop runs every row with a family except the SIMD ones (unless registered hot) and the rare ones
+    assert gen_loop.rows() == [e.name for e in T.TABLE if e.name in EXECUTOR and (e.cls != "simd" or e.name in HOT)
                                and e.name not in OUT_OF_LINE]
+    assert not set(gen_loop.rows()) & set(gen_loop.cold_rows())
 
 
 def test_rare_scalar_fp_rows_run_out_of_line():
     """Rows registered cold=True are in cold_rows.py's dispatch, not in the hot loop."""
     assert OUT_OF_LINE and OUT_OF_LINE <= set(gen_loop.cold_rows())
     assert not OUT_OF_LINE & set(gen_loop.rows())
+
+
+def test_hot_simd_rows_run_in_the_loop():
+    assert HOT and HOT <= set(gen_loop.rows())
 
 
 def test_the_loads_and_stores_of_registers_and_pairs_have_executors():

@@ -7,7 +7,7 @@ from numba import njit
 
 from .exec_fp import fp_fixed, fp_minmax, fp_unary
 from .exec_vdiff import vdiff_long, vdiff_narrow_high, vdiff_pmull, vdiff_sqdm
-from .exec_vec3 import vec3_bitwise, vec3_elementwise, vec3_pairwise, vec3_saturating
+from .exec_vec3 import vec3_elementwise, vec3_pairwise, vec3_saturating
 from .exec_vmisc import vmisc_lanes, vmisc_narrow, vmisc_pairwise_long, vmisc_rev, vmisc_saturating, vmisc_shll
 
 
@@ -25,12 +25,10 @@ def exec_cold(op, w, imm, pc, R, V, st, rg):
         return fp_fixed(op, w, pc, R, V, a, b)
     if 154 <= op <= 163 or 170 <= op <= 175 or 196 <= op <= 197:  # SHADD_v, UHADD_v, SQADD_v, UQADD_v, SRHADD_v, URHADD_v, SHSUB_v, UHSUB_v, SQSUB_v, UQSUB_v, SQSHL_v, UQSHL_v, SRSHL_v, URSHL_v, SQRSHL_v, UQRSHL_v, SQDMULH_v, SQRDMULH_v
         return vec3_saturating(op, w, imm, pc, R, V, st, a, b, c, d)
-    if 164 <= op <= 169 or 176 <= op <= 191:  # CMGT_v, CMHI_v, CMGE_v, CMHS_v, SSHL_v, USHL_v, SMAX_v, UMAX_v, SMIN_v, UMIN_v, SABD_v, UABD_v, SABA_v, UABA_v, ADD_v, SUB_v, CMTST_v, CMEQ_v, MLA_v, MLS_v, MUL_v, PMUL_v
+    if 164 <= op <= 169 or 176 <= op <= 183 or op == 186 or 188 <= op <= 191:  # CMGT_v, CMHI_v, CMGE_v, CMHS_v, SSHL_v, USHL_v, SMAX_v, UMAX_v, SMIN_v, UMIN_v, SABD_v, UABD_v, SABA_v, UABA_v, CMTST_v, MLA_v, MLS_v, MUL_v, PMUL_v
         return vec3_elementwise(op, w, imm, pc, R, V, st, a, b, c, d)
     if 192 <= op <= 195 or op == 198:  # SMAXP_v, UMAXP_v, SMINP_v, UMINP_v, ADDP_v
         return vec3_pairwise(op, w, imm, pc, R, V, st, a, b, c, d)
-    if 199 <= op <= 206:  # AND_v, BIC_v, ORR_v, ORN_v, EOR_v, BSL_v, BIT_v, BIF_v
-        return vec3_bitwise(op, w, imm, pc, R, V, st, a, b, c, d)
     if 207 <= op <= 214 or 217 <= op <= 218 or 221 <= op <= 224 or 226 <= op <= 227 or 229 <= op <= 230:  # SADDL_v, UADDL_v, SADDW_v, UADDW_v, SSUBL_v, USUBL_v, SSUBW_v, USUBW_v, SABAL_v, UABAL_v, SABDL_v, UABDL_v, SMLAL_v, UMLAL_v, SMLSL_v, UMLSL_v, SMULL_v, UMULL_v
         return vdiff_long(op, w, imm, pc, R, V, st, a, b, c, d)
     if 215 <= op <= 216 or 219 <= op <= 220:  # ADDHN_v, RADDHN_v, SUBHN_v, RSUBHN_v
@@ -45,7 +43,7 @@ def exec_cold(op, w, imm, pc, R, V, st, rg):
         return vmisc_pairwise_long(op, w, imm, pc, R, V, st, a, b, c, d)
     if 238 <= op <= 239 or 247 <= op <= 248:  # SUQADD_v, USQADD_v, SQABS_v, SQNEG_v
         return vmisc_saturating(op, w, imm, pc, R, V, st, a, b, c, d)
-    if 240 <= op <= 244 or 249 <= op <= 255:  # CLS_v, CLZ_v, CNT_v, NOT_v, RBIT_v, CMGT0_v, CMGE0_v, CMEQ0_v, CMLE0_v, CMLT0_v, ABS_v, NEG_v
+    if 240 <= op <= 242 or op == 244 or 249 <= op <= 250 or 252 <= op <= 254:  # CLS_v, CLZ_v, CNT_v, RBIT_v, CMGT0_v, CMGE0_v, CMLE0_v, CMLT0_v, ABS_v
         return vmisc_lanes(op, w, imm, pc, R, V, st, a, b, c, d)
     if 256 <= op <= 257 or 259 <= op <= 260:  # XTN_v, SQXTUN_v, SQXTN_v, UQXTN_v
         return vmisc_narrow(op, w, imm, pc, R, V, st, a, b, c, d)

@@ -19,7 +19,7 @@ from .alu import extend_reg, sextn
 from .decoder import bits
 from .exec_int import xr
 from .memory import NPAGES
-from .mmu import A_ALIGN, ST_REASON, fault, load, store, writable
+from .mmu import A_ALIGN, ST_REASON, fault, host_read, host_write, load, store, writable
 from .rows import executes, inlined
 from .state import EXCL_ADDR, EXCL_SIZE, EXCL_VAL
 from .vregs import lane, set_lane
@@ -30,31 +30,8 @@ def _mask(size):
     return np.int64(-1) if size == 8 else (np.int64(1) << (8 * size)) - 1
 
 
-# The direct path of the families below, copied into the loop by gen_loop (rows.inlined).
-@inlined
-def host_read(m, idx, e):
-    """e (1, 2, 4, 8) bytes at offset idx of the backing store, aligned, zero-extended."""
-    if e == 8:
-        return m.d64[idx >> 3]
-    if e == 4:
-        return np.int64(m.d32[idx >> 2])
-    if e == 2:
-        return np.int64(m.d16[idx >> 1])
-    return np.int64(m.data[idx])
-
-
-@inlined
-def host_write(m, idx, e, x):
-    if e == 8:
-        m.d64[idx >> 3] = x
-    elif e == 4:
-        m.d32[idx >> 2] = x & 0xFFFFFFFF
-    elif e == 2:
-        m.d16[idx >> 1] = x & 0xFFFF
-    else:
-        m.data[idx] = x & 0xFF
-
-
+# The direct path of the families below, copied into the loop by gen_loop (rows.inlined);
+# host_read/host_write (mmu.py) with it.
 @inlined
 def host_index(m, addr, n, need):
     """Offset of [addr, addr+n) in the backing store when it is n-aligned inside

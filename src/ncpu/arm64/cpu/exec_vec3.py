@@ -7,21 +7,23 @@ resolved: a = Vd, b = Vn, c = Vm (decode_table: register operands).  Lanes
 are collected into a buffer and written at the end, so a destination that
 is also a source reads its old value; a 64-bit (Q = 0) result zeroes the
 upper half, as on hardware.  These rows run out of line (gen_loop: cold
-rows), so they cost the hot loop's compile nothing.
+rows), so they cost the hot loop's compile nothing, except the rows of the
+families marked hot (ADD, SUB, CMEQ and the bitwise ones, common in gcc's
+vectorised loops): the loop carries those inline, as whole-word SWAR code.
 """
 import numpy as np
-from numba import njit
 
 from . import decode_table as T
 from .alu import lsr, sextn, ult
 from .decoder import fld
 from .exec_sat import DMULH, HADD, HSUB, QADD, QRSHL, QSHL, QSUB, QC, RHADD, RSHL, three_lane
 from .rows import executes
+from .swar import lanes_add, lanes_eq_zero, lanes_sub, tops
 from .state import FPSR
 from .vregs import lane, write_lanes
 
 
-@executes("ADD_v", "SUB_v", "MUL_v", "MLA_v", "MLS_v", "PMUL_v", "CMEQ_v", "CMTST_v", "CMGT_v", "CMGE_v",
+@executes("MUL_v", "MLA_v", "MLS_v", "PMUL_v", "CMTST_v", "CMGT_v", "CMGE_v",
           "CMHI_v", "CMHS_v", "SMAX_v", "SMIN_v", "UMAX_v", "UMIN_v", "SABD_v", "UABD_v", "SABA_v", "UABA_v",
           "SSHL_v", "USHL_v")
 def vec3_elementwise(op, w, imm, pc, R, V, st, a, b, c, d):
@@ -36,11 +38,7 @@ def vec3_elementwise(op, w, imm, pc, R, V, st, a, b, c, d):
         x, y, acc = lane(V, b, sz, i), lane(V, c, sz, i), lane(V, a, sz, i)
         sx_, sy = (x, y) if sz == 3 else (sextn(x, esize), sextn(y, esize))   # signed views
         ugt = ult(y, x)                                                       # unsigned x > y
-        if op == T.ADD_v:
-            r = x + y
-        elif op == T.SUB_v:
-            r = x - y
-        elif op == T.MUL_v:
+        if op == T.MUL_v:
             r = x * y
         elif op == T.MLA_v:
             r = acc + x * y
@@ -51,8 +49,6 @@ def vec3_elementwise(op, w, imm, pc, R, V, st, a, b, c, d):
             for k in range(8):
                 if (y >> k) & 1:
                     r ^= x << k
-        elif op == T.CMEQ_v:
-            r = m if x == y else 0
         elif op == T.CMTST_v:
             r = m if (x & y) != 0 else 0
         elif op == T.CMGT_v:
@@ -144,7 +140,25 @@ def vec3_saturating(op, w, imm, pc, R, V, st, a, b, c, d):
     return pc + 4
 
 
-@executes("AND_v", "BIC_v", "ORR_v", "ORN_v", "EOR_v", "BSL_v", "BIT_v", "BIF_v")
+@executes("ADD_v", "SUB_v", "CMEQ_v", hot=True)
+def vec3_swar(op, w, imm, pc, R, V, st, a, b, c, d):
+    """The hot lane arithmetic of vectorised loops, a 64-bit half at a time (swar.py)."""
+    q = fld(op, w, T.FLD_Q)
+    sz = fld(op, w, T.FLD_SIZE)
+    h = tops(sz)
+    x0, x1, y0, y1 = V.d[b, 0], V.d[b, 1], V.d[c, 0], V.d[c, 1]
+    if op == T.ADD_v:
+        r0, r1 = lanes_add(x0, y0, h), lanes_add(x1, y1, h)
+    elif op == T.SUB_v:
+        r0, r1 = lanes_sub(x0, y0, h), lanes_sub(x1, y1, h)
+    else:                                            # CMEQ
+        r0, r1 = lanes_eq_zero(x0 ^ y0, h, sz), lanes_eq_zero(x1 ^ y1, h, sz)
+    V.d[a, 0] = r0
+    V.d[a, 1] = r1 if q else 0
+    return pc + 4
+
+
+@executes("AND_v", "BIC_v", "ORR_v", "ORN_v", "EOR_v", "BSL_v", "BIT_v", "BIF_v", hot=True)
 def vec3_bitwise(op, w, imm, pc, R, V, st, a, b, c, d):
     q = fld(op, w, T.FLD_Q)
     for h in range(2 if q else 1):

@@ -13,17 +13,35 @@ from .alu import sextn
 from .decoder import fld
 from .exec_sat import QABSNEG, QACC, QC, misc_lane, narrow
 from .rows import executes
+from .swar import lanes_eq_zero, lanes_sub, tops
 from .state import FPSR
 from .vregs import lane, write_lanes
 
 
-@executes("ABS_v", "NEG_v", "CMGT0_v", "CMGE0_v", "CMEQ0_v", "CMLE0_v", "CMLT0_v", "CLZ_v", "CLS_v",
-          "CNT_v", "NOT_v", "RBIT_v")
+@executes("NEG_v", "NOT_v", "CMEQ0_v", hot=True)
+def vmisc_swar(op, w, imm, pc, R, V, st, a, b, c, d):
+    """The two-register rows of vectorised loops, a 64-bit half at a time (swar.py); the loop carries them inline."""
+    q = fld(op, w, T.FLD_Q)
+    sz = 0 if op == T.NOT_v else fld(op, w, T.FLD_SIZE)
+    h = tops(sz)
+    x0, x1 = V.d[b, 0], V.d[b, 1]
+    if op == T.NEG_v:
+        r0, r1 = lanes_sub(np.int64(0), x0, h), lanes_sub(np.int64(0), x1, h)
+    elif op == T.NOT_v:
+        r0, r1 = ~x0, ~x1
+    else:                                            # CMEQ #0
+        r0, r1 = lanes_eq_zero(x0, h, sz), lanes_eq_zero(x1, h, sz)
+    V.d[a, 0] = r0
+    V.d[a, 1] = r1 if q else 0
+    return pc + 4
+
+
+@executes("ABS_v", "CMGT0_v", "CMGE0_v", "CMLE0_v", "CMLT0_v", "CLZ_v", "CLS_v", "CNT_v", "RBIT_v")
 def vmisc_lanes(op, w, imm, pc, R, V, st, a, b, c, d):
     # One function, no lane helpers: numba compiles each function apart, so fewer is a faster cold start.
     q = fld(op, w, T.FLD_Q)
-    # CNT, NOT and RBIT work on bytes (their size field is part of the op)
-    sz = 0 if op == T.CNT_v or op == T.NOT_v or op == T.RBIT_v else fld(op, w, T.FLD_SIZE)
+    # CNT and RBIT work on bytes (their size field is part of the op)
+    sz = 0 if op == T.CNT_v or op == T.RBIT_v else fld(op, w, T.FLD_SIZE)
     esize = 8 << sz
     m = np.int64(-1) if sz == 3 else (np.int64(1) << esize) - 1
     n = (16 if q else 8) >> sz
@@ -33,20 +51,14 @@ def vmisc_lanes(op, w, imm, pc, R, V, st, a, b, c, d):
         s = x if sz == 3 else sextn(x, esize)
         if op == T.ABS_v:
             r = -s if s < 0 else s
-        elif op == T.NEG_v:
-            r = -s
         elif op == T.CMGT0_v:
             r = m if s > 0 else 0
         elif op == T.CMGE0_v:
             r = m if s >= 0 else 0
-        elif op == T.CMEQ0_v:
-            r = m if s == 0 else 0
         elif op == T.CMLE0_v:
             r = m if s <= 0 else 0
         elif op == T.CMLT0_v:
             r = m if s < 0 else 0
-        elif op == T.NOT_v:
-            r = ~x
         elif op == T.CNT_v or op == T.CLZ_v or op == T.CLS_v:   # lanes of at most 32 bits
             # CLS: leading bits equal to the sign (sign excluded) = leading zeros of
             # x ^ (x >> 1) over esize - 1 bits

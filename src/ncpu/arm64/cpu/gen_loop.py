@@ -26,7 +26,9 @@ marks) when the row leaves the inner loop.  The rows without a family yet
 go to their class executor, as before (not through exec_cold: numba
 optimises a function together with everything it calls, so each level of
 calls above the big coarse executors costs compile time).  So the hot
-loop's compile does not grow with the SIMD rows.
+loop's compile does not grow with the SIMD rows.  The few SIMD rows that
+vectorised loops live on are registered hot (rows.executes(hot=True)) and
+copied in like any other.
 tests/arm64/cpu/test_arm64cpu_rows.py checks that run.py and cold_rows.py
 are current.
 """
@@ -42,7 +44,7 @@ from pathlib import Path
 
 from . import decode_table as T
 from . import exec_fp, exec_int, exec_mem, exec_vdiff, exec_vec3, exec_vmisc  # noqa: F401  (register their families)
-from .rows import EXECUTOR, INLINED, OUT_OF_LINE
+from .rows import EXECUTOR, HOT, INLINED, OUT_OF_LINE
 
 RUN = Path(__file__).with_name("run.py")
 COLD = Path(__file__).with_name("cold_rows.py")
@@ -134,19 +136,30 @@ class _Specialise(ast.NodeTransformer):
                 return ast.copy_location(ast.BinOp(shifted, ast.BitAnd(), ast.Constant((1 << width) - 1)), node)
         return node
 
+    # The test first: a branch the row never takes is dropped unvisited (its
+    # fields may not exist in this row, e.g. the size of NOT in `0 if op == T.NOT_v else fld(...)`).
     def visit_If(self, node):
-        self.generic_visit(node)
+        node.test = self.visit(node.test)
         value = _constant(node.test)
         if value is None:
+            node.body, node.orelse = self._statements(node.body), self._statements(node.orelse)
             return node
-        return (node.body if value else node.orelse) or [ast.Pass()]
+        return self._statements(node.body if value else node.orelse) or [ast.Pass()]
 
     def visit_IfExp(self, node):
-        self.generic_visit(node)
+        node.test = self.visit(node.test)
         value = _constant(node.test)
         if value is None:
+            node.body, node.orelse = self.visit(node.body), self.visit(node.orelse)
             return node
-        return node.body if value else node.orelse
+        return self.visit(node.body if value else node.orelse)
+
+    def _statements(self, stmts):
+        out = []
+        for stmt in stmts:
+            new = self.visit(stmt)
+            out.extend(new if isinstance(new, list) else [] if new is None else [new])
+        return out
 
 
 class _Rename(ast.NodeTransformer):
@@ -275,7 +288,7 @@ def _row_code(name: str) -> tuple[str, set[str]]:
 
 
 def _cold(name: str) -> bool:
-    return T.BY_NAME[name].cls in COLD_CLASSES or name in OUT_OF_LINE
+    return (T.BY_NAME[name].cls in COLD_CLASSES and name not in HOT) or name in OUT_OF_LINE
 
 
 def rows() -> list[str]:

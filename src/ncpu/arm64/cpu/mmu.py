@@ -10,6 +10,7 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from .memory import NPAGES, MemArrays
+from .rows import inlined
 
 # stop array slots and values (shared with run.py / cpu.py)
 ST_REASON, ST_ADDR, ST_ACCESS, ST_WORD = 0, 1, 2, 3
@@ -39,6 +40,31 @@ def borrowed_mem(m):
     return MemArrays(borrowed(m.pt), borrowed(m.perm), borrowed(m.data), borrowed(m.d16), borrowed(m.d32),
                      borrowed(m.d64), borrowed(m.dc_row), borrowed(m.dc_op), borrowed(m.dc_word),
                      borrowed(m.dc_imm), borrowed(m.dc_regs), borrowed(m.dc_meta))
+
+
+# The aligned access of load/store; the loop's load/store families copy them in (rows.inlined).
+@inlined
+def host_read(m, idx, e):
+    """e (1, 2, 4, 8) bytes at offset idx of the backing store, aligned, zero-extended."""
+    if e == 8:
+        return m.d64[idx >> 3]
+    if e == 4:
+        return np.int64(m.d32[idx >> 2])
+    if e == 2:
+        return np.int64(m.d16[idx >> 1])
+    return np.int64(m.data[idx])
+
+
+@inlined
+def host_write(m, idx, e, x):
+    if e == 8:
+        m.d64[idx >> 3] = x
+    elif e == 4:
+        m.d32[idx >> 2] = x & 0xFFFFFFFF
+    elif e == 2:
+        m.d16[idx >> 1] = x & 0xFFFF
+    else:
+        m.data[idx] = x & 0xFF
 
 
 @njit(cache=True)
@@ -71,13 +97,7 @@ def load(m, st, addr, size):
             return np.int64(0)
         base = (row << 12) + off
         if (off & (size - 1)) == 0:
-            if size == 8:
-                return m.d64[base >> 3]
-            if size == 4:
-                return np.int64(m.d32[base >> 2])
-            if size == 2:
-                return np.int64(m.d16[base >> 1])
-            return np.int64(m.data[base])
+            return host_read(m, base, size)
         v = np.int64(0)
         for i in range(size):
             v |= np.int64(m.data[base + i]) << (8 * i)
@@ -126,14 +146,7 @@ def store(m, st, addr, size, val):
         _touch_code(m, page)
         base = (row << 12) + off
         if (off & (size - 1)) == 0:
-            if size == 8:
-                m.d64[base >> 3] = val
-            elif size == 4:
-                m.d32[base >> 2] = val & 0xFFFFFFFF
-            elif size == 2:
-                m.d16[base >> 1] = val & 0xFFFF
-            else:
-                m.data[base] = val & 0xFF
+            host_write(m, base, size, val)
             return
         for i in range(size):
             m.data[base + i] = (val >> (8 * i)) & 0xFF

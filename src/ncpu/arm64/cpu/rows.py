@@ -19,12 +19,15 @@ from . import decode_table as T
 EXECUTOR: dict[str, object] = {}     # row name -> its executor family (numba dispatcher)
 INLINED: dict[str, object] = {}      # helper name -> helper the loop generator copies in (inlined)
 OUT_OF_LINE: set[str] = set()        # rows of other classes than SIMD that run out of line too (cold=True)
+HOT: set[str] = set()                # SIMD rows that the loop carries inline all the same (hot=True)
 
 
-def executes(*names: str, cold: bool = False):
+def executes(*names: str, cold: bool = False, hot: bool = False):
     """Register the decorated function as the executor of the named rows.
     cold=True: rare rows, called from cold_rows.exec_cold rather than copied into the
-    hot loop (as every SIMD row is), so that they do not lengthen its compile."""
+    hot loop (as every SIMD row is), so that they do not lengthen its compile.
+    hot=True: SIMD rows the loop carries inline all the same (the few that gcc's
+    vectorised loops live on)."""
     def register(fn):
         jitted = njit(cache=True)(fn)
         for name in names:
@@ -35,6 +38,8 @@ def executes(*names: str, cold: bool = False):
             EXECUTOR[name] = jitted
             if cold:
                 OUT_OF_LINE.add(name)
+            if hot:
+                HOT.add(name)
         return jitted
     return register
 

@@ -40,6 +40,9 @@ from .exec_int import (  # noqa: F811
 from .exec_mem import (  # noqa: F811
     NPAGES, load, sextn,
 )
+from .exec_vec3 import (  # noqa: F811
+    lanes_add, lanes_eq_zero, lanes_sub, tops,
+)
 # the rows that run in the generated code (the others: their class executors)
 DISPATCHED = np.zeros(261, np.bool_)
 DISPATCHED[np.array([
@@ -47,18 +50,18 @@ DISPATCHED[np.array([
     25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
     48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70,
     71, 72, 73, 74, 75, 76, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 103, 104, 105, 106, 111,
-    112, 113, 114, 115, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 130
+    112, 113, 114, 115, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 130, 184, 185,
+    187, 199, 200, 201, 202, 203, 204, 205, 206, 243, 251, 255
 ])] = True
 # the rows cold_rows.exec_cold runs (the other rows that leave the inner loop: class executors)
 COLD = np.zeros(261, np.bool_)
 COLD[np.array([
     107, 108, 109, 110, 116, 117, 129, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164,
     165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182,
-    183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200,
-    201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218,
-    219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235, 236,
-    237, 238, 239, 240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252, 253, 254,
-    255, 256, 257, 258, 259, 260
+    183, 186, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 207, 208, 209, 210, 211,
+    212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229,
+    230, 231, 232, 233, 234, 235, 236, 237, 238, 239, 240, 241, 242, 244, 245, 246, 247, 248,
+    249, 250, 252, 253, 254, 256, 257, 258, 259, 260
 ], np.int64)] = True
 # ---- GENERATED IMPORTS END
 
@@ -2255,6 +2258,132 @@ def _run(R, V, m, st, max_steps, hk):
                     else:
                         fmov_gen_x = np.int64(V_s[fmov_gen_rn, 0])
                     R[a] = fmov_gen_x if fmov_gen_sf else fmov_gen_x & M32
+                pc = pc + 4
+            elif op == 184:  # ADD_v
+                add_v_q = w >> 30 & 1
+                add_v_sz = w >> 22 & 3
+                add_v_h = tops(add_v_sz)
+                add_v_x0, add_v_x1, add_v_y0, add_v_y1 = (V_d[b, 0], V_d[b, 1], V_d[c, 0], V_d[c, 1])
+                add_v_r0, add_v_r1 = (lanes_add(add_v_x0, add_v_y0, add_v_h), lanes_add(add_v_x1, add_v_y1, add_v_h))
+                V_d[a, 0] = add_v_r0
+                V_d[a, 1] = add_v_r1 if add_v_q else 0
+                pc = pc + 4
+            elif op == 185:  # SUB_v
+                sub_v_q = w >> 30 & 1
+                sub_v_sz = w >> 22 & 3
+                sub_v_h = tops(sub_v_sz)
+                sub_v_x0, sub_v_x1, sub_v_y0, sub_v_y1 = (V_d[b, 0], V_d[b, 1], V_d[c, 0], V_d[c, 1])
+                sub_v_r0, sub_v_r1 = (lanes_sub(sub_v_x0, sub_v_y0, sub_v_h), lanes_sub(sub_v_x1, sub_v_y1, sub_v_h))
+                V_d[a, 0] = sub_v_r0
+                V_d[a, 1] = sub_v_r1 if sub_v_q else 0
+                pc = pc + 4
+            elif op == 187:  # CMEQ_v
+                cmeq_v_q = w >> 30 & 1
+                cmeq_v_sz = w >> 22 & 3
+                cmeq_v_h = tops(cmeq_v_sz)
+                cmeq_v_x0, cmeq_v_x1, cmeq_v_y0, cmeq_v_y1 = (V_d[b, 0], V_d[b, 1], V_d[c, 0], V_d[c, 1])
+                cmeq_v_r0, cmeq_v_r1 = (lanes_eq_zero(cmeq_v_x0 ^ cmeq_v_y0, cmeq_v_h, cmeq_v_sz), lanes_eq_zero(cmeq_v_x1 ^ cmeq_v_y1, cmeq_v_h, cmeq_v_sz))
+                V_d[a, 0] = cmeq_v_r0
+                V_d[a, 1] = cmeq_v_r1 if cmeq_v_q else 0
+                pc = pc + 4
+            elif op == 199:  # AND_v
+                and_v_q = w >> 30 & 1
+                for and_v_h in range(2 if and_v_q else 1):
+                    and_v_x, and_v_y, and_v_old = (V_d[b, and_v_h], V_d[c, and_v_h], V_d[a, and_v_h])
+                    and_v_r = and_v_x & and_v_y
+                    V_d[a, and_v_h] = and_v_r
+                if not and_v_q:
+                    V_d[a, 1] = 0
+                pc = pc + 4
+            elif op == 200:  # BIC_v
+                bic_v_q = w >> 30 & 1
+                for bic_v_h in range(2 if bic_v_q else 1):
+                    bic_v_x, bic_v_y, bic_v_old = (V_d[b, bic_v_h], V_d[c, bic_v_h], V_d[a, bic_v_h])
+                    bic_v_r = bic_v_x & ~bic_v_y
+                    V_d[a, bic_v_h] = bic_v_r
+                if not bic_v_q:
+                    V_d[a, 1] = 0
+                pc = pc + 4
+            elif op == 201:  # ORR_v
+                orr_v_q = w >> 30 & 1
+                for orr_v_h in range(2 if orr_v_q else 1):
+                    orr_v_x, orr_v_y, orr_v_old = (V_d[b, orr_v_h], V_d[c, orr_v_h], V_d[a, orr_v_h])
+                    orr_v_r = orr_v_x | orr_v_y
+                    V_d[a, orr_v_h] = orr_v_r
+                if not orr_v_q:
+                    V_d[a, 1] = 0
+                pc = pc + 4
+            elif op == 202:  # ORN_v
+                orn_v_q = w >> 30 & 1
+                for orn_v_h in range(2 if orn_v_q else 1):
+                    orn_v_x, orn_v_y, orn_v_old = (V_d[b, orn_v_h], V_d[c, orn_v_h], V_d[a, orn_v_h])
+                    orn_v_r = orn_v_x | ~orn_v_y
+                    V_d[a, orn_v_h] = orn_v_r
+                if not orn_v_q:
+                    V_d[a, 1] = 0
+                pc = pc + 4
+            elif op == 203:  # EOR_v
+                eor_v_q = w >> 30 & 1
+                for eor_v_h in range(2 if eor_v_q else 1):
+                    eor_v_x, eor_v_y, eor_v_old = (V_d[b, eor_v_h], V_d[c, eor_v_h], V_d[a, eor_v_h])
+                    eor_v_r = eor_v_x ^ eor_v_y
+                    V_d[a, eor_v_h] = eor_v_r
+                if not eor_v_q:
+                    V_d[a, 1] = 0
+                pc = pc + 4
+            elif op == 204:  # BSL_v
+                bsl_v_q = w >> 30 & 1
+                for bsl_v_h in range(2 if bsl_v_q else 1):
+                    bsl_v_x, bsl_v_y, bsl_v_old = (V_d[b, bsl_v_h], V_d[c, bsl_v_h], V_d[a, bsl_v_h])
+                    bsl_v_r = bsl_v_old & bsl_v_x | ~bsl_v_old & bsl_v_y
+                    V_d[a, bsl_v_h] = bsl_v_r
+                if not bsl_v_q:
+                    V_d[a, 1] = 0
+                pc = pc + 4
+            elif op == 205:  # BIT_v
+                bit_v_q = w >> 30 & 1
+                for bit_v_h in range(2 if bit_v_q else 1):
+                    bit_v_x, bit_v_y, bit_v_old = (V_d[b, bit_v_h], V_d[c, bit_v_h], V_d[a, bit_v_h])
+                    bit_v_r = bit_v_old & ~bit_v_y | bit_v_x & bit_v_y
+                    V_d[a, bit_v_h] = bit_v_r
+                if not bit_v_q:
+                    V_d[a, 1] = 0
+                pc = pc + 4
+            elif op == 206:  # BIF_v
+                bif_v_q = w >> 30 & 1
+                for bif_v_h in range(2 if bif_v_q else 1):
+                    bif_v_x, bif_v_y, bif_v_old = (V_d[b, bif_v_h], V_d[c, bif_v_h], V_d[a, bif_v_h])
+                    bif_v_r = bif_v_old & bif_v_y | bif_v_x & ~bif_v_y
+                    V_d[a, bif_v_h] = bif_v_r
+                if not bif_v_q:
+                    V_d[a, 1] = 0
+                pc = pc + 4
+            elif op == 243:  # NOT_v
+                not_v_q = w >> 30 & 1
+                not_v_sz = 0
+                not_v_h = tops(not_v_sz)
+                not_v_x0, not_v_x1 = (V_d[b, 0], V_d[b, 1])
+                not_v_r0, not_v_r1 = (~not_v_x0, ~not_v_x1)
+                V_d[a, 0] = not_v_r0
+                V_d[a, 1] = not_v_r1 if not_v_q else 0
+                pc = pc + 4
+            elif op == 251:  # CMEQ0_v
+                cmeq0_v_q = w >> 30 & 1
+                cmeq0_v_sz = w >> 22 & 3
+                cmeq0_v_h = tops(cmeq0_v_sz)
+                cmeq0_v_x0, cmeq0_v_x1 = (V_d[b, 0], V_d[b, 1])
+                cmeq0_v_r0, cmeq0_v_r1 = (lanes_eq_zero(cmeq0_v_x0, cmeq0_v_h, cmeq0_v_sz), lanes_eq_zero(cmeq0_v_x1, cmeq0_v_h, cmeq0_v_sz))
+                V_d[a, 0] = cmeq0_v_r0
+                V_d[a, 1] = cmeq0_v_r1 if cmeq0_v_q else 0
+                pc = pc + 4
+            elif op == 255:  # NEG_v
+                neg_v_q = w >> 30 & 1
+                neg_v_sz = w >> 22 & 3
+                neg_v_h = tops(neg_v_sz)
+                neg_v_x0, neg_v_x1 = (V_d[b, 0], V_d[b, 1])
+                neg_v_r0, neg_v_r1 = (lanes_sub(np.int64(0), neg_v_x0, neg_v_h), lanes_sub(np.int64(0), neg_v_x1, neg_v_h))
+                V_d[a, 0] = neg_v_r0
+                V_d[a, 1] = neg_v_r1 if neg_v_q else 0
                 pc = pc + 4
             else:                                          # a row without a family
                 break
