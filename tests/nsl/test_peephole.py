@@ -125,7 +125,7 @@ def test_liveness_follows_jumps_and_is_everything_at_ret():
     assert live[6] == listing.EVERYTHING and not {"N", "Z", "C", "V"} & live[4]
 
 
-SMALL = ["bubble_sort", "compound", "fizzbuzz", "array_stats", "queens", "hello"]
+SMALL = ["bubble_sort", "compound", "fizzbuzz", "hello"]
 
 
 @pytest.fixture(scope="module")
@@ -138,11 +138,14 @@ def optimized():
     return found
 
 
-@pytest.mark.parametrize("engine", ["reference", "compute", "neural", "fast"])
-@pytest.mark.parametrize("name", SMALL)
+# The fast engine runs one machine at a few thousand steps a second: two
+# programs here, every program in the slow test below.
+CASES = [(name, engine) for name in SMALL for engine in ("reference", "compute", "neural")] + \
+    [("hello", "fast"), ("compound", "fast")]
+
+
+@pytest.mark.parametrize(("name", "engine"), CASES)
 def test_optimized_programs_print_the_expected_output(name, engine, optimized):
-    if engine == "fast" and name not in ("hello", "compound"):
-        pytest.skip("the fast engine runs one machine slowly: two programs here, all in the slow test")
     example = EXAMPLES[name]
     compiled, built, report = optimized[name]
     run = execute(built, list(example.args), engine)

@@ -93,7 +93,8 @@ def choosers(net) -> dict[str, object]:
             "neural": lambda guard: net_module.chooser(net)}
 
 
-def evaluate(net, names: list[str] | None = None, engine: str = "compute", log=None) -> dict:
+def evaluate(net, names: list[str] | None = None, engine: str = "compute", log=None,
+             which: tuple[str, ...] = ("classical", "oracle", "neural")) -> dict:
     """Per held-out program and chooser: instructions and steps before and
     after, proofs spent, overrides, and whether the output is still right."""
     found = examples()
@@ -105,7 +106,8 @@ def evaluate(net, names: list[str] | None = None, engine: str = "compute", log=N
         out, status, steps = run_program(compiled, example.args, engine)
         entry = {"name": name, "instructions": None, "steps": steps, "correct": (out, status) == (
             example.output, example.status)}
-        for chooser_name, make in choosers(net).items():
+        for chooser_name in which:
+            make = choosers(net)[chooser_name]
             guard = peephole.Guard(compiled.mem_size)
             program, report = optimized(compiled, make(guard), guard=guard)
             out, status, after = run_program(program, example.args, engine)
@@ -120,7 +122,7 @@ def evaluate(net, names: list[str] | None = None, engine: str = "compute", log=N
         if log:
             log(f"optimizer eval: {name}")
     totals = {"instructions": sum(p["instructions"] for p in programs), "steps": sum(p["steps"] for p in programs)}
-    for chooser_name in choosers(net):
+    for chooser_name in which:
         for key in ("instructions", "steps", "guard_calls", "smt_calls", "overrides", "rewrites"):
             totals[f"{chooser_name}_{key}"] = sum(p[chooser_name][key] for p in programs)
         totals[f"{chooser_name}_correct"] = all(p[chooser_name]["correct"] for p in programs)
