@@ -43,7 +43,7 @@ def _optimize(compiled, how: str, stats: bool):
     from ncpu.nsl.equivalence import solver_available
 
     if not solver_available():
-        raise CommandError("--optimize needs the SMT solver cvc5 (pip install cvc5)")
+        raise CommandError("--optimize needs the SMT solver cvc5 (pip install 'ncpu[optimizer]' or cvc5)")
     if how == "neural":
         from ncpu.os.compiler_opt import load
         from ncpu.os.nets.optimizer import chooser
