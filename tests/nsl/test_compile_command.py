@@ -37,3 +37,21 @@ def test_errors_are_one_line_with_file_line_column_and_status_1(tmp_path, capsys
 def test_a_missing_file_is_a_one_line_error(tmp_path, capsys):
     assert main(["compile", str(tmp_path / "nope.nsl")]) == 2
     assert capsys.readouterr().err.startswith("ncpu: error: cannot read")
+
+
+def test_optimize_classical_writes_a_shorter_program_that_still_runs(tmp_path, capsys):
+    import pytest
+
+    pytest.importorskip("cvc5")
+    plain, optimized = tmp_path / "plain.asm", tmp_path / "opt.asm"
+    source = str(EXAMPLES / "compound.nsl")
+    assert main(["compile", source, "-o", str(plain)]) == 0
+    assert main(["compile", source, "-o", str(optimized), "--optimize", "classical", "--stats"]) == 0
+    err = capsys.readouterr().err
+    assert "rewrites proven" in err and "live after" in err
+    assert len(optimized.read_text().splitlines()) < len(plain.read_text().splitlines())
+    outputs = []
+    for path in (plain, optimized):
+        assert main(["run", str(path), "--mode", "reference"]) == 0
+        outputs.append(capsys.readouterr().out.split(f"{path}: exited")[0])
+    assert outputs[0] == outputs[1]

@@ -31,7 +31,44 @@ def train_all(directory: Path = WEIGHTS, device=None, log=print, seed: int = 0) 
             continue
         torch.save(net.state_dict(), directory / f"{name}.pt")
         log(f"{name}: exact on {check['cases']:,} enumerated cases; saved {name}.pt")
+    results.update(train_optimizer(directory, seed, log))
     return results
+
+
+def train_optimizer(directory: Path, seed: int = 0, log=print) -> dict:
+    """The compiler optimizer's network (needs cvc5 for its labels); judged on
+    held-out programs, which must still print their expected output."""
+    from ncpu.nsl.equivalence import solver_available
+
+    if not solver_available():
+        log("optimizer: needs the SMT solver cvc5 (pip install cvc5); not trained")
+        return {}
+    from ncpu.os import compiler_opt
+
+    net = compiler_opt.train(seed=seed, log=log)
+    figures = compiler_opt.evaluate(net, log=log)
+    wrong = sum(not p["neural"]["correct"] for p in figures["programs"])
+    if not wrong:
+        torch.save(net.state_dict(), directory / "optimizer.pt")
+        log(f"optimizer: held-out steps {figures['totals']['steps']:,} -> {figures['totals']['neural_steps']:,}; "
+            f"saved optimizer.pt")
+    return {"optimizer": {"cases": len(figures["programs"]), "wrong": wrong}}
+
+
+def optimizer_row(directory: Path = WEIGHTS) -> dict | None:
+    """The compiler optimizer's row: steps saved on held-out nsl programs."""
+    from ncpu.nsl.equivalence import solver_available
+
+    if not solver_available():
+        return None
+    from ncpu.os import compiler_opt
+
+    figures = compiler_opt.evaluate(compiler_opt.load(Path(directory) / "optimizer.pt"))
+    t = figures["totals"]
+    saved = lambda who: 1 - t[f"{who}_steps"] / t["steps"]  # noqa: E731
+    return {"part": "compiler optimizer", "metric": "steps saved on held-out nsl programs",
+            "cases": len(figures["programs"]), "classical": saved("classical"), "oracle": saved("oracle"),
+            "neural": saved("neural"), "run_decisions": t["neural_guard_calls"], "overrides": t["neural_overrides"]}
 
 
 def evaluate(directory: Path = WEIGHTS, device=None, workload: list | None = None) -> list[dict]:
@@ -57,4 +94,7 @@ def evaluate(directory: Path = WEIGHTS, device=None, workload: list | None = Non
             "classical": 1.0, "oracle": 1.0, "neural": 1 - check["wrong"] / check["cases"],
             "run_decisions": decisions.get(key, 0), "overrides": overrides.get(key, 0),
         })
+    row = optimizer_row(directory)
+    if row is not None:
+        rows.append(row)
     return rows
