@@ -38,7 +38,18 @@ def traces(held_out: bool, log=None) -> list[np.ndarray]:
 
 def train(directory: Path, seed: int = 0, log=None, streams: list[np.ndarray] | None = None,
           epochs: int = 4) -> dict:
-    """Train the three parts on the training traces and save them."""
+    """Train the three parts on the training traces and save them. One torch
+    thread: the nets are small, and the result then does not depend on how
+    many cores the machine has (threaded sums round differently)."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        return _train(directory, seed, log, streams, epochs)
+    finally:
+        torch.set_num_threads(threads)
+
+
+def _train(directory: Path, seed: int, log, streams: list[np.ndarray] | None, epochs: int) -> dict:
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     streams = traces(held_out=False, log=log) if streams is None else streams
