@@ -110,7 +110,7 @@ def judge(streams: list[np.ndarray], directory: Path) -> list[dict]:
         key = "tlb" if part == "TLB" else "cache"
         lru, neural, oracle = (counts["classical"][hits] / accesses, counts["neural"][hits] / accesses,
                                best[key] / accesses)
-        rows.append({"part": part, "metric": "hit rate, held-out traces (classical LRU, oracle MIN)",
+        rows.append({"part": part, "metric": "hit rate on held-out traces (LRU; MIN)",
                      "cases": accesses, "classical": lru, "oracle": oracle, "neural": neural,
                      "normalised": (neural - lru) / (oracle - lru) if oracle > lru else 0.0,
                      "run_decisions": overrides["neural"][1].get(key, 0),
@@ -119,7 +119,7 @@ def judge(streams: list[np.ndarray], directory: Path) -> list[dict]:
         c = counts[name]
         c["accuracy"] = c["prefetch_useful"] / max(c["prefetch_issued"], 1)
         c["coverage"] = c["prefetch_useful"] / max(c["cache_misses"], 1)
-    rows.append({"part": "prefetcher", "metric": "accuracy (useful/issued), held-out traces (classical stride)",
+    rows.append({"part": "prefetcher", "metric": "accuracy on held-out traces (stride)",
                  "cases": counts["classical"]["cache_misses"], "classical": counts["classical"]["accuracy"],
                  "oracle": 1.0, "neural": counts["prefetch"]["accuracy"],
                  "coverage_classical": counts["classical"]["coverage"], "coverage_neural": counts["prefetch"]["coverage"],
