@@ -15,7 +15,7 @@ from ncpu.cli import main
 from ncpu.isa import assemble
 from ncpu.machine.state import MachineState
 from ncpu.os import corpus, memory_parts
-from ncpu.os.kernel import Image, Kernel
+from ncpu.os.kernel import Kernel
 from ncpu.os.nets import prefetch
 from ncpu.os.neural import WEIGHTS, NeuralPolicies
 from ncpu.os.replacement import belady_hits, simulate

@@ -29,11 +29,12 @@ from ncpu.os.nets import prefetch
 from ncpu.os.nets.cache import CacheNet
 from ncpu.os.nets.interrupts import InterruptNet
 from ncpu.os.nets.mmu import MMUNet
-from ncpu.os.nets.prefetch import DeltaHistory, PrefetchNet
+from ncpu.os.nets.prefetch import PrefetchNet
 from ncpu.os.nets.reuse import ReuseTracker, choose_victim
 from ncpu.os.nets.tlb import TLBNet
 from ncpu.os.policies import ClassicalPolicies, lowest_line
 from ncpu.os.replacement import lru_victim
+from ncpu.os.stride import DeltaHistory
 
 WEIGHTS = Path(__file__).resolve().parent / "weights"
 NETS = {"interrupts": InterruptNet, "mmu": MMUNet, "tlb": TLBNet, "cache": CacheNet, "prefetch": PrefetchNet}

@@ -16,7 +16,7 @@ from collections import Counter
 import numpy as np
 
 from ncpu.os.memory import UNMAPPED, OutOfFrames, PhysicalMemory
-from ncpu.os.nets.prefetch import StridePrefetcher
+from ncpu.os.stride import StridePrefetcher
 from ncpu.os.replacement import lru_victim
 
 # Interrupt lines, highest priority first (line 0 is the most urgent).

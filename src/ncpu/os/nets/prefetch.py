@@ -1,5 +1,5 @@
-"""The prefetcher: a learned next-delta predictor over the access stream,
-and the stride prefetcher it is compared with.
+"""The prefetcher: a learned next-delta predictor over the access stream
+(the stride prefetcher it is compared with is `ncpu.os.stride`).
 
 Both watch the same events: an instruction (program, pc) touching a cache
 line other than the one it touched last (its own stream moved on). At such
@@ -21,20 +21,13 @@ import numpy as np
 import torch
 from torch import nn
 
+from ncpu.os.stride import BUCKETS, FAR, HISTORY, MAX_DELTA, DeltaHistory
 from ncpu.os.trace import KINDS
 
-MAX_DELTA = 8
-FAR, NONE = 2 * MAX_DELTA + 1, 2 * MAX_DELTA + 2  # input buckets beyond the deltas
-BUCKETS = 2 * MAX_DELTA + 3
-HISTORY = 4
 OTHER = 2 * MAX_DELTA  # output class: no delta in range (0 is never a move, so its slot means "other")
 CLASSES = 2 * MAX_DELTA + 1
 THRESHOLD = 0.5
 INPUTS = 2 * HISTORY + 1  # bucket ids: pc history, process history, then the kind
-
-
-def bucket(delta: int) -> int:
-    return delta + MAX_DELTA if -MAX_DELTA <= delta <= MAX_DELTA else FAR
 
 
 def to_class(delta: int) -> int:
@@ -46,50 +39,6 @@ def to_class(delta: int) -> int:
 
 def from_class(cls: int) -> int:
     return cls - MAX_DELTA if cls < MAX_DELTA else cls - MAX_DELTA + 1
-
-
-class DeltaHistory:
-    """Per-process and per-instruction line-delta histories: the events and their inputs."""
-
-    def __init__(self):
-        self.pcs: dict = {}  # instruction -> [last line, deltas (most recent last)]
-        self.processes: dict = {}  # pid -> [last line, deltas]
-
-    def observe(self, pid: int, pc, line: int, kind: int):
-        """Inputs (bucket ids) if this access is an event of its instruction, else None."""
-        process = self.processes.setdefault(pid, [None, []])
-        if process[0] is not None and line != process[0]:
-            process[1] = (process[1] + [bucket(line - process[0])])[-HISTORY:]
-        process[0] = line
-        own = self.pcs.get(pc)
-        if own is None:
-            self.pcs[pc] = [line, []]
-            return None
-        if line == own[0]:
-            return None
-        own[1] = (own[1] + [bucket(line - own[0])])[-HISTORY:]
-        own[0] = line
-        pad = lambda h: [NONE] * (HISTORY - len(h)) + h  # noqa: E731
-        return pad(own[1]) + pad(process[1]) + [BUCKETS + kind]
-
-    def last_deltas(self, pc) -> list[int]:
-        return self.pcs[pc][1]
-
-
-class StridePrefetcher:
-    """Classical: propose line + delta when an instruction's last two deltas agree."""
-
-    def __init__(self):
-        self.history = DeltaHistory()
-
-    def propose(self, pid: int, pc, line: int, kind: int) -> int:
-        """The line to prefetch, or -1."""
-        if self.history.observe(pid, pc, line, kind) is None:
-            return -1
-        deltas = self.history.last_deltas(pc)
-        if len(deltas) >= 2 and deltas[-1] == deltas[-2] and deltas[-1] != FAR:
-            return line + deltas[-1] - MAX_DELTA
-        return -1
 
 
 class PrefetchNet(nn.Module):
