@@ -44,7 +44,7 @@ def _memory_parts(directory: Path, seed: int, log) -> dict:
     memory_parts.train(directory, seed=seed, log=log)
     rows = memory_parts.judge(memory_parts.traces(held_out=True), directory)
     for row in rows:
-        log(f"{row['part']}: held-out {row['metric']}: classical {row['classical']:.4f}, "
+        log(f"{row['part']}: {row['metric']}: classical {row['classical']:.4f}, "
             f"oracle {row['oracle']:.4f}, neural {row['neural']:.4f}")
     return dict(zip(memory_parts.PARTS, rows))
 
