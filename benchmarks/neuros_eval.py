@@ -1,5 +1,6 @@
-"""neurOS figures the README quotes: the trained parts against their oracles,
-and the sample workload (programs/os) under both policies.
+"""neurOS figures the README quotes: the trained parts against their oracles
+(the TLB, cache and prefetcher on held-out traces), and the sample workload
+(programs/os) under both policies.
 
     python benchmarks/neuros_eval.py
 
@@ -29,8 +30,17 @@ def main() -> None:
         print(f"| {r['part']} | {r['metric']} | {r['cases']:,} | {r['classical']:.4f} | {r['oracle']:.4f} "
               f"| {r['neural']:.4f} | {r['run_decisions']:,} | {r['overrides']:,} |")
     print()
-    print("| policy | processes | same results | instructions | ticks | page faults | syscalls | CPU s |")
-    print("|---|---:|---|---:|---:|---:|---:|---:|")
+    for r in rows:
+        if "normalised" in r:
+            print(f"- {r['part']}: neural normalised {r['normalised']:+.3f} (LRU = 0, MIN = 1)")
+        if "coverage_neural" in r:
+            print(f"- {r['part']}: coverage (useful / cache misses) stride {r['coverage_classical']:.4f}, "
+                  f"neural {r['coverage_neural']:.4f}; issued stride {r['issued_classical']:,}, "
+                  f"neural {r['issued_neural']:,}")
+    print()
+    print("| policy | processes | same results | instructions | ticks | page faults | syscalls "
+          "| TLB hit | cache hit | prefetch useful/issued | CPU s |")
+    print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     reference = None
     for policies in (ClassicalPolicies(), NeuralPolicies()):
         started = time.process_time()
@@ -39,9 +49,10 @@ def main() -> None:
         report = kernel.report()
         outcome = [(p["pid"], p["exit_status"], p["stdout"], p["steps"]) for p in report["processes"]]
         reference = reference or outcome
-        s = report["stats"]
+        s, m = report["stats"], report["memory"]
         print(f"| {policies.name} | {len(outcome)} | {outcome == reference} | {s['instructions']:,} | {s['ticks']} "
-              f"| {s['page_faults']} | {s['syscalls']} | {seconds:.2f} |")
+              f"| {s['page_faults']} | {s['syscalls']} | {m['tlb_hit_rate']:.4f} | {m['cache_hit_rate']:.4f} "
+              f"| {m['prefetch_useful']}/{m['prefetch_issued']} | {seconds:.2f} |")
 
 
 if __name__ == "__main__":

@@ -50,7 +50,12 @@ def test_neural_policy_gives_the_same_results(classical):
     assert results(neural) == results(classical)
     assert neural.report()["files"] == classical.report()["files"]
     assert neural.policies.decisions["mmu"] > 1000 and neural.policies.decisions["interrupt"] > 50
-    assert not neural.policies.overrides, "the exact parts needed no override"
+    assert not (neural.policies.overrides["mmu"] or neural.policies.overrides["interrupt"]), \
+        "the exact parts needed no override"
+    # The learned memory-hierarchy parts decided too, over the same accesses.
+    memory, reference = neural.report()["memory"], classical.report()["memory"]
+    assert neural.policies.decisions["cache"] > 0 and neural.policies.decisions["tlb"] > 0
+    assert memory["cache_hits"] + memory["cache_misses"] == reference["cache_hits"] + reference["cache_misses"] > 100
 
 
 @pytest.mark.parametrize("slice_steps", [3, 1000])

@@ -82,6 +82,8 @@ def test_training_is_reproducible_and_exact(tmp_path):
     from ncpu.os.training import train_all
 
     results = train_all(tmp_path, log=lambda line: None)
-    assert all(check["wrong"] == 0 for check in results.values())
-    for name in ("interrupts", "mmu"):
+    assert results["interrupts"]["wrong"] == 0 and results["mmu"]["wrong"] == 0
+    for name in ("interrupts", "mmu", "tlb", "cache", "prefetch"):
         assert (tmp_path / f"{name}.pt").exists()
+    # The memory-hierarchy parts are judged on held-out traces (tests/os/test_memory_parts.py).
+    assert results["cache"]["neural"] > results["cache"]["classical"]

@@ -37,9 +37,10 @@ def register(subparsers) -> None:
 
     train = sub.add_parser("train", help="train every trained part and check it against its oracle",
                            description="Train the interrupt controller and the MMU (CPU minutes), enumerate "
-                                       "each against its oracle and save the weights only if exact; then "
-                                       "the compiler optimizer's network (needs cvc5), saved when every "
-                                       "held-out nsl program still prints its expected output.")
+                                       "each against its oracle and save the weights only if exact; train the "
+                                       "TLB, cache and prefetcher on traces of training programs and print their "
+                                       "figures on held-out programs; then the compiler optimizer's network (needs "
+                                       "cvc5), saved when every held-out nsl program still prints its expected output.")
     train.add_argument("--out", type=Path, default=None, help="weights directory (default: the shipped ones)")
     train.add_argument("--seed", type=int, default=0, help="seed (default 0)")
     train.add_argument("--device", default=None, help="torch device (default cpu)")
@@ -47,7 +48,8 @@ def register(subparsers) -> None:
 
     evaluate = sub.add_parser("eval", help="print the table of trained parts against their oracles",
                               description="Each part: its metric for the classical policy, the oracle and the "
-                                          "network, and the guard's overrides while running programs/os.")
+                                          "network, and the guard's overrides (the exact parts while running "
+                                          "programs/os; the TLB, cache and prefetcher on held-out traces).")
     evaluate.add_argument("--weights", type=Path, default=None, help="weights directory (default: the shipped ones)")
     evaluate.add_argument("--device", default=None, help="torch device (default cpu)")
     evaluate.add_argument("--json", action="store_true", help="print exactly one JSON object")
@@ -132,6 +134,10 @@ def run_workload(args: argparse.Namespace) -> int:
               f"{p['page_faults']:>6} {p['turnaround_ticks']:>10}  {json.dumps(p['stdout'])}")
     stats = report["stats"]
     print("stats: " + ", ".join(f"{k} {v:,}" for k, v in stats.items()))
+    m = report["memory"]
+    print(f"memory: TLB hits {m['tlb_hits']:,} misses {m['tlb_misses']:,} ({m['tlb_hit_rate']:.2%}); "
+          f"cache hits {m['cache_hits']:,} misses {m['cache_misses']:,} ({m['cache_hit_rate']:.2%}); "
+          f"prefetch useful {m['prefetch_useful']:,} of {m['prefetch_issued']:,} issued")
     print("decisions: " + ", ".join(f"{k} {v:,}" for k, v in report["decisions"].items())
           + "; overrides: " + (", ".join(f"{k} {v:,}" for k, v in report["overrides"].items()) or "none"))
     for name, text in report["files"].items():
@@ -149,7 +155,7 @@ def run_train(args: argparse.Namespace) -> int:
                             seed=args.seed)
     except OSError as error:
         raise CommandError(f"cannot write the weights: {error.strerror or error}") from None
-    failed = [name for name, check in results.items() if check["wrong"]]
+    failed = [name for name, check in results.items() if check.get("wrong")]
     print(json.dumps(results))
     return 1 if failed else 0
 
@@ -173,4 +179,11 @@ def run_eval(args: argparse.Namespace) -> int:
     for r in rows:
         print(f"{r['part']:<22} {r['metric']:<46} {r['cases']:>9,} {r['classical']:>9.4f} {r['oracle']:>7.4f} "
               f"{r['neural']:>7.4f} {r['run_decisions']:>9,} {r['overrides']:>9,}")
+    for r in rows:
+        if "normalised" in r:
+            print(f"{r['part']}: neural normalised {r['normalised']:+.3f} (LRU = 0, MIN = 1)")
+        if "coverage_neural" in r:
+            print(f"{r['part']}: coverage (useful/misses) stride {r['coverage_classical']:.4f}, "
+                  f"neural {r['coverage_neural']:.4f}; issued stride {r['issued_classical']:,}, "
+                  f"neural {r['issued_neural']:,}")
     return 0

@@ -6,6 +6,9 @@ builds its flat memory from its frames, the engine runs it until it traps
 on a SYS, halts, or spends the slice (the timer interrupt), and the kernel
 writes its memory back. The events of a slice raise interrupt lines; the
 interrupt controller (a policy) says which pending line to service next.
+Each slice is also replayed on the reference engine to record its data
+accesses, which go through the simulated TLB, data cache and prefetcher
+(`ncpu.os.hierarchy`) for the statistics.
 """
 
 from __future__ import annotations
@@ -18,12 +21,15 @@ import numpy as np
 from ncpu.isa import syscalls as sc
 from ncpu.isa.semantics import wrap
 from ncpu.machine.engines import get_engine
+from ncpu.machine.reference import decode_program
 from ncpu.machine.state import MachineState
 from ncpu.machine.traps import complete, complete_exit, read_bytes, write_bytes
+from ncpu.os.hierarchy import Hierarchy, HierarchyConfig
 from ncpu.os.files import BLOCK, ConsoleIn, ConsoleOut, FileSystem, OpenFile, Pipe, PipeEnd
 from ncpu.os.memory import PAGE_WORDS, UNMAPPED, AddressSpace, OutOfFrames, PhysicalMemory
 from ncpu.os.policies import LINES, ClassicalPolicies
 from ncpu.os.process import Process, Status
+from ncpu.os.trace import run_traced
 
 PAGE_FAULT, SYSCALL, TIMER, WAKEUP = (LINES.index(name) for name in LINES)
 MAX_NAME = 64  # longest file name `open` reads
@@ -42,7 +48,8 @@ class Image:
 
 class Kernel:
     def __init__(self, images: list[Image], policies=None, engine: str = "compute", slice_steps: int = 200,
-                 frames: int = 1024, stdin: bytes = b"", max_ticks: int = 1_000_000, **engine_options):
+                 frames: int = 1024, stdin: bytes = b"", max_ticks: int = 1_000_000,
+                 hierarchy: HierarchyConfig = HierarchyConfig(), record: bool = False, **engine_options):
         if not images:
             raise ValueError("a workload needs at least one program")
         self.images = images
@@ -60,6 +67,9 @@ class Kernel:
         self.tick = 0
         self.stats: Counter = Counter()
         self.peak_frames = 0
+        self.hierarchy = Hierarchy(self.policies, hierarchy)
+        self.decoded: dict[int, list] = {}  # program index -> its decoded words, for the replay
+        self.trace: list[tuple] = [] if record else None  # (pid, program, pc, address, kind, mem_size) if recording
         for index in range(len(images)):
             self.spawn(index, parent=0)
 
@@ -171,7 +181,9 @@ class Kernel:
         before = self._load(p)
         state = p.state
         state.memory = before.tolist()
+        replay_from = state.copy()
         after = self.engine.run(p.words, state, budget, **self.engine_options)
+        self._memory_accesses(p, replay_from, budget, after)
         self.stats["slices"] += 1
         self.stats["instructions"] += after.steps - p.state.steps
         p.slices += 1
@@ -196,6 +208,18 @@ class Kernel:
             self._finish(p, "halted")
         elif p.status == Status.READY and not p.state.trapped and p.state.steps >= image.max_steps:
             self._finish(p, "step budget")
+
+    def _memory_accesses(self, p: Process, start: MachineState, budget: int, after: MachineState) -> None:
+        """Replay the slice on the reference engine for its accesses; feed them to the hierarchy."""
+        if p.program not in self.decoded:
+            self.decoded[p.program] = decode_program(p.words)
+        replayed, accesses = run_traced(p.words, start, budget, self.decoded[p.program])
+        if (replayed.registers, replayed.pc, replayed.sp, replayed.steps, replayed.memory) != \
+                (after.registers, after.pc, after.sp, after.steps, after.memory):
+            raise RuntimeError(f"the reference replay of pid {p.pid}'s slice disagrees with the engine")
+        if self.trace is not None:
+            self.trace.extend((p.pid, p.program, pc, address, kind, p.space.mem_size) for pc, address, kind in accesses)
+        self.hierarchy.slice(p.pid, p.program, p.space.mem_size, accesses)
 
     def _interrupts(self, p: Process, pending: int) -> None:
         """Service pending lines in the order the interrupt controller gives."""
@@ -380,6 +404,21 @@ class Kernel:
             "processes": processes,
             "files": files,
             "stats": {"ticks": self.tick, "peak_frames": self.peak_frames, **dict(sorted(self.stats.items()))},
+            "memory": self.memory_report(),
             "decisions": dict(sorted(self.policies.decisions.items())),
             "overrides": dict(sorted(self.policies.overrides.items())),
+        }
+
+    def memory_report(self) -> dict:
+        """The simulated hierarchy's counts and rates."""
+        s = self.hierarchy.stats
+        rate = lambda a, b: round(a / b, 6) if b else 0.0  # noqa: E731
+        return {
+            "tlb_hits": s["tlb_hits"], "tlb_misses": s["tlb_misses"],
+            "tlb_hit_rate": rate(s["tlb_hits"], s["tlb_hits"] + s["tlb_misses"]),
+            "cache_hits": s["cache_hits"], "cache_misses": s["cache_misses"],
+            "cache_hit_rate": rate(s["cache_hits"], s["cache_hits"] + s["cache_misses"]),
+            "prefetch_issued": s["prefetch_issued"], "prefetch_useful": s["prefetch_useful"],
+            "prefetch_accuracy": rate(s["prefetch_useful"], s["prefetch_issued"]),
+            "prefetch_coverage": rate(s["prefetch_useful"], s["cache_misses"]),
         }

@@ -7,6 +7,13 @@ classical one wherever they differ, counting an override; the exact parts
 domains, and the count shows whether a run left those domains. Parts with
 no trained network yet (frame allocation, scheduling) stay classical and
 say so in `decisions`.
+
+The learned memory-hierarchy parts (TLB and cache replacement, the
+prefetcher) make choices where no answer is right or wrong, only better or
+worse; their guard checks that a choice can be carried out (the victim is
+resident in its set, the prefetched line lies in the address space) and
+otherwise takes the classical one (LRU) or drops the prefetch, counting an
+override.
 """
 
 from __future__ import annotations
@@ -16,13 +23,21 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from ncpu.os.hierarchy import HierarchyConfig
 from ncpu.os.memory import UNMAPPED
+from ncpu.os.nets import prefetch
+from ncpu.os.nets.cache import CacheNet
 from ncpu.os.nets.interrupts import InterruptNet
 from ncpu.os.nets.mmu import MMUNet
+from ncpu.os.nets.prefetch import PrefetchNet
+from ncpu.os.nets.reuse import ReuseTracker, choose_victim
+from ncpu.os.nets.tlb import TLBNet
 from ncpu.os.policies import ClassicalPolicies, lowest_line
+from ncpu.os.replacement import lru_victim
+from ncpu.os.stride import DeltaHistory
 
 WEIGHTS = Path(__file__).resolve().parent / "weights"
-NETS = {"interrupts": InterruptNet, "mmu": MMUNet}
+NETS = {"interrupts": InterruptNet, "mmu": MMUNet, "tlb": TLBNet, "cache": CacheNet, "prefetch": PrefetchNet}
 
 
 class WeightsMissing(Exception):
@@ -45,11 +60,23 @@ def load_net(name: str, directory: Path = WEIGHTS, device=None) -> torch.nn.Modu
 class NeuralPolicies(ClassicalPolicies):
     name = "neural"
 
-    def __init__(self, directory: Path = WEIGHTS, device=None) -> None:
+    def __init__(self, directory: Path = WEIGHTS, device=None, config: HierarchyConfig = HierarchyConfig(),
+                 parts=("tlb", "cache", "prefetch")) -> None:
+        """`parts`: which memory-hierarchy parts the networks decide (the others stay classical)."""
         super().__init__()
+        self.parts = set(parts)
         self.device = device
         self.interrupt_net = load_net("interrupts", directory, device)
         self.mmu_net = load_net("mmu", directory, device)
+        # The memory-hierarchy nets are small MLPs called once per slice on a
+        # batch of accesses: they stay on the CPU whatever `device` says.
+        self.tlb_net = load_net("tlb", directory)
+        self.cache_net = load_net("cache", directory)
+        self.prefetch_net = load_net("prefetch", directory)
+        self.thresholds = {"tlb": float(self.tlb_net.threshold), "cache": float(self.cache_net.threshold)}
+        self.tlb_tracker = ReuseTracker(1, config.tlb_entries)
+        self.cache_tracker = ReuseTracker(config.cache_sets, config.cache_ways)
+        self.history = DeltaHistory()
 
     def interrupt(self, pending: int, mask: int) -> int:
         self.decisions["interrupt"] += 1
@@ -73,3 +100,50 @@ class NeuralPolicies(ClassicalPolicies):
             self.overrides["mmu"] += int(wrong.sum())
             frames = np.where(wrong, classical, frames)
         return frames
+
+    # -- the memory hierarchy ------------------------------------------------
+
+    def tlb_scores(self, keys: np.ndarray, pcs: list, kinds: list) -> np.ndarray:
+        if "tlb" not in self.parts:
+            return super().tlb_scores(keys, pcs, kinds)
+        return self.tlb_net.friendly(self.tlb_tracker.batch(keys.tolist(), pcs, kinds))
+
+    def cache_scores(self, keys: np.ndarray, pcs: list, kinds: list) -> np.ndarray:
+        if "cache" not in self.parts:
+            return super().cache_scores(keys, pcs, kinds)
+        return self.cache_net.friendly(self.cache_tracker.batch(keys.tolist(), pcs, kinds))
+
+    def _victim(self, part: str, entries) -> int:
+        self.decisions[part] += 1
+        victim = choose_victim(entries, self.thresholds[part])
+        if victim not in entries:
+            self.overrides[part] += 1
+            return lru_victim(entries)
+        return victim
+
+    def tlb_victim(self, entries) -> int:
+        return self._victim("tlb", entries) if "tlb" in self.parts else super().tlb_victim(entries)
+
+    def cache_victim(self, entries) -> int:
+        return self._victim("cache", entries) if "cache" in self.parts else super().cache_victim(entries)
+
+    def prefetch(self, pid: int, pcs: list, lines: np.ndarray, kinds: list, line_limit: int) -> np.ndarray:
+        if "prefetch" not in self.parts:
+            return super().prefetch(pid, pcs, lines, kinds, line_limit)
+        rows, where = [], []
+        for index, (pc, line, kind) in enumerate(zip(pcs, lines.tolist(), kinds)):
+            inputs = self.history.observe(pid, pc, line, kind)
+            if inputs is not None:
+                rows.append(inputs)
+                where.append(index)
+        wanted = np.full(len(pcs), -1, np.int64)
+        proposed = np.zeros(len(pcs), np.bool_)
+        if rows:
+            classes, confidence = self.prefetch_net.predict(np.array(rows, np.int64))
+            wanted[where], proposed[where] = prefetch.proposals(classes, confidence, lines[where])
+        invalid = proposed & ((wanted < 0) | (wanted >= line_limit))
+        self.decisions["prefetch"] += int(proposed.sum())
+        if invalid.any():
+            self.overrides["prefetch"] += int(invalid.sum())
+        wanted[~proposed | invalid] = -1
+        return wanted

@@ -1,7 +1,8 @@
 """The kernel's decisions, classical or neural, behind one interface.
 
 `ClassicalPolicies` is the reference: the lowest-numbered pending unmasked
-interrupt line first, a page-table lookup, the first free frame, round robin.
+interrupt line first, a page-table lookup, the first free frame, round robin,
+LRU replacement in the TLB and the data cache, a stride prefetcher.
 `NeuralPolicies` (ncpu.os.neural) answers the same questions with trained
 networks; every answer passes a guard that checks it and, when it is wrong
 or unusable, replaces it by the classical answer and counts an override. So
@@ -15,6 +16,8 @@ from collections import Counter
 import numpy as np
 
 from ncpu.os.memory import UNMAPPED, OutOfFrames, PhysicalMemory
+from ncpu.os.stride import StridePrefetcher
+from ncpu.os.replacement import lru_victim
 
 # Interrupt lines, highest priority first (line 0 is the most urgent).
 LINES = ("page_fault", "syscall", "timer", "wakeup")
@@ -33,6 +36,7 @@ class ClassicalPolicies:
     def __init__(self) -> None:
         self.decisions: Counter = Counter()
         self.overrides: Counter = Counter()
+        self.stride = StridePrefetcher()
 
     def interrupt(self, pending: int, mask: int) -> int:
         self.decisions["interrupt"] += 1
@@ -54,6 +58,32 @@ class ClassicalPolicies:
         """Index into `ready` (kept in arrival order) of the process to run next."""
         self.decisions["schedule"] += 1
         return 0
+
+    # -- the memory hierarchy (ncpu.os.hierarchy) ----------------------------
+
+    def tlb_scores(self, keys: np.ndarray, pcs: list, kinds: list) -> np.ndarray:
+        """A score per access, kept with its entry for `tlb_victim` (unused by LRU)."""
+        return np.zeros(len(keys), np.float32)
+
+    def cache_scores(self, keys: np.ndarray, pcs: list, kinds: list) -> np.ndarray:
+        return np.zeros(len(keys), np.float32)
+
+    def tlb_victim(self, entries) -> int:
+        """The key to evict from a full set; `entries` are (key, score), least recent first."""
+        self.decisions["tlb"] += 1
+        return lru_victim(entries)
+
+    def cache_victim(self, entries) -> int:
+        self.decisions["cache"] += 1
+        return lru_victim(entries)
+
+    def prefetch(self, pid: int, pcs: list, lines: np.ndarray, kinds: list, line_limit: int) -> np.ndarray:
+        """The line to prefetch after each access (-1: none); `line_limit` lines in the address space."""
+        wanted = np.array([self.stride.propose(pid, pc, line, kind)
+                           for pc, line, kind in zip(pcs, lines.tolist(), kinds)], np.int64)
+        wanted[(wanted < 0) | (wanted >= line_limit)] = -1  # a stride off either end of memory
+        self.decisions["prefetch"] += int((wanted >= 0).sum())
+        return wanted
 
 
 __all__ = ["ClassicalPolicies", "LINES", "NUM_LINES", "UNMAPPED", "lowest_line"]

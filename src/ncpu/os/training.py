@@ -2,7 +2,9 @@
 
 Each part trains reproducibly from a seed on CPU (or the given device) and
 is judged against its oracle; `evaluate` also runs the sample workload
-under both policies to count the guard's overrides at run time.
+under both policies to count the guard's overrides at run time. The
+memory-hierarchy parts (TLB, data cache, prefetcher: `ncpu.os.memory_parts`)
+train on traces of training programs and are judged on held-out ones.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import torch
 from ncpu.os.nets import interrupts, mmu
 from ncpu.os.neural import WEIGHTS, load_net
 
-PARTS = ("interrupts", "mmu")
+PARTS = ("interrupts", "mmu", "tlb", "cache", "prefetch")
 
 
 def train_all(directory: Path = WEIGHTS, device=None, log=print, seed: int = 0) -> dict:
@@ -31,8 +33,21 @@ def train_all(directory: Path = WEIGHTS, device=None, log=print, seed: int = 0) 
             continue
         torch.save(net.state_dict(), directory / f"{name}.pt")
         log(f"{name}: exact on {check['cases']:,} enumerated cases; saved {name}.pt")
+    results.update(_memory_parts(directory, seed, log))
     results.update(train_optimizer(directory, seed, log))
     return results
+
+
+def _memory_parts(directory: Path, seed: int, log) -> dict:
+    """TLB, cache and prefetcher: trained on training traces, judged on held-out ones (always saved)."""
+    from ncpu.os import memory_parts
+
+    memory_parts.train(directory, seed=seed, log=log)
+    rows = memory_parts.judge(memory_parts.traces(held_out=True), directory)
+    for row in rows:
+        log(f"{row['part']}: {row['metric']}: classical {row['classical']:.4f}, "
+            f"oracle {row['oracle']:.4f}, neural {row['neural']:.4f}")
+    return dict(zip(memory_parts.PARTS, rows))
 
 
 def train_optimizer(directory: Path, seed: int = 0, log=print) -> dict:
@@ -94,6 +109,9 @@ def evaluate(directory: Path = WEIGHTS, device=None, workload: list | None = Non
             "classical": 1.0, "oracle": 1.0, "neural": 1 - check["wrong"] / check["cases"],
             "run_decisions": decisions.get(key, 0), "overrides": overrides.get(key, 0),
         })
+    from ncpu.os import memory_parts
+
+    rows.extend(memory_parts.judge(memory_parts.traces(held_out=True), directory))
     row = optimizer_row(directory)
     if row is not None:
         rows.append(row)
