@@ -78,12 +78,14 @@ def evaluate_arm64(model: WorldModel, thresholds: dict[str, float] | None, progr
                torch.from_numpy(arm64.state_bits(after)))
     z = _batched(model.encode, b)
     target = _batched(model.encode_target, s)
-    # Linear baseline: ridge regression of the latent change on [z, a, 1], fitted on training programs.
-    tb, tw, ta = _transitions(arm64.random_traces("train", arm64.EVAL_SEED * 3, programs))
+    # Linear baseline: ridge regression of the latent change on [z, a, 1], fitted on
+    # training programs (at most 100: the latent has 4,352 dims, the Gram matrix is 4,385 square).
+    tb, tw, ta = _transitions(arm64.random_traces("train", arm64.EVAL_SEED * 3, min(programs, 100)))
     xz = _batched(model.encode, torch.from_numpy(arm64.state_bits(tb)))
-    x = torch.cat([xz, torch.from_numpy(arm64.action_bits(tw)), torch.ones(len(tw), 1)], 1).double()
-    y = (_batched(model.encode_target, torch.from_numpy(arm64.state_bits(ta))) - xz).double()
-    w = torch.linalg.solve(x.T @ x + 1e4 * torch.eye(x.shape[1], dtype=x.dtype), x.T @ y).float()
+    x = torch.cat([xz, torch.from_numpy(arm64.action_bits(tw)), torch.ones(len(tw), 1)], 1)
+    y = _batched(model.encode_target, torch.from_numpy(arm64.state_bits(ta))) - xz
+    gram = (x.T @ x).double() + 1e4 * torch.eye(x.shape[1], dtype=torch.float64)
+    w = torch.linalg.solve(gram, (x.T @ y).double()).float()
     predictions = {"model": _batched(model.predict, z, a), "no_change": _batched(model.encode_target, b),
                    "linear": z + torch.cat([z, a, torch.ones(len(z), 1)], 1) @ w}
     one = {}

@@ -29,7 +29,7 @@ from ncpu.world.trips import TripHead, majority_count, train_trip_head
 
 @dataclass
 class TrainConfig:
-    steps: int = 2400
+    steps: int = 4000
     batch: int = 128
     lr: float = 1e-3
     weight_decay: float = 1e-4
