@@ -141,3 +141,13 @@ def test_eval_refuses_a_model_of_the_other_machine(tiny, capsys):
     from ncpu.cli import main
     assert main(["world", "eval", "--checkpoint", str(tiny)]) == 2
     assert "--target arm64" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_eval_target_arm64_prints_json(tiny, capsys):
+    import json
+
+    from ncpu.cli import main
+    assert main(["world", "eval", "--target", "arm64", "--checkpoint", str(tiny), "--programs", "5", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["checkpoint"]["steps"] == 200 and "register" in result["anomalies"]
