@@ -1,9 +1,11 @@
 """The world model's held-out figures, as the README quotes them.
 
-    python benchmarks/world_model.py [--checkpoint world.pt] [--train [--device cuda --steps N ...]]
+    python benchmarks/world_model.py [--checkpoint CKPT] [--train [--device cuda --steps N ...]]
+    python benchmarks/world_model.py --target arm64      # the ARM64 machine's model
     python benchmarks/world_model.py --complete WEIGHTS.pt --checkpoint world.pt
 
-With --train (or when the checkpoint is missing) it first trains a model
+Without --checkpoint it evaluates the weights shipped in the package
+(src/ncpu/world/weights/). With --train (or when the checkpoint is missing) it first trains a model
 (default: `ncpu world train`'s defaults, CPU, one thread) and reports how
 long that took and on which device; then it evaluates on held-out programs
 (`ncpu world eval`) on the CPU. --complete takes weights saved elsewhere
@@ -21,6 +23,7 @@ from pathlib import Path
 
 import torch
 
+from ncpu.world import WEIGHTS
 from ncpu.world.evaluate import calibration_of, evaluate
 from ncpu.world.model import WorldConfig
 from ncpu.world.report import format_report
@@ -29,7 +32,9 @@ from ncpu.world.train import TrainConfig, complete, load_model, train, trip_head
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--checkpoint", type=Path, default=Path("world.pt"))
+    parser.add_argument("--checkpoint", type=Path, default=None,
+                        help="default: the shipped weights of --target")
+    parser.add_argument("--target", choices=("ncpu", "arm64"), default="ncpu")
     parser.add_argument("--train", action="store_true", help="train a model first")
     parser.add_argument("--device", default="cpu", help="device to train on (evaluation is on the CPU)")
     parser.add_argument("--steps", type=int, default=TrainConfig.steps)
@@ -41,6 +46,10 @@ def main() -> int:
     parser.add_argument("--complete", type=Path, metavar="WEIGHTS", help="complete WEIGHTS into --checkpoint first")
     args = parser.parse_args()
     torch.set_num_threads(1)
+    if args.checkpoint is None:
+        args.checkpoint = WEIGHTS / ("world.pt" if args.target == "ncpu" else "world_arm64.pt")
+    if args.target == "arm64":
+        return arm64(args)
     if args.complete:
         started = time.process_time()
         complete(args.complete, args.checkpoint, half=True)
@@ -57,11 +66,27 @@ def main() -> int:
         return 0
     model, checkpoint = load_model(args.checkpoint)
     parameters = sum(p.numel() for name, p in model.named_parameters() if not name.startswith("target."))
-    print(f"checkpoint {args.checkpoint}: {checkpoint['step']} steps, {parameters:,} trained parameters")
+    print(f"checkpoint {args.checkpoint.name}: {checkpoint['step']} steps, {parameters:,} trained parameters")
     started = time.process_time()
     thresholds, rates = calibration_of(model, checkpoint)
     result = evaluate(model, thresholds, args.programs, rates=rates, trips=trip_head_of(model, checkpoint))
     print(format_report(result))
+    print(f"(evaluation on the CPU took {time.process_time() - started:.0f} s of CPU time)")
+    return 0
+
+
+def arm64(args) -> int:
+    from ncpu.world.arm64_eval import ARM64_TRAIN, config, evaluate_arm64, format_arm64_report
+    if args.train or not args.checkpoint.exists():
+        tc = TrainConfig(**ARM64_TRAIN)
+        cpu = time.process_time()
+        train(tc, config(), args.checkpoint, device=args.device, target="arm64")
+        print(f"trained ({tc.steps} steps, batch {tc.batch}) in {time.process_time() - cpu:.0f} s CPU")
+    model, checkpoint = load_model(args.checkpoint)
+    parameters = sum(p.numel() for name, p in model.named_parameters() if not name.startswith("target."))
+    print(f"checkpoint {args.checkpoint.name}: ARM64 target, {checkpoint['step']} steps, {parameters:,} trained parameters")
+    started = time.process_time()
+    print(format_arm64_report(evaluate_arm64(model, checkpoint["thresholds"], args.programs)))
     print(f"(evaluation on the CPU took {time.process_time() - started:.0f} s of CPU time)")
     return 0
 

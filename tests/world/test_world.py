@@ -224,3 +224,19 @@ def test_the_trip_head_beats_guessing_the_majority_on_held_out_loops(tiny):
     report = trip_report(model, head, majority, Latches.of(random_traces("eval", 10**9, 200)))
     assert report["latches"] > 50
     assert report["accuracy"] > report["majority_accuracy"] + 0.1
+
+
+def test_the_shipped_weights_load_and_beat_no_change_out_of_the_box():
+    # `ncpu world eval` and `watch` read these by default: they must come
+    # with their calibration and trip head, and predict held-out programs.
+    from ncpu.world import WEIGHTS
+    from ncpu.world.evaluate import calibration_of
+    path = WEIGHTS / "world.pt"
+    assert path.stat().st_size < 8 * 2**20
+    model, checkpoint = load_model(path)
+    assert "optimizer" not in checkpoint and {"error_rates", "thresholds", "trip_head"} <= set(checkpoint)
+    thresholds, _ = calibration_of(model, checkpoint)
+    assert set(thresholds) == set(SCORES)
+    data = Transitions.of(random_traces("eval", 10**9, 30))
+    result = one_step(model, data, linear_baseline(model, random_traces("train", 77, 30)))
+    assert result["model"]["state_accuracy"] > 0.4 > result["no_change"]["state_accuracy"]

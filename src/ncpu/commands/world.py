@@ -9,7 +9,14 @@ from pathlib import Path
 
 from ncpu.cli import CommandError
 
-DEFAULT_CHECKPOINT = Path("world.pt")
+TRAINED = Path("world.pt")  # where `train` writes unless told otherwise
+TARGETS = ("ncpu", "arm64")
+
+
+def shipped(target: str) -> Path:
+    """The weights that come with the package (what eval and watch read by default)."""
+    from ncpu.world import WEIGHTS
+    return WEIGHTS / ("world.pt" if target == "ncpu" else "world_arm64.pt")
 
 
 def register(subparsers) -> None:
@@ -25,7 +32,9 @@ def register(subparsers) -> None:
                                        "programs/ corpus; saves a checkpoint every few hundred steps and "
                                        "at the end, with the anomaly score's error rates and thresholds "
                                        "measured on held-out validation programs and the trip-count head.")
-    _checkpoint_option(train)
+    train.add_argument("--checkpoint", type=Path, default=None,
+                       help="checkpoint to write (default: world.pt, or world_arm64.pt for --target arm64)")
+    _target_option(train)
     train.add_argument("--steps", type=_positive, default=None,
                        help="total optimiser steps, counting those of a resumed checkpoint "
                             "(default: the default model's, TrainConfig.steps)")
@@ -42,6 +51,7 @@ def register(subparsers) -> None:
                                           "fault type, branch speculation and loop trip counts, on "
                                           "held-out programs.")
     _checkpoint_option(evaluate)
+    _target_option(evaluate)
     evaluate.add_argument("--programs", type=_positive, default=300,
                           help="held-out random programs (default 300; the corpus share is always added)")
     evaluate.add_argument("--seed", type=int, default=0, help="seed for sampling rollouts and faults")
@@ -66,8 +76,14 @@ def register(subparsers) -> None:
 
 
 def _checkpoint_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--checkpoint", type=Path, default=DEFAULT_CHECKPOINT,
-                        help=f"model checkpoint (default: {DEFAULT_CHECKPOINT})")
+    parser.add_argument("--checkpoint", type=Path, default=None,
+                        help="model checkpoint (default: the weights shipped with nCPU for the target; "
+                             "`ncpu world train` writes world.pt)")
+
+
+def _target_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--target", choices=TARGETS, default="ncpu",
+                        help="the machine modelled: ncpu (default) or arm64 (integer registers, SP, PC, NZCV)")
 
 
 def _positive(text: str) -> int:
@@ -80,14 +96,19 @@ def _positive(text: str) -> int:
     return value
 
 
-def _load(path: Path):
+def _load(path: Path | None, target: str = "ncpu"):
     from ncpu.world.train import load_model
+    path = path or shipped(target)
     if not path.exists():
         raise CommandError(f"no checkpoint at {path}; run `ncpu world train` first")
     try:
-        return load_model(path)
+        model, checkpoint = load_model(path)
     except Exception as error:  # a corrupt or foreign file
         raise CommandError(f"cannot load {path}: {error}") from None
+    if checkpoint.get("target", "ncpu") != target:
+        raise CommandError(f"{path} is a model of the {checkpoint.get('target', 'ncpu')} machine; "
+                           f"pass --target {checkpoint.get('target', 'ncpu')}")
+    return model, checkpoint
 
 
 def run_train(args) -> int:
@@ -98,12 +119,16 @@ def run_train(args) -> int:
 
     from ncpu.world.model import WorldConfig
     from ncpu.world.train import TrainConfig, train
+    from ncpu.world.arm64_eval import ARM64_TRAIN, config as arm64_config
 
     torch.set_num_threads(args.threads)
     if args.device != "cpu" and not _device_available(args.device):
         raise CommandError(f"device {args.device!r} is not available here; use --device cpu")
     overrides = {"steps": args.steps, "batch": args.batch}
-    tc = TrainConfig(seed=args.seed, **{k: v for k, v in overrides.items() if v})
+    defaults = ARM64_TRAIN if args.target == "arm64" else {}
+    tc = TrainConfig(seed=args.seed, **{**defaults, **{k: v for k, v in overrides.items() if v}})
+    config = arm64_config() if args.target == "arm64" else WorldConfig()
+    args.checkpoint = args.checkpoint or (Path("world_arm64.pt") if args.target == "arm64" else TRAINED)
     started = time.perf_counter()
     with tqdm(total=tc.steps, desc="training", unit="step", file=sys.stderr) as bar:
         def progress(step: int, terms: dict) -> None:
@@ -112,7 +137,7 @@ def run_train(args) -> int:
             bar.update(1)
             bar.set_postfix(predict=f"{terms['predict']:.4f}", var=f"{terms['variance']:.3f}",
                             probe=f"{terms['probe_next']:.3f}")
-        train(tc, WorldConfig(), args.checkpoint, args.resume, progress, args.device)
+        train(tc, config, args.checkpoint, args.resume, progress, args.device, args.target)
     print(f"trained {tc.steps} steps in {time.perf_counter() - started:.0f} s; checkpoint {args.checkpoint}")
     return 0
 
@@ -133,12 +158,18 @@ def run_eval(args) -> int:
     from ncpu.world.report import format_report
 
     torch.set_num_threads(1)
-    model, checkpoint = _load(args.checkpoint)
+    model, checkpoint = _load(args.checkpoint, args.target)
+    if args.target == "arm64":
+        from ncpu.world.arm64_eval import evaluate_arm64, format_arm64_report
+        result = evaluate_arm64(model, checkpoint.get("thresholds"), args.programs, args.seed)
+        result["checkpoint"] = {"path": str(args.checkpoint or shipped("arm64")), "steps": checkpoint["step"]}
+        print(json.dumps(result) if args.json else format_arm64_report(result))
+        return 0
     from ncpu.world.evaluate import calibration_of
     from ncpu.world.train import trip_head_of
     thresholds, rates = calibration_of(model, checkpoint)
     result = evaluate(model, thresholds, args.programs, args.seed, rates, trip_head_of(model, checkpoint))
-    result["checkpoint"] = {"path": str(args.checkpoint), "steps": checkpoint["step"],
+    result["checkpoint"] = {"path": str(args.checkpoint or shipped("ncpu")), "steps": checkpoint["step"],
                             "config": checkpoint["config"]}
     print(json.dumps(result) if args.json else format_report(result))
     return 0

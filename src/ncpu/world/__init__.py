@@ -12,4 +12,10 @@ Read in this order:
   trips.py     loop trip counts speculated from latents (the trip head)
   evaluate.py  held-out figures: baselines, probes, rollouts, AUROC, speculation
   watch.py     one program beside the predictor, step by step
+  arm64.py     the ARM64 machine as a second target: traces, bits, faults
+  arm64_eval.py  its held-out figures
 """
+
+from pathlib import Path
+
+WEIGHTS = Path(__file__).resolve().parent / "weights"  # the shipped checkpoints (`ncpu world eval` reads them)

@@ -192,7 +192,7 @@ def one_step(model: WorldModel, data: Transitions, linear: torch.Tensor) -> dict
     # latents of every word of every state (per-dimension variance of the
     # flat state latent would also count bytes that are constant in every
     # state, such as the flags word's upper three).
-    b = model.config.word_latent // 4
+    b = model.config.byte_latent
     byte_latents = target.reshape(-1, b)
     variance = byte_latents.var(0)
     out["latent"] = {"byte_dims": b, "variance_min": float(variance.min()),
@@ -275,7 +275,14 @@ def anomalies(model: WorldModel, data: Transitions, threshold: dict[str, float] 
             continue
         sub = Transitions(data.before[rows], data.action[rows], faulty)
         scores = anomaly_scores(model, sub, rates)
-        row = {"faults": len(rows)}
+        # The ceiling of any score read off the decoded prediction: the share of
+        # faults whose changed bits the prediction does not already show as
+        # changed (where the model was wrong at exactly those bits on the clean
+        # step, the faulty state is what it predicted).
+        logits, faulty_bits = predicted_logits(model, sub)
+        clean_bits = state_bits(data.after[rows])
+        visible = ((logits > 0) != (faulty_bits > 0.5)) & (faulty_bits != clean_bits)
+        row = {"faults": len(rows), "visible": float(visible.any(-1).mean())}
         for name in clean:
             row[f"auroc_{name}"] = auroc(scores[name].numpy(), clean[name].numpy())
             if threshold:

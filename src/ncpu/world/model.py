@@ -57,10 +57,24 @@ class WorldConfig:
     w_predict: float = 25.0
     w_variance: float = 25.0
     w_covariance: float = 1.0
+    # The machine's shape: state words (one latent slot each), bits per word,
+    # action bits. The defaults are the nCPU machine's; the ARM64 target
+    # (`arm64.py`) has 34 words of 64 bits and 32 action bits (the instruction word).
+    words: int = WORDS
+    word_bits: int = 32
+    action_bits: int = ACTION_BITS
 
     @property
     def latent(self) -> int:
-        return WORDS * self.word_latent
+        return self.words * self.word_latent
+
+    @property
+    def word_bytes(self) -> int:
+        return self.word_bits // 8
+
+    @property
+    def byte_latent(self) -> int:
+        return self.word_latent // self.word_bytes
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -86,22 +100,23 @@ class StateEncoder(nn.Module):
 
     def __init__(self, c: WorldConfig):
         super().__init__()
-        self.byte = _mlp([8, c.byte_hidden, c.byte_hidden, c.word_latent // 4])
+        self.c = c
+        self.byte = _mlp([8, c.byte_hidden, c.byte_hidden, c.byte_latent])
 
     def forward(self, bits: torch.Tensor) -> torch.Tensor:
-        byte_bits = bits.view(*bits.shape[:-1], WORDS * 4, 8) * 2 - 1  # (B, S*4, 8)
+        byte_bits = bits.view(*bits.shape[:-1], self.c.words * self.c.word_bytes, 8) * 2 - 1  # (B, S*4, 8)
         return self.byte(byte_bits).flatten(-2)  # (B, S*d)
 
 
 class Predictor(nn.Module):
-    """(latent [B, S*d], action bits [B, 144]) -> next latent [B, S*d]."""
+    """(latent [B, S*d], action bits [B, A]) -> next latent [B, S*d]."""
 
     def __init__(self, c: WorldConfig):
         super().__init__()
         self.c = c
-        self.action = _mlp([ACTION_BITS, c.action_embed, c.action_embed])
-        self.read_keys = nn.Parameter(torch.randn(WORDS, c.key))  # where each slot is, to readers
-        self.write_keys = nn.Parameter(torch.randn(WORDS, c.key))
+        self.action = _mlp([c.action_bits, c.action_embed, c.action_embed])
+        self.read_keys = nn.Parameter(torch.randn(c.words, c.key))  # where each slot is, to readers
+        self.write_keys = nn.Parameter(torch.randn(c.words, c.key))
         self.read_query = nn.Linear(c.action_embed, c.heads * c.key)
         self.write_query = nn.Linear(c.action_embed, c.heads * c.key)
         self.core = _mlp([c.action_embed + c.heads * c.word_latent, c.core_hidden, c.core_hidden])
@@ -115,7 +130,7 @@ class Predictor(nn.Module):
 
     def forward(self, z: torch.Tensor, action_bits: torch.Tensor) -> torch.Tensor:
         c = self.c
-        slots = z.view(-1, WORDS, c.word_latent)  # (B, S, d)
+        slots = z.view(-1, c.words, c.word_latent)  # (B, S, d)
         e = self.action(action_bits * 2 - 1)  # (B, E)
         operands = self._attend(self.read_query, self.read_keys, e) @ slots  # (B, H, d)
         h = self.core(torch.cat([e, operands.flatten(1)], dim=-1))  # (B, C)
@@ -135,7 +150,7 @@ class WorldModel(nn.Module):
         self.target = copy.deepcopy(self.context).requires_grad_(False)
         self.predictor = Predictor(c)
         # One byte's latent -> its 8 bit logits (bytes, like the encoder: every value is met).
-        self.probe = _mlp([c.word_latent // 4, c.probe_hidden, 8])
+        self.probe = _mlp([c.byte_latent, c.probe_hidden, 8])
 
     def encode(self, bits: torch.Tensor) -> torch.Tensor:
         return self.context(bits)
@@ -157,7 +172,8 @@ class WorldModel(nn.Module):
 
     def decode(self, z: torch.Tensor) -> torch.Tensor:
         """Probe logits [..., 608] for latents [..., S*d]."""
-        byte_latents = z.view(*z.shape[:-1], WORDS * 4, self.config.word_latent // 4)
+        c = self.config
+        byte_latents = z.view(*z.shape[:-1], c.words * c.word_bytes, c.byte_latent)
         return self.probe(byte_latents).flatten(-2)
 
     @torch.no_grad()
@@ -186,7 +202,7 @@ def losses(model: WorldModel, states: torch.Tensor, actions: torch.Tensor) -> di
     with torch.no_grad():
         targets = model.encode_target(states[:, 1:].flatten(0, 1)).view_as(predicted)
     predict = F.mse_loss(predicted, targets)
-    variance, covariance = vicreg_terms(z0.view(-1, c.word_latent // 4))  # over every byte of the batch
+    variance, covariance = vicreg_terms(z0.view(-1, c.byte_latent))  # over every byte of the batch
     # Probes read detached latents: they measure, they do not shape. One step of
     # each window (a different one per example) keeps their cost at B rows.
     pick = torch.randint(predicted.shape[1], (predicted.shape[0],), device=predicted.device)

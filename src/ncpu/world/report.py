@@ -36,17 +36,19 @@ def format_report(r: dict, flag: str = "calibrated") -> str:
     scores = [k[len("auroc_"):] for k in an["alu"] if k.startswith("auroc_")]
     lines += ["", "anomaly AUROC (faulty steps against all clean held-out steps)",
               f"{'fault':<10}{'count':>7}" + "".join(f"{name:>13}" for name in scores)
-              + f"{'caught*':>10}"]
+              + f"{'caught*':>10}{'visible**':>11}"]
     for kind in ("register", "alu", "skip", "memory", "branch"):
         if kind in an:
             row = an[kind]
             caught = f"{row['detected_' + flag]:.1%}" if f"detected_{flag}" in row else "-"
             lines.append(f"{kind:<10}{row['faults']:>7}" + "".join(f"{row['auroc_' + n]:>13.4f}" for n in scores)
-                         + f"{caught:>10}")
+                         + f"{caught:>10}" + (f"{row['visible']:>11.1%}" if "visible" in row else ""))
     if "false_positive_rate" in an and flag in an["false_positive_rate"]:
         lines.append(f"* caught by the {flag} threshold, which flags "
                      f"{an['false_positive_rate'][flag]:.2%} of clean held-out steps "
                      f"(set to flag 1% of the clean steps of validation programs)")
+        lines.append("** faults whose changed bits the decoded prediction does not already show: the rest look, "
+                     "bit for bit, like what the model predicted for the clean step")
     sp = r["speculation"]
     branches = {k: v for k, v in sp.items() if k.startswith("branch")}
     if branches:

@@ -29,7 +29,7 @@ from ncpu.world.trips import TripHead, majority_count, train_trip_head
 
 @dataclass
 class TrainConfig:
-    steps: int = 2400
+    steps: int = 4000
     batch: int = 128
     lr: float = 1e-3
     weight_decay: float = 1e-4
@@ -52,16 +52,16 @@ class WindowPool:
     action from state i to state i+1 (the last row of each trace is unused).
     """
 
-    def __init__(self, traces: list[Trace], window: int):
+    def __init__(self, traces: list, window: int, state_bits=state_bits, action_bits=action_bits):
+        """`traces` of the nCPU machine (`traces.Trace`), or of another
+        target with that target's `state_bits` and `action_bits`."""
         usable = [t for t in traces if len(t) >= window]
         if not usable:
             raise ValueError(f"no trace has {window} steps")
         self.states = torch.from_numpy(state_bits(np.concatenate([t.states for t in usable])))
-        padded = [np.concatenate([t.actions, np.zeros((1, 8), np.int64)]) for t in usable]
-        padded_actions = np.concatenate(padded)
-        padded_actions[:, 1:4] = np.clip(padded_actions[:, 1:4], 0, 7)
-        # Padding rows carry op 0 (NOP): valid for the encoder, never sampled.
-        self.actions = torch.from_numpy(action_bits(padded_actions))
+        # A padding row after each trace keeps row i the action from state i; it is never sampled.
+        padded = np.concatenate([np.concatenate([t.actions, t.actions[-1:]]) for t in usable])
+        self.actions = torch.from_numpy(action_bits(padded))
         starts, offset = [], 0
         for t in usable:
             starts.append(np.arange(offset, offset + len(t) - window + 1))
@@ -142,9 +142,11 @@ def complete(path: Path, out: Path, half: bool = False) -> None:
 
 
 def train(tc: TrainConfig, config: WorldConfig, checkpoint: Path | None = None, resume: bool = False,
-          progress: Callable[[int, dict], None] | None = None, device: str = "cpu") -> WorldModel:
+          progress: Callable[[int, dict], None] | None = None, device: str = "cpu",
+          target: str = "ncpu") -> WorldModel:
     """Train for `tc.steps` steps in total (counting those of a resumed checkpoint)
-    on `device` ("cpu", "cuda").
+    on `device` ("cpu", "cuda"), for the `target` machine: "ncpu" or "arm64"
+    (`arm64.py`; give it `arm64_eval.config()`).
 
     `progress(step, terms)` is called after each step with the loss terms as floats.
     The returned model is on the CPU, in eval mode.
@@ -164,12 +166,24 @@ def train(tc: TrainConfig, config: WorldConfig, checkpoint: Path | None = None, 
         start = saved["step"]
     model.to(device).train()
     _optimizer_to(optimizer, device)
-    corpus = corpus_traces("train", tc.max_trace_steps * 4) if tc.use_corpus else []
+    if target == "arm64":
+        from ncpu.world import arm64
+        stepper = arm64.Stepper()
+
+        def pool_of(refresh: int) -> WindowPool:
+            seed = tc.seed * 1_000_000_007 + refresh * tc.programs_per_refresh * 12
+            return WindowPool(arm64.random_traces("train", seed, tc.programs_per_refresh, tc.max_trace_steps,
+                                                  stepper), model.config.window, arm64.state_bits, arm64.action_bits)
+    else:
+        corpus = corpus_traces("train", tc.max_trace_steps * 4) if tc.use_corpus else []
+
+        def pool_of(refresh: int) -> WindowPool:
+            return training_pool(tc, model.config.window, refresh, corpus)
     generator = torch.Generator().manual_seed(tc.seed * 7919 + start)
     pool = None
     for step in range(start, tc.steps):
         if pool is None or step % tc.refresh_every == 0:
-            pool = training_pool(tc, model.config.window, step // tc.refresh_every, corpus)
+            pool = pool_of(step // tc.refresh_every)
         for group in optimizer.param_groups:
             group["lr"] = learning_rate(tc, step)
         states, actions = pool.sample(generator, tc.batch)
@@ -182,11 +196,16 @@ def train(tc: TrainConfig, config: WorldConfig, checkpoint: Path | None = None, 
         if progress is not None:
             progress(step + 1, {k: float(v.detach()) for k, v in terms.items()})
         if checkpoint is not None and (step + 1) % tc.checkpoint_every == 0:
-            save_checkpoint(checkpoint, model, optimizer, step + 1, tc, {})
+            save_checkpoint(checkpoint, model, optimizer, step + 1, tc, {"target": target})
     model.cpu().eval()
     _optimizer_to(optimizer, "cpu")
     if checkpoint is not None:
-        save_checkpoint(checkpoint, model, optimizer, tc.steps, tc, {**calibration(model, tc), **trip_head(model, tc)})
+        if target == "arm64":
+            from ncpu.world.arm64_eval import arm64_thresholds
+            extra = {"thresholds": arm64_thresholds(model, tc.calibration_programs, tc.max_trace_steps)}
+        else:
+            extra = {**calibration(model, tc), **trip_head(model, tc)}
+        save_checkpoint(checkpoint, model, optimizer, tc.steps, tc, {"target": target, **extra})
     return model
 
 

@@ -1,0 +1,192 @@
+"""Held-out figures for a world model of the ARM64 machine (`arm64.py`).
+
+The same questions as `evaluate.py` asks of the nCPU model, on random ARM64
+programs of the `eval` split: 1-step latent error against "no change" and a
+linear model, probe-decoded bit and whole-state accuracy (by field and by
+instruction class), latent variance and effective rank, k-step open-loop
+rollouts, and the AUROC of the anomaly scores per injected fault type
+(thresholds set on clean `valid` programs to flag 1% of their steps).
+Not here (yet): the calibrated score, branch speculation and trip counts.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from ncpu.world import arm64
+from ncpu.world.evaluate import FALSE_POSITIVE_RATE, ROLLOUT_KS, _batched, _bit_scores, auroc, effective_rank
+from ncpu.world.model import WorldConfig, WorldModel
+
+SCORES = ("latent", "latent_word", "probe", "probe_bit")
+# `ncpu world train --target arm64`'s defaults (TrainConfig fields): a wider state
+# (34 words of 64 bits) costs about twice the nCPU model's CPU time per window.
+ARM64_TRAIN = {"steps": 700, "batch": 64, "programs_per_refresh": 300, "max_trace_steps": 128,
+               "calibration_programs": 150}
+
+
+def config() -> WorldConfig:
+    """The ARM64 model: 34 slots of 64 bits (16 latent dims per byte, as for nCPU), the instruction word as action."""
+    return WorldConfig(words=arm64.WORDS, word_bits=arm64.WORD_BITS, action_bits=arm64.ACTION_BITS,
+                       word_latent=128)
+
+
+def held_out(split: str, programs: int, max_steps: int = 128) -> list[arm64.Arm64Trace]:
+    seed = arm64.EVAL_SEED if split == "eval" else arm64.EVAL_SEED // 2
+    return arm64.random_traces(split, seed, programs, max_steps)
+
+
+def _transitions(traces):
+    before = np.concatenate([t.states[:-1] for t in traces])
+    after = np.concatenate([t.states[1:] for t in traces])
+    words = np.concatenate([t.actions for t in traces])
+    return before, words, after
+
+
+@torch.no_grad()
+def anomaly_scores(model: WorldModel, before: np.ndarray, words: np.ndarray, after: np.ndarray) -> dict:
+    """The four scores of `evaluate.anomaly_scores` (all but the calibrated one), per step."""
+    d = model.config.word_latent
+    b, a, s = (torch.from_numpy(arm64.state_bits(before)), torch.from_numpy(arm64.action_bits(words)),
+               torch.from_numpy(arm64.state_bits(after)))
+
+    def scores(b, a, s):
+        predicted = model.predict(model.encode(b), a)
+        error = (predicted - model.encode_target(s)).pow(2)
+        surprise = F.binary_cross_entropy_with_logits(model.decode(predicted), s, reduction="none")
+        return torch.stack([error.mean(-1), error.view(len(error), -1, d).mean(-1).amax(-1),
+                            surprise.sum(-1), surprise.amax(-1)], -1)
+    stacked = _batched(scores, b, a, s, size=2048)
+    return {name: stacked[:, i].numpy() for i, name in enumerate(SCORES)}
+
+
+def arm64_thresholds(model: WorldModel, programs: int = 200, max_steps: int = 128) -> dict[str, float]:
+    scores = anomaly_scores(model, *_transitions(held_out("valid", programs, max_steps)))
+    return {k: float(np.quantile(v, 1 - FALSE_POSITIVE_RATE)) for k, v in scores.items()}
+
+
+@torch.no_grad()
+def evaluate_arm64(model: WorldModel, thresholds: dict[str, float] | None, programs: int = 300,
+                   seed: int = 0, faults_per_kind: int = 2000) -> dict:
+    rng = random.Random(seed)
+    traces = held_out("eval", programs)
+    before, words, after = _transitions(traces)
+    b, a, s = (torch.from_numpy(arm64.state_bits(before)), torch.from_numpy(arm64.action_bits(words)),
+               torch.from_numpy(arm64.state_bits(after)))
+    z = _batched(model.encode, b)
+    target = _batched(model.encode_target, s)
+    # Linear baseline: ridge regression of the latent change on [z, a, 1], fitted on
+    # training programs (at most 100: the latent has 4,352 dims, the Gram matrix is 4,385 square).
+    tb, tw, ta = _transitions(arm64.random_traces("train", arm64.EVAL_SEED * 3, min(programs, 100)))
+    xz = _batched(model.encode, torch.from_numpy(arm64.state_bits(tb)))
+    x = torch.cat([xz, torch.from_numpy(arm64.action_bits(tw)), torch.ones(len(tw), 1)], 1)
+    y = _batched(model.encode_target, torch.from_numpy(arm64.state_bits(ta))) - xz
+    gram = (x.T @ x).double() + 1e4 * torch.eye(x.shape[1], dtype=torch.float64)
+    w = torch.linalg.solve(gram, (x.T @ y).double()).float()
+    predictions = {"model": _batched(model.predict, z, a), "no_change": _batched(model.encode_target, b),
+                   "linear": z + torch.cat([z, a, torch.ones(len(z), 1)], 1) @ w}
+    one = {}
+    for name, predicted in predictions.items():
+        decoded = b > 0.5 if name == "no_change" else _batched(model.decode, predicted) > 0
+        one[name] = {"latent_mse": float((predicted - target).pow(2).mean()), **_bit_scores(decoded, s)}
+    decoded = _batched(model.decode, predictions["model"]) > 0
+    one["model"]["fields"] = {k: float((decoded[:, f] == (s[:, f] > 0.5)).float().mean())
+                              for k, f in arm64.STATE_FIELDS.items()}
+    classes = arm64.instruction_class(words)
+    one["per_class"] = {name: {**_bit_scores(decoded[classes == i], s[classes == i]), "steps": int((classes == i).sum())}
+                        for i, name in enumerate(arm64.CLASSES) if (classes == i).any()}
+    one["probe_on_true_latents"] = _bit_scores(_batched(model.decode, target) > 0, s)
+    byte_latents = target.reshape(-1, model.config.byte_latent)
+    variance = byte_latents.var(0)
+    one["latent"] = {"byte_dims": model.config.byte_latent, "variance_min": float(variance.min()),
+                     "variance_median": float(variance.median()), "variance_max": float(variance.max()),
+                     "dims_std_below_0.1": int((variance.sqrt() < 0.1).sum()),
+                     "byte_effective_rank": effective_rank(byte_latents[:65536]),
+                     "dims": int(target.shape[1]), "effective_rank": effective_rank(target[:8192])}
+    return {"programs": {"random": len(traces), "transitions": len(words)}, "one_step": one,
+            "rollouts": _rollouts(model, traces, rng),
+            "anomalies": _anomalies(model, before, words, after, thresholds, rng, faults_per_kind)}
+
+
+@torch.no_grad()
+def _rollouts(model: WorldModel, traces, rng: random.Random, limit: int = 1000) -> dict:
+    out = {}
+    for k in ROLLOUT_KS:
+        pairs = [(t, i) for t in traces for i in range(len(t) - k + 1)]
+        pairs = rng.sample(pairs, min(limit, len(pairs)))
+        if not pairs:
+            continue
+        start = torch.from_numpy(arm64.state_bits(np.stack([t.states[i] for t, i in pairs])))
+        actions = torch.from_numpy(arm64.action_bits(np.concatenate([t.actions[i:i + k] for t, i in pairs])))
+        latents = model.rollout(model.encode(start), actions.view(len(pairs), k, -1))
+        decoded = model.decode(latents[:, -1]) > 0
+        truth = torch.from_numpy(arm64.state_bits(np.stack([t.states[i + k] for t, i in pairs]))) > 0.5
+        out[f"k={k}"] = {"state_accuracy": float((decoded == truth).all(-1).float().mean()),
+                         "bit_accuracy": float((decoded == truth).float().mean()), "rollouts": len(pairs)}
+    return out
+
+
+def _anomalies(model, before, words, after, thresholds, rng: random.Random, limit: int) -> dict:
+    clean = anomaly_scores(model, before, words, after)
+    out = {}
+    if thresholds:
+        out["false_positive_rate"] = {k: float((clean[k] > thresholds[k]).mean()) for k in clean}
+    for kind in arm64.FAULTS:
+        rows, faulty = [], []
+        for i in rng.sample(range(len(words)), len(words)):
+            bad = arm64.inject(kind, before[i], int(words[i]), after[i], rng)
+            if bad is not None:
+                rows.append(i)
+                faulty.append(bad)
+                if len(rows) == limit:
+                    break
+        if not rows:
+            continue
+        scores = anomaly_scores(model, before[rows], words[rows], np.stack(faulty))
+        row = {"faults": len(rows)}
+        for name in clean:
+            row[f"auroc_{name}"] = auroc(scores[name], clean[name])
+            if thresholds:
+                row[f"detected_{name}"] = float((scores[name] > thresholds[name]).mean())
+        out[kind] = row
+    return out
+
+
+def format_arm64_report(r: dict, flag: str = "probe_bit") -> str:
+    o = r["one_step"]
+    lines = [f"held-out ARM64 programs: {r['programs']['random']} random ({r['programs']['transitions']:,} transitions)",
+             "", f"{'1-step prediction':<22}{'latent MSE':>12}{'bit acc':>10}{'state acc':>11}"]
+    for name in ("model", "no_change", "linear"):
+        row = o[name]
+        lines.append(f"{name.replace('_', ' '):<22}{row['latent_mse']:>12.4g}{row['bit_accuracy']:>10.2%}"
+                     f"{row['state_accuracy']:>11.2%}")
+    probe = o["probe_on_true_latents"]
+    lines.append(f"{'probe on true latents':<22}{'':>12}{probe['bit_accuracy']:>10.2%}{probe['state_accuracy']:>11.2%}")
+    lines += ["", "model bit accuracy by field: " + "  ".join(f"{k} {v:.2%}" for k, v in o["model"]["fields"].items()),
+              "by instruction class:  " + "  ".join(
+                  f"{k} {v['bit_accuracy']:.2%} bits / {v['state_accuracy']:.2%} states ({v['steps']})"
+                  for k, v in o["per_class"].items())]
+    lat = o["latent"]
+    lines.append(f"byte latents ({lat['byte_dims']} dims): per-dim variance min {lat['variance_min']:.3g} / median "
+                 f"{lat['variance_median']:.3g} / max {lat['variance_max']:.3g}, dims with std < 0.1: "
+                 f"{lat['dims_std_below_0.1']}, effective rank {lat['byte_effective_rank']:.1f}; "
+                 f"state latent ({lat['dims']} dims): effective rank {lat['effective_rank']:.1f}")
+    lines += ["", f"{'open-loop rollout':<22}{'state acc':>11}{'bit acc':>10}"]
+    for k, v in r["rollouts"].items():
+        lines.append(f"{k:<22}{v['state_accuracy']:>11.2%}{v['bit_accuracy']:>10.2%}")
+    an = r["anomalies"]
+    lines += ["", "anomaly AUROC (faulty steps against all clean held-out steps)",
+              f"{'fault':<10}{'count':>7}" + "".join(f"{n:>13}" for n in SCORES) + f"{'caught*':>10}"]
+    for kind in arm64.FAULTS:
+        if kind in an:
+            row = an[kind]
+            caught = f"{row['detected_' + flag]:.1%}" if f"detected_{flag}" in row else "-"
+            lines.append(f"{kind:<10}{row['faults']:>7}" + "".join(f"{row['auroc_' + n]:>13.4f}" for n in SCORES)
+                         + f"{caught:>10}")
+    if "false_positive_rate" in an:
+        lines.append(f"* caught by the {flag} threshold, which flags {an['false_positive_rate'][flag]:.2%} of clean "
+                     f"held-out steps (set to flag 1% of the clean steps of validation programs)")
+    return "\n".join(lines)

@@ -1,0 +1,153 @@
+"""The world model's second target, the ARM64 machine: traces from our ARM64
+CPU, the instruction word as action, faults; a tiny model trained for
+seconds beats "no change" on held-out programs and scores injected faults
+above the same steps run clean."""
+
+import random
+import struct
+
+import numpy as np
+import pytest
+import torch
+
+from ncpu.arm64.cpu import disassemble
+from ncpu.world import arm64
+from ncpu.world.arm64_eval import _transitions, anomaly_scores, evaluate_arm64
+from ncpu.world.model import WorldConfig
+from ncpu.world.train import TrainConfig, load_model, train
+
+TINY = WorldConfig(words=arm64.WORDS, word_bits=64, action_bits=32, word_latent=64, byte_hidden=32,
+                   action_embed=48, core_hidden=128, key=16, probe_hidden=32)
+U64 = (1 << 64) - 1
+
+
+def test_a_hand_written_program_steps_as_the_architecture_says():
+    words = [0xD28000A0,  # movz x0, #5
+             0x91000C01,  # add x1, x0, #3
+             0xF1002022,  # subs x2, x1, #8
+             0x54000040,  # b.eq +8 (skips the next)
+             0xD2800023,  # movz x3, #1
+             0xCB000024]  # sub x4, x1, x0
+    start = [7] * 31 + [0x8000, arm64.CODE, 0]
+    trace = arm64.Stepper().record(words, start, 20)
+    assert len(trace) == 5  # the movz x3 is branched over
+    last = trace.states[-1]
+    assert [int(v) for v in last[:5]] == [5, 8, 0, 7, 3] and int(last[arm64.NZCV_COL]) == 0b0110  # Z, C
+    assert int(last[arm64.PC_COL]) == arm64.CODE + 24 and list(trace.actions) == words[:4] + words[5:]
+
+
+def test_random_programs_are_valid_instructions_that_run():
+    rng = random.Random(1)
+    for _ in range(30):
+        words = arm64.random_program(rng)
+        lines = disassemble(struct.pack(f"<{len(words)}I", *words), arm64.CODE)
+        assert not any(text.startswith((".inst", "udf", "unknown")) for _, text in lines), lines
+    traces = arm64.random_traces("train", 0, 40)
+    classes = arm64.instruction_class(np.concatenate([t.actions for t in traces]))
+    assert set(classes) == {0, 1} and sum(len(t) for t in traces) > 500
+
+
+def test_the_split_is_by_program_content():
+    train_words = {tuple(t.words) for t in arm64.random_traces("train", 0, 100)}
+    eval_traces = arm64.random_traces("eval", 0, 20)
+    assert not train_words & {tuple(t.words) for t in eval_traces}
+    assert all(arm64.split_of(t.words) == "eval" for t in eval_traces)
+
+
+def test_state_bits_round_trip():
+    raw = np.concatenate([t.states for t in arm64.random_traces("train", 3, 10)])
+    bits = arm64.state_bits(raw)
+    assert bits.shape == (len(raw), arm64.STATE_BITS)
+    back = (bits.reshape(len(raw), arm64.WORDS, 64).astype(np.uint64) << np.arange(64, dtype=np.uint64)).sum(-1)
+    assert np.array_equal(back.astype(np.uint64), raw)
+
+
+def test_faults_change_what_they_say():
+    rng = random.Random(0)
+    before, words, after = _transitions(arm64.random_traces("eval", 1, 40))
+    seen = set()
+    for i in range(len(words)):
+        for kind in arm64.FAULTS:
+            bad = arm64.inject(kind, before[i], int(words[i]), after[i], rng)
+            if bad is None:
+                continue
+            seen.add(kind)
+            changed = np.flatnonzero(bad != after[i])
+            assert len(changed) >= 1
+            if kind in ("register", "alu"):
+                assert len(changed) == 1 and bin(int(bad[changed[0]] ^ after[i][changed[0]])).count("1") == 1
+                assert (changed[0] == arm64.destination(int(words[i]))) == (kind == "alu")
+            if kind == "branch":
+                assert list(changed) == [arm64.PC_COL]
+            if kind == "skip":
+                assert int(bad[arm64.PC_COL]) == int(before[i][arm64.PC_COL]) + 4
+    assert seen == set(arm64.FAULTS)
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    torch.set_num_threads(1)
+    path = tmp_path_factory.mktemp("world_arm64") / "tiny.pt"
+    tc = TrainConfig(steps=200, batch=32, programs_per_refresh=120, refresh_every=100, lr=2e-3, max_trace_steps=64,
+                     checkpoint_every=100, calibration_programs=30)
+    train(tc, TINY, path, target="arm64")
+    return path
+
+
+def test_a_tiny_arm64_model_beats_no_change_and_sees_faults(tiny):
+    model, checkpoint = load_model(tiny)
+    assert checkpoint["target"] == "arm64" and checkpoint["step"] == 200
+    # Beats "no change" where the step changes something (the written register,
+    # pc, flags). Over all 34 words a model this small and short-trained still
+    # loses to it: the 31 words no step touches are carried from the context
+    # encoder and compared with its moving average (the shipped model, 700
+    # steps, wins overall: benchmarks/world_model.py --target arm64).
+    before, words, after = _transitions(arm64.random_traces("eval", 10**9, 30))
+    with torch.no_grad():
+        b, s = torch.from_numpy(arm64.state_bits(before)), torch.from_numpy(arm64.state_bits(after))
+        predicted = model.predict(model.encode(b), torch.from_numpy(arm64.action_bits(words)))
+        target = model.encode_target(s)
+        changed = torch.from_numpy(before != after)  # (N, 34)
+
+        def error(z):
+            return (z - target).pow(2).view(len(z), arm64.WORDS, -1).mean(-1)[changed].mean()
+        assert error(predicted) < error(model.encode_target(b))
+    # The same held-out steps with and without a wrong result: the fault raises the probe's surprise.
+    rng = random.Random(3)
+    before, words, after = _transitions(arm64.random_traces("eval", 10**9, 30))
+    rows, faulty = [], []
+    for i in range(len(words)):
+        bad = arm64.inject("alu", before[i], int(words[i]), after[i], rng)
+        if bad is not None:
+            rows.append(i)
+            faulty.append(bad)
+    clean = anomaly_scores(model, before[rows], words[rows], after[rows])
+    fault = anomaly_scores(model, before[rows], words[rows], np.stack(faulty))
+    # (a tiny model's summed surprise over 2,176 bits is noisy: most, not all)
+    assert (fault["probe"] > clean["probe"]).mean() > 0.6 and fault["probe"].mean() > clean["probe"].mean()
+
+
+@pytest.mark.slow
+def test_the_arm64_eval_has_every_table(tiny):
+    model, checkpoint = load_model(tiny)
+    result = evaluate_arm64(model, checkpoint["thresholds"], programs=20, faults_per_kind=200)
+    assert set(result["one_step"]) >= {"model", "no_change", "linear", "per_class", "latent", "probe_on_true_latents"}
+    assert result["one_step"]["latent"]["dims_std_below_0.1"] == 0
+    assert set(result["rollouts"]) == {"k=1", "k=4", "k=16", "k=64"}
+    assert set(result["anomalies"]) >= {"register", "alu", "skip", "branch", "false_positive_rate"}
+
+
+def test_eval_refuses_a_model_of_the_other_machine(tiny, capsys):
+    from ncpu.cli import main
+    assert main(["world", "eval", "--checkpoint", str(tiny)]) == 2
+    assert "--target arm64" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_eval_target_arm64_prints_json(tiny, capsys):
+    import json
+
+    from ncpu.cli import main
+    assert main(["world", "eval", "--target", "arm64", "--checkpoint", str(tiny), "--programs", "5", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["checkpoint"]["steps"] == 200 and "register" in result["anomalies"]
