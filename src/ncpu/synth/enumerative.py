@@ -50,7 +50,9 @@ MEET_AHEAD = 4  # a met term at most this much larger than the enumerated sizes 
 MEET_PATIENCE = 0.2  # after reporting it, how long to look for a smaller term (inside the portfolio's grace)
 LARGE_MEET_PATIENCE = 1.5  # how long a larger met term waits for a regular find before it is reported
 LEVEL_CAP = 400_000  # terms kept per size; beyond it only targets are checked
-_EXPENSIVE = {"MUL": 1, "DIV": 2, "MOD": 2}  # built last within a level
+# Order of the operations within a level, cheapest first: bitwise ops need
+# no wrap, shifts and ADD/SUB one, MUL a wide product, DIV/MOD several passes.
+_EXPENSIVE = {"SHL": 1, "SHR": 1, "SAR": 1, "ADD": 1, "SUB": 1, "MUL": 2, "DIV": 3, "MOD": 3}
 _SCREEN = 1 << 22  # bits in the residual screen
 RESIDUAL_DEPTH = 2  # invertible layers peeled off a register target (`synth/residuals.py`)
 
