@@ -210,7 +210,9 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12,
     if RESIDUAL_DEPTH:
         leaf_ex = banks[1].values[:, :E]
         for ti, target in enumerate(targets):
-            if target[0] == "reg":
+            # Few distinct outputs (0/1 tests) carry few bits: thousands of
+            # residuals of them would be fit by chance by some term.
+            if target[0] == "reg" and len(np.unique(target[-1])) >= max(4, E // 2):
                 res = RS.residuals(target[-1], leaves, leaf_ex, set(binary) | set(unary), RESIDUAL_DEPTH)
                 if len(res.costs):
                     rh = hash_examples(res.values)
