@@ -153,3 +153,17 @@ def test_family_examples_are_random_with_edge_values_only_sometimes():
             total += 1
             with_edge += bool(edges & set(example.inputs))
     assert 0.05 < with_edge / total < 0.5
+
+
+@pytest.mark.slow
+def test_swap_fields_is_solved_exactly_by_divide_and_conquer():
+    """P19 (x ^ t ^ (t << k), t = ((x >>> k) ^ x) & m): the enumeration alone,
+    in-process, within the bench's 60 s budget (about 6 s of CPU; slow
+    because a loaded machine stretches that), exact on unseen inputs."""
+    from ncpu.commands.bench_synth import generalisation
+    from ncpu.synth import solve_in_process
+
+    problem = next(p for p in load_suite() if p.name == "hd19_swap_fields")
+    result = solve_in_process(problem.spec, "enumerative", 60)
+    assert result.solved
+    assert generalisation(problem, result.asm, 1000) == 1.0

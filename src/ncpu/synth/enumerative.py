@@ -15,6 +15,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from ncpu.synth import residuals as RS
 from ncpu.synth import terms as T
 from ncpu.synth import vecops
 from ncpu.synth.spec import Spec
@@ -49,6 +50,11 @@ MEET_AHEAD = 4  # a met term at most this much larger than the enumerated sizes 
 MEET_PATIENCE = 0.2  # after reporting it, how long to look for a smaller term (inside the portfolio's grace)
 LARGE_MEET_PATIENCE = 1.5  # how long a larger met term waits for a regular find before it is reported
 LEVEL_CAP = 400_000  # terms kept per size; beyond it only targets are checked
+# Order of the operations within a level, cheapest first: bitwise ops need
+# no wrap, shifts and ADD/SUB one, MUL a wide product, DIV/MOD several passes.
+_EXPENSIVE = {"SHL": 1, "SHR": 1, "SAR": 1, "ADD": 1, "SUB": 1, "MUL": 2, "DIV": 3, "MOD": 3}
+_SCREEN = 1 << 22  # bits in the residual screen
+RESIDUAL_DEPTH = 2  # invertible layers peeled off a register target (`synth/residuals.py`)
 
 
 def allowed_ops(spec: Spec) -> tuple[list[str], list[str]]:
@@ -137,13 +143,15 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12,
     coeff_examples[E:] = 0  # the hash of the example columns alone
 
     def hash_rows(rows: np.ndarray) -> np.ndarray:
-        return (rows.astype(np.uint64) * coeff).sum(axis=1, dtype=np.uint64)
+        # Same bits as uint64 (no copy); an integer matrix-vector product
+        # wraps mod 2^64 like the sum of products it stands for.
+        return rows.view(np.uint64) @ coeff
 
     def hash_examples(rows: np.ndarray) -> np.ndarray:
         """Hashes of the example columns of rows [n, >= E] (all of them without probes)."""
         if not want_alternative:
             return hash_rows(rows)
-        return (rows[:, :E].astype(np.uint64) * coeff_examples[:E]).sum(axis=1, dtype=np.uint64)
+        return rows[:, :E].view(np.uint64) @ coeff_examples[:E]
 
     # Size-1 terms: the leaves, kept as Term objects (few of them).
     leaves: list[T.Term] = [T.inp(r) for r in spec.inputs]
@@ -196,23 +204,61 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12,
                 if other.size:
                     alternative[ti] = describe(int(other[0]))
 
+    # Divide and conquer: residual targets behind one or two invertible
+    # layers (`synth/residuals.py`), looked up among every term as it is built.
+    residual_sets: dict[int, tuple] = {}  # target index -> (Residuals, sorted hashes, their order)
+    if RESIDUAL_DEPTH:
+        leaf_ex = banks[1].values[:, :E]
+        for ti, target in enumerate(targets):
+            # Few distinct outputs (0/1 tests) carry few bits: thousands of
+            # residuals of them would be fit by chance by some term.
+            if target[0] == "reg" and len(np.unique(target[-1])) >= max(4, E // 2):
+                res = RS.residuals(target[-1], leaves, leaf_ex, set(binary) | set(unary), RESIDUAL_DEPTH)
+                if len(res.costs):
+                    rh = hash_examples(res.values)
+                    order = np.lexsort((res.costs, rh))  # by hash, cheapest first
+                    # A bitmap of the hashes' low bits screens a chunk with
+                    # one gather; only the few that pass are searched.
+                    screen = np.zeros(_SCREEN, bool)
+                    screen[(rh & np.uint64(_SCREEN - 1)).astype(np.int64)] = True
+                    residual_sets[ti] = (res, rh[order], order, screen)
+
+    def note_residuals(h: np.ndarray, describe, at_size: int) -> None:
+        """`h`: example hashes of a chunk of terms of size `at_size`."""
+        for ti, (res, sorted_h, order, screen) in residual_sets.items():
+            if ti in found:
+                continue
+            maybe = np.flatnonzero(screen[(h & np.uint64(_SCREEN - 1)).astype(np.int64)])
+            pos = np.minimum(np.searchsorted(sorted_h, h[maybe]), len(sorted_h) - 1)
+            hits = np.flatnonzero(sorted_h[pos] == h[maybe])
+            for hi in hits[:16]:
+                ri = int(order[pos[hi]])
+                hi = maybe[hi]
+                total = at_size + int(res.costs[ri])
+                if ti not in met or total < met[ti][0]:
+                    met[ti] = (total, ("resid", ti, ri, describe(int(hi))))
+
     note_hits(hash_examples(leaf_values[keep]), lambda i: ("leaf", i), leaf_hash[keep])
+    note_residuals(hash_examples(leaf_values[keep]), lambda i: ("leaf", i), 1)
 
     def term(size: int, index: int) -> T.Term:
         if size == 1:
             return leaves[index]
         bank = banks[size]
         op = op_names[bank.op[index]]
-        a = term(*bank.left[index])
+        a = term(*map(int, bank.left[index]))  # (size, index) rows
         if op in vecops.UNARY:
             return T.unary(op, a)
-        return T.binary(op, a, term(*bank.right[index]))
+        return T.binary(op, a, term(*map(int, bank.right[index])))
 
     def built(desc) -> T.Term:
         if desc[0] == "leaf":
             return leaves[desc[1]]
         if desc[0] == "bank":
             return term(desc[1], desc[2])
+        if desc[0] == "resid":
+            _, ti, ri, inner = desc
+            return residual_sets[ti][0].rebuild(ri, built(inner), leaves)
         if desc[0] == "meet1":
             return T.unary(desc[1], term(*desc[2]))
         if desc[0] == "meet":
@@ -285,7 +331,10 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12,
         regular find (a large met term fits the examples more by chance)."""
         if len(found) == len(targets) or len(set(found) | set(met)) < len(targets) or state.get("met_yielded"):
             return None
-        if not final and max(t for ti, (t, _) in met.items() if ti not in found) > size + MEET_AHEAD:
+        # A residual hit waits until regular enumeration has nearly reached its
+        # size: its layers make a longer program than the tree it stands for.
+        if not final and any(t > size + (1 if d[0] == "resid" else MEET_AHEAD)
+                             for ti, (t, d) in met.items() if ti not in found):
             return None
         state["met_yielded"] = True
         return next(_emit(targets, {ti: built(found[ti]) if ti in found else built(met[ti][1])
@@ -300,7 +349,10 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12,
         parts_v, parts_h, parts_op, parts_l, parts_r = [], [], [], [], []
         kept = 0
         pairings = [(op, size - 1, None) for op in unary]
-        for op in binary:
+        # Cheap operations first: a level's terms all have the same size, so
+        # the order only decides how soon a find comes (DIV and MOD cost
+        # several array passes per element).
+        for op in sorted(binary, key=lambda op: _EXPENSIVE.get(op, 0)):
             for i in range(1, size - 1):
                 j = size - 1 - i
                 if i in banks and j in banks and not (op in vecops.COMMUTATIVE and i > j):
@@ -324,7 +376,10 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12,
                     ai, bi = divmod(flat, nb)
                     return ("pair", op, i, start + ai, j, bi)
 
-                note_hits(hash_examples(R) if want_alternative else h, describe, h)
+                hx = hash_examples(R) if want_alternative else h
+                note_hits(hx, describe, h)
+                if residual_sets:
+                    note_residuals(hx, describe, size)
                 if finished():
                     break
                 if kept >= LEVEL_CAP:
@@ -344,8 +399,7 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12,
             H = np.concatenate(parts_h)
             uniq_h, first = np.unique(H, return_index=True)
             banks[size] = _Bank(np.concatenate(parts_v)[first], uniq_h, np.concatenate(parts_op)[first],
-                                [tuple(x) for x in np.concatenate(parts_l)[first].tolist()],
-                                [tuple(x) for x in np.concatenate(parts_r)[first].tolist()])
+                                np.concatenate(parts_l)[first], np.concatenate(parts_r)[first])
             seen = np.union1d(seen, uniq_h)
             meet(size)
             if (early := met_program()) is not None:

@@ -435,6 +435,9 @@ def _taken(cond: int, p: np.ndarray, q: np.ndarray) -> np.ndarray:
     return [z, z | (n != v), c, n == v, c & ~z, ~z & (n == v), ~z, n != v, ~c][cond]
 
 
+BRANCH_ALTERNATIVES = 3  # fitting branch programs yielded after the simplest
+
+
 def search_branch(spec: Spec, deadline: float) -> Iterator[list[str]]:
     """if (p cc q) outs = Y else outs = X, each output's X and Y one ALU op
     over the inputs and small constants: comparisons, min/max, abs, sign,
@@ -471,7 +474,7 @@ def search_branch(spec: Spec, deadline: float) -> Iterator[list[str]]:
     # Score every condition and keep the simplest arms (lowest row numbers:
     # copies first, then unary, then binary ops): simpler programs
     # generalise better than the first fit.
-    best = None
+    fits = []
     for p in range(2, 2 + k):
         for q in range(2, leaves.shape[1]):
             for cond in range(len(CONDITIONS)):
@@ -489,19 +492,21 @@ def search_branch(spec: Spec, deadline: float) -> Iterator[list[str]]:
                     score += int(np.argmax(then_ok)) + int(np.argmax(else_ok))
                     arms.append((rows[np.argmax(then_ok)], rows[np.argmax(else_ok)]))
                 else:
-                    if best is None or score < best[0]:
-                        best = (score, p, q, cond, arms)
-    if best is None:
-        return
-    _, p, q, cond, arms = best
-    qa, _ = operand(q)
-    lines = [f"CMP R{spec.inputs[p - 2]}, {qa}", f"{_JUMP[CONDITIONS[cond]]} then"]
-    for (y, x), home in zip(arms, homes):
-        lines += _emit_expr(x, home, operand, scratch, scratch)
-    lines += ["JMP end", "then:"]
-    for (y, x), home in zip(arms, homes):
-        lines += _emit_expr(y, home, operand, scratch, scratch)
-    lines += ["end:"]
-    if len(spec.outputs) > 1:
-        lines += [f"MOV R{r}, {home}" for r, home in zip(spec.outputs, homes)]
-    yield lines + ["HALT"]
+                    fits.append((score, p, q, cond, arms))
+    # The simplest fit first, then a few others with another test: when the
+    # examples leave the test open (sign without 0 among them: x < 0 or
+    # x <= 0), the portfolio sees verified programs that disagree off the
+    # examples and says the answer is only consistent with them.
+    fits.sort(key=lambda fit: fit[0])
+    for _, p, q, cond, arms in fits[:1 + BRANCH_ALTERNATIVES]:
+        qa, _ = operand(q)
+        lines = [f"CMP R{spec.inputs[p - 2]}, {qa}", f"{_JUMP[CONDITIONS[cond]]} then"]
+        for (y, x), home in zip(arms, homes):
+            lines += _emit_expr(x, home, operand, scratch, scratch)
+        lines += ["JMP end", "then:"]
+        for (y, x), home in zip(arms, homes):
+            lines += _emit_expr(y, home, operand, scratch, scratch)
+        lines += ["end:"]
+        if len(spec.outputs) > 1:
+            lines += [f"MOV R{r}, {home}" for r, home in zip(spec.outputs, homes)]
+        yield lines + ["HALT"]
