@@ -234,3 +234,21 @@ def test_fuzz_in_parallel_gives_the_same_campaign():
     one = fuzz.fuzz(binary, [binary], seeds=[b"hello world!"], executions=40, seed=3, jobs=1)
     two = fuzz.fuzz(binary, [binary], seeds=[b"hello world!"], executions=40, seed=3, jobs=2)
     assert one.corpus == two.corpus and one.edges == two.edges and list(one.crashes) == list(two.crashes)
+
+
+@pytest.mark.parametrize("case, stdin, kind, marker", [
+    ("clean", b"abcdefgh", None, None),
+    ("read-overflow", b"0123456789ab", "heap-buffer-overflow write", "read(0, p, 12)"),
+    ("write-overflow", b"", "heap-buffer-overflow read", "write(1, p, 10)"),
+    ("write-freed", b"", "heap-use-after-free read", "write(1, p, 4)"),
+])
+def test_sanitize_checks_what_system_calls_read_and_write(case, stdin, kind, marker):
+    binary = str(compile_c("heap_syscalls", "-Wno-stringop-overflow", "-Wno-stringop-overread"))
+    rep = sanitize.sanitize(binary, [binary, case], stdin=stdin)
+    if kind is None:        # read(2) initialised the block: the loads of it are no uninitialised reads
+        assert rep["errors"] == [] and rep["leaks"] == [] and rep["status"] == sum(stdin) & 0x7F
+        return
+    assert [(e["kind"], e["syscall"]) for e in rep["errors"]] == [(kind, marker[:marker.index("(")])]
+    error = rep["errors"][0]
+    assert error["caller"]["line"].endswith(f"heap_syscalls.c:{source_line('heap_syscalls', marker)}")
+    assert error["block"]["size"] == 8

@@ -58,7 +58,8 @@ def run_traced(binary: str, argv: list[str], *, stdin: bytes = b"", on_rows=None
 
     on_break(cpu, pc, proc) is called at each breakpoint (return True to end
     the run there); on_call(strace.Call) after each system call; setup(kernel)
-    before the first instruction.
+    before the first instruction (it may set kernel.watcher: the rows up to
+    each system call reach on_rows before the watcher hears of the call).
     """
     tmp = tempfile.mkdtemp(prefix="ncpu-trace-")
     try:
@@ -83,6 +84,8 @@ def run_traced(binary: str, argv: list[str], *, stdin: bytes = b"", on_rows=None
                 strace.attach(kernel, call)
             if setup is not None:
                 setup(kernel)
+            if kernel.watcher is not None:              # it sees the rows up to the svc first
+                kernel.watcher = _Flushed(kernel.watcher, hooked)
             result, fault_pc, final = _drive(kernel, max_steps, on_rows, regs, breakpoints, on_break, ring,
                                              hooked)
         finally:
@@ -95,6 +98,19 @@ def run_traced(binary: str, argv: list[str], *, stdin: bytes = b"", on_rows=None
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return Traced(result.status, result.wait_status, result.instructions, result.reason, out, err, fault_pc, final)
+
+
+class _Flushed:
+    """A Kernel.watcher that the trace rows reach before each system call's copies."""
+
+    def __init__(self, inner, hooked: dict):
+        self.inner, self.hooked = inner, hooked
+        self.access, self.leave = inner.access, inner.leave
+
+    def enter(self, proc, nr, args) -> None:
+        for h in self.hooked.values():
+            h.flush()
+        self.inner.enter(proc, nr, args)
 
 
 def _drive(kernel, max_steps, on_rows, regs, breakpoints, on_break, ring, hooked):
