@@ -252,3 +252,18 @@ def test_sanitize_checks_what_system_calls_read_and_write(case, stdin, kind, mar
     error = rep["errors"][0]
     assert error["caller"]["line"].endswith(f"heap_syscalls.c:{source_line('heap_syscalls', marker)}")
     assert error["block"]["size"] == 8
+
+
+def test_trace_follows_children_only_when_asked():
+    binary = compile_c("forkexec")
+    alone = ncpu_debug("trace", "--function", "child_work", "--", binary)
+    assert alone.returncode == 0 and alone.stdout == b""         # only the child runs child_work
+    both = ncpu_debug("trace", "-f", "--function", "child_work", "--", binary)
+    lines = both.stdout.decode().splitlines()
+    assert lines and all(x.startswith("[pid 1001] ") and " child_work" in x for x in lines)
+    assert "ret" in lines[-1]
+    records = [json.loads(x) for x in ncpu_debug("trace", "-f", "--json", "--function", "main", "--",
+                                                 binary).stdout.splitlines()]
+    assert {r["tid"] for r in records} == {1000, 1001}
+    # the exec'd image's main runs too (argc > 1 path): its records are named from its own image
+    assert sum(r["where"] == "main" for r in records if r["tid"] == 1001) == 1    # the exec'd image starts

@@ -76,3 +76,19 @@ def test_strace_decodes_signal_actions_masks_and_limits():
         "exit_group(0) = ?",
     ]
     assert lines[start].split("sa_handler=")[1].startswith("0x4")
+
+
+def test_strace_follows_forked_and_execd_children_with_pids():
+    run = strace("--", compile_c("forkexec"))
+    assert run.returncode == 0 and run.stdout == b"exec'd: again\nparent: child exited with 5, counter 0\n"
+    lines = run.stderr.decode().splitlines()
+    clone = next(k for k, x in enumerate(lines) if x.startswith("clone("))
+    assert lines[clone].endswith(" = 1001")
+    child = [x for x in lines if x.startswith("[pid 1001] ")]
+    execve = next(x for x in child if "execve(" in x)
+    assert execve.startswith('[pid 1001] execve("/proc/self/exe", ["') and '", "again"], 0x' in execve
+    assert execve.endswith(" vars */) = 0")
+    assert '[pid 1001] write(1, "exec\'d: again\\n", 14) = 14' in child
+    assert child[-1] == "[pid 1001] exit_group(5) = ?"
+    assert "[pid 1000] wait4(1001, [{WIFEXITED(s) && WEXITSTATUS(s) == 5}], 0x0, NULL) = 1001" in lines
+    assert lines[-1] == "+++ exited with 0 +++"

@@ -29,6 +29,7 @@ STRING_LIMIT = 32          # strace's default -s 32
 # structures: st struct stat (filled), ts / tso struct timespec (read / filled), uts struct utsname
 # (filled), ws wait status (filled), fd2 the two descriptors of pipe2 (filled), iov / iovo iovec
 # arrays (count in the next argument; read / filled),
+# av argv (an array of strings), ev envp (shown as its count of variables),
 # sa / sao struct sigaction, ss / sso sigset_t, rl / rlo struct rlimit of prlimit64, rlg / rlgo of
 # getrlimit and setrlimit (read / filled), H sigprocmask's how, R an rlimit resource,
 # D dirfd, O open flags (F: without the access mode), P mmap prot, M mmap flags, S signal number
@@ -39,7 +40,7 @@ SIGNATURES = {
     "readlinkat": "D s p u", "getcwd": "p u", "chdir": "s", "mkdirat": "D s o", "unlinkat": "D s x",
     "renameat": "D s D s", "ioctl": "d x p", "fcntl": "d d x", "getdents64": "d p u",
     "brk": "p", "mmap": "p u P M d x", "munmap": "p u", "mprotect": "p u P", "madvise": "p u d",
-    "exit": "d", "exit_group": "d", "execve": "s p p", "wait4": "d ws x p", "kill": "d S",
+    "exit": "d", "exit_group": "d", "execve": "s av ev", "wait4": "d ws x p", "kill": "d S",
     "tgkill": "d d S", "clone": "x p p p p", "set_tid_address": "p", "set_robust_list": "p u",
     "rt_sigaction": "S sa sao u", "rt_sigprocmask": "H ss sso u", "getrandom": "p u x",
     "clock_gettime": "d tso", "nanosleep": "ts p", "clock_nanosleep": "d d ts p", "uname": "uts",
@@ -278,11 +279,30 @@ def _iovec(proc, addr, args, i, result, filled: bool = False) -> str:
     return "[" + ", ".join(parts) + more + "]"
 
 
+def _string_array(proc, addr) -> list[int]:
+    """The pointers of a NULL-terminated array of strings (at most 4096 of them)."""
+    out = []
+    while len(out) < 4096:
+        ptr = _u(proc, addr + 8 * len(out), 8)
+        if ptr == 0:
+            return out
+        out.append(ptr)
+    return out
+
+
+def _argv(proc, addr, args, i, result) -> str:
+    return "[" + ", ".join(_string(proc, p, None, cstring=True) for p in _string_array(proc, addr)) + "]"
+
+
+def _envp(proc, addr, args, i, result) -> str:
+    return f"{addr:#x} /* {len(_string_array(proc, addr))} vars */"
+
+
 def _rlimit_old(proc, addr, args, i, result) -> str:
     return sig.read_rlimit(proc, addr, args, i, result, infinity="RLIM_INFINITY")
 
 
 STRUCTS = {"sa": sig.read_sigaction, "sao": sig.read_sigaction, "ss": sig.read_sigset, "sso": sig.read_sigset,
            "rl": sig.read_rlimit, "rlo": sig.read_rlimit, "rlg": _rlimit_old, "rlgo": _rlimit_old,
-           "st": _stat, "ts": _timespec, "tso": _timespec, "uts": _utsname, "ws": _wait_status, "fd2": _fds,
+           "av": _argv, "ev": _envp, "st": _stat, "ts": _timespec, "tso": _timespec, "uts": _utsname, "ws": _wait_status, "fd2": _fds,
            "iov": _iovec, "iovo": lambda proc, addr, args, i, result: _iovec(proc, addr, args, i, result, True)}
