@@ -86,7 +86,7 @@ def test_strace_follows_forked_and_execd_children_with_pids():
     assert lines[clone].endswith(" = 1001")
     child = [x for x in lines if x.startswith("[pid 1001] ")]
     execve = next(x for x in child if "execve(" in x)
-    assert execve.startswith('[pid 1001] execve("/proc/self/exe", ["') and '", "again"], 0x' in execve
+    assert execve.startswith('[pid 1001] execve("/proc/self/exe", ["') and ', "again"], 0x' in execve
     assert execve.endswith(" vars */) = 0")
     assert '[pid 1001] write(1, "exec\'d: again\\n", 14) = 14' in child
     assert child[-1] == "[pid 1001] exit_group(5) = ?"
