@@ -323,6 +323,7 @@ def run_sanitize(args) -> int:
         print(json.dumps(report))
     else:
         sys.stdout.write(report["stdout"])
+        sys.stdout.flush()                     # the guest's output, then the report, wherever they go
         print(sanitize.format_report(report), file=sys.stderr)
     return 1 if report["errors"] or report["leaks"] else 0
 
