@@ -267,3 +267,13 @@ def test_trace_follows_children_only_when_asked():
     assert {r["tid"] for r in records} == {1000, 1001}
     # the exec'd image's main runs too (argc > 1 path): its records are named from its own image
     assert sum(r["where"] == "main" for r in records if r["tid"] == 1001) == 1    # the exec'd image starts
+
+
+def test_taint_follows_bytes_into_and_out_of_system_calls():
+    from ncpu.debug import taint
+    binary = str(compile_c("taint_calls"))
+    rep = taint.run(binary, [binary], stdin=b"abcWXYZ")
+    calls = {s["detail"]: s["labels"] for s in rep["sinks"] if s["kind"] == "syscall"}
+    assert calls["openat"] == ["stdin:0", "stdin:1", "stdin:2"]     # the path, read by the kernel
+    assert calls["write"] == ["stdin:4", "stdin:5"]
+    assert rep["status"] == 0
