@@ -234,3 +234,46 @@ def test_fuzz_in_parallel_gives_the_same_campaign():
     one = fuzz.fuzz(binary, [binary], seeds=[b"hello world!"], executions=40, seed=3, jobs=1)
     two = fuzz.fuzz(binary, [binary], seeds=[b"hello world!"], executions=40, seed=3, jobs=2)
     assert one.corpus == two.corpus and one.edges == two.edges and list(one.crashes) == list(two.crashes)
+
+
+@pytest.mark.parametrize("case, stdin, kind, marker", [
+    ("clean", b"abcdefgh", None, None),
+    ("read-overflow", b"0123456789ab", "heap-buffer-overflow write", "read(0, p, 12)"),
+    ("write-overflow", b"", "heap-buffer-overflow read", "write(1, p, 10)"),
+    ("write-freed", b"", "heap-use-after-free read", "write(1, p, 4)"),
+])
+def test_sanitize_checks_what_system_calls_read_and_write(case, stdin, kind, marker):
+    binary = str(compile_c("heap_syscalls", "-Wno-stringop-overflow", "-Wno-stringop-overread"))
+    rep = sanitize.sanitize(binary, [binary, case], stdin=stdin)
+    if kind is None:        # read(2) initialised the block: the loads of it are no uninitialised reads
+        assert rep["errors"] == [] and rep["leaks"] == [] and rep["status"] == sum(stdin) & 0x7F
+        return
+    assert [(e["kind"], e["syscall"]) for e in rep["errors"]] == [(kind, marker[:marker.index("(")])]
+    error = rep["errors"][0]
+    assert error["caller"]["line"].endswith(f"heap_syscalls.c:{source_line('heap_syscalls', marker)}")
+    assert error["block"]["size"] == 8
+
+
+def test_trace_follows_children_only_when_asked():
+    binary = compile_c("forkexec")
+    alone = ncpu_debug("trace", "--function", "child_work", "--", binary)
+    assert alone.returncode == 0 and alone.stdout == b""         # only the child runs child_work
+    both = ncpu_debug("trace", "-f", "--function", "child_work", "--", binary)
+    lines = both.stdout.decode().splitlines()
+    assert lines and all(x.startswith("[pid 1001] ") and " child_work" in x for x in lines)
+    assert "ret" in lines[-1]
+    records = [json.loads(x) for x in ncpu_debug("trace", "-f", "--json", "--function", "main", "--",
+                                                 binary).stdout.splitlines()]
+    assert {r["tid"] for r in records} == {1000, 1001}
+    # the exec'd image's main runs too (argc > 1 path): its records are named from its own image
+    assert sum(r["where"] == "main" for r in records if r["tid"] == 1001) == 1    # the exec'd image starts
+
+
+def test_taint_follows_bytes_into_and_out_of_system_calls():
+    from ncpu.debug import taint
+    binary = str(compile_c("taint_calls"))
+    rep = taint.run(binary, [binary], stdin=b"abcWXYZ")
+    calls = {s["detail"]: s["labels"] for s in rep["sinks"] if s["kind"] == "syscall"}
+    assert calls["openat"] == ["stdin:0", "stdin:1", "stdin:2"]     # the path, read by the kernel
+    assert calls["write"] == ["stdin:4", "stdin:5"]
+    assert rep["status"] == 0

@@ -53,3 +53,42 @@ def test_strace_decodes_structures():
     assert line("pipe2(") == "pipe2([3, 4], 0) = 0"
     assert line("writev(") == 'writev(1, [{iov_base="ab", iov_len=2}, {iov_base="cde\\n", iov_len=4}], 2) = 6'
     assert line("wait4(").startswith("wait4(") and "[{WIFEXITED(s) && WEXITSTATUS(s) == 3}]" in line("wait4(")
+
+
+def test_strace_decodes_signal_actions_masks_and_limits():
+    run = strace("--", compile_c("signals_limits"))
+    assert run.returncode == 0
+    lines = run.stderr.decode().splitlines()
+    start = next(k for k, x in enumerate(lines) if x.startswith("rt_sigaction(SIGINT"))
+    assert lines[start:start + 11] == [
+        "rt_sigaction(SIGINT, {sa_handler=%s, sa_mask=[TERM], sa_flags=SA_RESTART}, "
+        "{sa_handler=SIG_DFL, sa_mask=[], sa_flags=0}, 8) = 0" % lines[start].split("sa_handler=")[1].split(",")[0],
+        "rt_sigaction(SIGPIPE, {sa_handler=SIG_IGN, sa_mask=[PIPE], sa_flags=SA_RESTART}, "
+        "{sa_handler=SIG_DFL, sa_mask=[], sa_flags=0}, 8) = 0",
+        "rt_sigprocmask(SIG_BLOCK, [INT USR1], [], 8) = 0",
+        "rt_sigprocmask(SIG_SETMASK, ~[RTMIN RT_1], NULL, 8) = 0",      # glibc's sigfillset leaves 32, 33 out
+        "rt_sigprocmask(SIG_SETMASK, [], NULL, 8) = 0",
+        "prlimit64(0, RLIMIT_NOFILE, NULL, {rlim_cur=1024, rlim_max=1024}) = 0",
+        "prlimit64(0, RLIMIT_NOFILE, {rlim_cur=512, rlim_max=1024}, NULL) = 0",
+        "prlimit64(0, RLIMIT_STACK, NULL, {rlim_cur=8192*1024, rlim_max=RLIM64_INFINITY}) = 0",
+        "getrlimit(RLIMIT_CORE, {rlim_cur=RLIM_INFINITY, rlim_max=RLIM_INFINITY}) = 0",
+        "setrlimit(RLIMIT_CORE, {rlim_cur=RLIM_INFINITY, rlim_max=RLIM_INFINITY}) = 0",
+        "exit_group(0) = ?",
+    ]
+    assert lines[start].split("sa_handler=")[1].startswith("0x4")
+
+
+def test_strace_follows_forked_and_execd_children_with_pids():
+    run = strace("--", compile_c("forkexec"))
+    assert run.returncode == 0 and run.stdout == b"exec'd: again\nparent: child exited with 5, counter 0\n"
+    lines = run.stderr.decode().splitlines()
+    clone = next(k for k, x in enumerate(lines) if x.startswith("clone("))
+    assert lines[clone].endswith(" = 1001")
+    child = [x for x in lines if x.startswith("[pid 1001] ")]
+    execve = next(x for x in child if "execve(" in x)
+    assert execve.startswith('[pid 1001] execve("/proc/self/exe", ["') and ', "again"], 0x' in execve
+    assert execve.endswith(" vars */) = 0")
+    assert '[pid 1001] write(1, "exec\'d: again\\n", 14) = 14' in child
+    assert child[-1] == "[pid 1001] exit_group(5) = ?"
+    assert "[pid 1000] wait4(1001, [{WIFEXITED(s) && WEXITSTATUS(s) == 5}], 0x0, NULL) = 1001" in lines
+    assert lines[-1] == "+++ exited with 0 +++"

@@ -34,6 +34,9 @@ def register(tools) -> None:
     p.add_argument("--to", dest="last", type=int, default=None, metavar="N", help="up to instruction N (excluded)")
     p.add_argument("--limit", type=int, default=None, metavar="N", help="print at most N instructions")
     p.add_argument("-o", dest="output", metavar="FILE", help="write the trace to FILE (default stdout)")
+    p.add_argument("-f", "--follow-children", action="store_true",
+                   help="trace the processes it forks and execs too, each line with [pid N] (default: the "
+                        "first process only)")
     _common(p)
     p.set_defaults(func=run_trace)
 
@@ -202,10 +205,11 @@ def run_trace(args) -> int:
         raise CommandError(f"-o {args.output}: {error.strerror}") from None
 
     def emit(rec):
-        out.write((json.dumps(rec) if args.json else format_record(rec)) + "\n")
+        out.write((json.dumps(rec) if args.json else format_record(rec, args.follow_children)) + "\n")
     log = TraceLog(program, flt, emit, args.limit)
     stdin = _read(args.stdin) if args.stdin else b""
-    result = _run(binary, argv, stdin=stdin, on_rows=log.add, max_steps=args.max_steps)
+    result = _run(binary, argv, stdin=stdin, on_rows=log.add, max_steps=args.max_steps,
+                  follow_children=args.follow_children, on_image=log.image)
     log.finish(result.final or {})
     if args.output:
         out.close()
@@ -319,6 +323,7 @@ def run_sanitize(args) -> int:
         print(json.dumps(report))
     else:
         sys.stdout.write(report["stdout"])
+        sys.stdout.flush()                     # the guest's output, then the report, wherever they go
         print(sanitize.format_report(report), file=sys.stderr)
     return 1 if report["errors"] or report["leaks"] else 0
 

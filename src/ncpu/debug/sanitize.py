@@ -19,6 +19,12 @@ checked (address and size from tracing.access):
   no block's start (these end the run, as glibc would abort);
 * leaks: blocks still live at exit that the program's own code allocated.
 
+System calls are checked too, through the kernel's watcher (Kernel.watcher,
+as AddressSanitizer's interceptors do): a call that reads or writes a red
+zone or a freed block is reported at its `svc` with the call's name
+(read(2) past a block's end is "heap-buffer-overflow write" by read), and
+what a call writes into a block counts as initialised.
+
 Rows reach the checker in order and before each breakpoint callback
 (tracing.run_traced flushes them), so the shadow state a row is checked
 against is the one at its instruction.  Known limits: memalign,
@@ -35,6 +41,8 @@ import bisect
 from dataclasses import dataclass, field
 
 import numpy as np
+
+from ncpu.arm64.linux.syscalls import TABLE
 
 from .symbols import Program
 from .tracing import COL_PC, COL_WORD, COL_X0, access, run_traced
@@ -63,6 +71,8 @@ class Report:
     block: Block | None = None
     count: int = 0                # instruction count of the first occurrence
     times: int = 1
+    syscall: str = ""             # the system call that made the access ("" for an instruction)
+    caller: int | None = None     # for a system call: the call of its libc wrapper (x30 - 4)
 
 
 class Sanitizer:
@@ -81,6 +91,8 @@ class Sanitizer:
         self.reports: dict[tuple, Report] = {}
         self.stopped = False
         self.lo, self.hi = 1 << 62, 0          # span of all blocks seen, for a quick filter
+        self.kernel = None                     # set when the run starts (Kernel.watcher: this object)
+        self.call, self.call_at = "", (0, 0, 0, 0)   # system call in progress: name, (tid, svc pc, count, x30)
 
     # --- the allocator calls (breakpoint callbacks) ------------------------------------
     def breakpoints(self) -> list[int]:
@@ -167,7 +179,8 @@ class Sanitizer:
         self.starts.remove(p)
         return block
 
-    def _error(self, kind: str, pc: int, addr: int, size: int = 0, block=None, count: int = 0, stop=False):
+    def _error(self, kind: str, pc: int, addr: int, size: int = 0, block=None, count: int = 0, stop=False,
+               syscall: str = ""):
         key = (kind, pc)
         if key in self.reports:
             self.reports[key].times += 1
@@ -176,7 +189,8 @@ class Sanitizer:
                 block = self.freed.get(addr) or self.live.get(addr)
             if block is not None:                      # as it is now (a later free must not show)
                 block = Block(block.addr, block.size, block.site, bytearray(), block.free_site)
-            self.reports[key] = Report(kind, pc, addr, size, block, count)
+            self.reports[key] = Report(kind, pc, addr, size, block, count, syscall=syscall,
+                                       caller=self.call_at[3] if syscall else None)
         if stop:
             self.stopped = True
         return stop
@@ -195,7 +209,7 @@ class Sanitizer:
             if mem is not None:
                 self._access(rows[k], *mem)
 
-    def _access(self, row, addr: int, size: int, load: bool, store: bool) -> None:
+    def _access(self, row, addr: int, size: int, load: bool, store: bool, syscall: str = "") -> None:
         i = bisect.bisect_right(self.starts, addr + size - 1 + RED_ZONE) - 1
         while i >= 0:
             start = self.starts[i]
@@ -210,22 +224,40 @@ class Sanitizer:
                 continue
             pc, count = int(row[COL_PC]), int(row[COL_COUNT])
             if block.free_site is not None:
-                self._error("heap-use-after-free " + ("write" if store else "read"), pc, addr, size, block, count)
+                self._error("heap-use-after-free " + ("write" if store else "read"), pc, addr, size, block, count,
+                            syscall=syscall)
                 return
             lo, hi = max(addr, start), min(addr + size, start + block.size)
             inside = lo < hi and lo == addr and hi == addr + size
             if not inside:
                 if (load and not store and lo < hi and size >= 8 and addr % min(size, 16) == 0
-                        and self.program.line_of(pc) is None):
+                        and self.program.line_of(pc) is None and not syscall):
                     return                             # libc's vector string code reads aligned granules
                 self._error("heap-buffer-overflow " + ("write" if store else "read"), pc, addr, size, block,
-                            count)
+                            count, syscall=syscall)
                 return
             if store:
                 block.written[lo - start:hi - start] = b"\1" * (hi - lo)
-            elif not all(block.written[lo - start:hi - start]) and self.program.line_of(pc) is not None:
+            elif (not syscall and not all(block.written[lo - start:hi - start])
+                  and self.program.line_of(pc) is not None):
                 self._error("uninitialised read", pc, addr, size, block, count)
             return
+
+    # --- what system calls read and write (Kernel.watcher) ---------------------------------
+    def enter(self, proc, nr, args) -> None:
+        self.call = TABLE[nr][0] if nr in TABLE else str(nr)
+        self.call_at = (proc.pid, int(proc.state.pc) - 4, self.kernel.clock.instructions,
+                        int(proc.state.x[30]) - 4)
+
+    def access(self, proc, addr: int, data: bytes, write: bool) -> None:
+        if not self.starts or addr + len(data) <= self.lo or addr >= self.hi or proc.pid in self.pending:
+            return
+        row = np.zeros(COL_X0, np.int64)
+        row[COL_PC], row[COL_COUNT] = self.call_at[1], self.call_at[2]
+        self._access(row, addr, len(data), not write, write, syscall=self.call)
+
+    def leave(self, proc, nr, args) -> None:
+        pass
 
     def leaks(self) -> list[Block]:
         return [b for b in self.live.values() if self.program.line_of(b.site) is not None]
@@ -236,8 +268,11 @@ def sanitize(binary: str, argv: list[str], *, stdin: bytes = b"", max_steps: int
     san = Sanitizer(program)
     if not san.entries:
         raise ValueError(f"{binary}: no malloc/free symbols (a static glibc program is needed)")
+    def setup(kernel):
+        san.kernel = kernel
+        kernel.watcher = san
     result = run_traced(binary, argv, stdin=stdin, on_rows=san.check, breakpoints=san.breakpoints(),
-                        on_break=san.on_break, max_steps=max_steps)
+                        on_break=san.on_break, max_steps=max_steps, setup=setup)
     return report(san, program, result)
 
 
@@ -251,7 +286,8 @@ def _site(program: Program, pc: int | None) -> dict | None:
 def report(san: Sanitizer, program: Program, result) -> dict:
     errors = []
     for r in sorted(san.reports.values(), key=lambda r: (r.count, r.pc)):
-        e = {"kind": r.kind, "at": _site(program, r.pc), "address": r.addr, "size": r.size, "times": r.times}
+        e = {"kind": r.kind, "at": _site(program, r.pc), "address": r.addr, "size": r.size, "times": r.times,
+             "syscall": r.syscall or None, "caller": _site(program, r.caller)}
         if r.block is not None:
             e["block"] = {"address": r.block.addr, "size": r.block.size, "offset": r.addr - r.block.addr,
                           "allocated": _site(program, r.block.site), "freed": _site(program, r.block.free_site)}
@@ -266,11 +302,14 @@ def format_report(rep: dict) -> str:
         return f"{s['pc']:#x} {s['where']}" + (f" ({s['line']})" if s["line"] else "") if s else "?"
     out = []
     for e in rep["errors"]:
-        line = f"{e['kind']}: {site(e['at'])}"
+        by = f" by {e['syscall']}(2)" if e.get("syscall") else ""
+        line = f"{e['kind']}{by}: {site(e['at'])}"
         if e["size"]:
             line += f", {e['size']} bytes at {e['address']:#x}"
         elif e["address"]:
             line += f", pointer {e['address']:#x}"
+        if e.get("caller"):
+            line += f" called from {site(e['caller'])}"
         if e["times"] > 1:
             line += f" ({e['times']} times)"
         out.append(line)

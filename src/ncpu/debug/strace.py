@@ -6,8 +6,9 @@ reports each finished call as a `Call`.  A call that blocks is reported once,
 when it finally completes.  `format_call` writes the line strace would:
 `openat(AT_FDCWD, "/etc/passwd", O_RDONLY) = -1 ENOENT (No such file or directory)`.
 Arguments are decoded for the common calls (SIGNATURES), structures too
-(stat, timespec, utsname, wait status, pipe2's descriptors, iovec arrays);
-others show their first three arguments in hex.
+(stat, timespec, utsname, wait status, pipe2's descriptors, iovec arrays;
+sigaction, signal sets and rlimits in strace_signals.py); others show their
+first three arguments in hex.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from dataclasses import dataclass, field
 from ncpu.arm64.linux import abi
 from ncpu.arm64.linux.syscalls import TABLE
 
+from . import strace_signals as sig
+
 STRING_LIMIT = 32          # strace's default -s 32
 
 # argument kinds: d int, u unsigned, x hex, o octal, p pointer, s path string,
@@ -26,6 +29,9 @@ STRING_LIMIT = 32          # strace's default -s 32
 # structures: st struct stat (filled), ts / tso struct timespec (read / filled), uts struct utsname
 # (filled), ws wait status (filled), fd2 the two descriptors of pipe2 (filled), iov / iovo iovec
 # arrays (count in the next argument; read / filled),
+# av argv (an array of strings), ev envp (shown as its count of variables),
+# sa / sao struct sigaction, ss / sso sigset_t, rl / rlo struct rlimit of prlimit64, rlg / rlgo of
+# getrlimit and setrlimit (read / filled), H sigprocmask's how, R an rlimit resource,
 # D dirfd, O open flags (F: without the access mode), P mmap prot, M mmap flags, S signal number
 SIGNATURES = {
     "read": "d bo u", "write": "d bi u", "pread64": "d bo u d", "pwrite64": "d bi u d",
@@ -34,16 +40,16 @@ SIGNATURES = {
     "readlinkat": "D s p u", "getcwd": "p u", "chdir": "s", "mkdirat": "D s o", "unlinkat": "D s x",
     "renameat": "D s D s", "ioctl": "d x p", "fcntl": "d d x", "getdents64": "d p u",
     "brk": "p", "mmap": "p u P M d x", "munmap": "p u", "mprotect": "p u P", "madvise": "p u d",
-    "exit": "d", "exit_group": "d", "execve": "s p p", "wait4": "d ws x p", "kill": "d S",
+    "exit": "d", "exit_group": "d", "execve": "s av ev", "wait4": "d ws x p", "kill": "d S",
     "tgkill": "d d S", "clone": "x p p p p", "set_tid_address": "p", "set_robust_list": "p u",
-    "rt_sigaction": "S p p u", "rt_sigprocmask": "d p p u", "getrandom": "p u x",
+    "rt_sigaction": "S sa sao u", "rt_sigprocmask": "H ss sso u", "getrandom": "p u x",
     "clock_gettime": "d tso", "nanosleep": "ts p", "clock_nanosleep": "d d ts p", "uname": "uts",
-    "prlimit64": "d d p p", "futex": "p d d p p d", "pipe2": "fd2 F", "writev": "d iov d", "readv": "d iovo d",
+    "prlimit64": "d R rl rlo", "getrlimit": "R rlgo", "setrlimit": "R rlg", "futex": "p d d p p d", "pipe2": "fd2 F", "writev": "d iov d", "readv": "d iovo d",
     "getpid": "", "gettid": "", "getppid": "", "getuid": "", "geteuid": "", "getgid": "", "getegid": "",
     "sched_yield": "", "rseq": "p u d x", "sigaltstack": "p p", "ppoll": "p u p p u",
 }
 
-FILLED = {"bo", "st", "tso", "uts", "ws", "fd2", "iovo"}     # decoded after the call, from what it wrote
+FILLED = {"bo", "st", "tso", "uts", "ws", "fd2", "iovo", "sao", "sso", "rlo", "rlgo"}     # decoded after the call, from what it wrote
 
 MAP_NAMES = [(abi.MAP_SHARED, "MAP_SHARED"), (abi.MAP_PRIVATE, "MAP_PRIVATE"), (abi.MAP_FIXED, "MAP_FIXED"),
              (abi.MAP_ANONYMOUS, "MAP_ANONYMOUS"), (0x4000, "MAP_NORESERVE"), (0x100000, "MAP_FIXED_NOREPLACE"),
@@ -158,7 +164,11 @@ def _decode(proc, kind: str, args, i: int, result: int | None = None) -> str:
     if kind == "M":
         return _flags(value, MAP_NAMES)
     if kind == "S":
-        return abi.SIGNAL_NAMES.get(value, str(value)) if value else "0"
+        return "SIG" + sig.signal_short(value) if 0 < value <= 64 else str(_signed32(value))
+    if kind == "H":
+        return sig.HOW.get(value & 0xFFFFFFFF, str(_signed32(value)))
+    if kind == "R":
+        return sig.resource(value & 0xFFFFFFFF)
     return hex(value)
 
 
@@ -269,5 +279,30 @@ def _iovec(proc, addr, args, i, result, filled: bool = False) -> str:
     return "[" + ", ".join(parts) + more + "]"
 
 
-STRUCTS = {"st": _stat, "ts": _timespec, "tso": _timespec, "uts": _utsname, "ws": _wait_status, "fd2": _fds,
+def _string_array(proc, addr) -> list[int]:
+    """The pointers of a NULL-terminated array of strings (at most 4096 of them)."""
+    out = []
+    while len(out) < 4096:
+        ptr = _u(proc, addr + 8 * len(out), 8)
+        if ptr == 0:
+            return out
+        out.append(ptr)
+    return out
+
+
+def _argv(proc, addr, args, i, result) -> str:
+    return "[" + ", ".join(_string(proc, p, None, cstring=True) for p in _string_array(proc, addr)) + "]"
+
+
+def _envp(proc, addr, args, i, result) -> str:
+    return f"{addr:#x} /* {len(_string_array(proc, addr))} vars */"
+
+
+def _rlimit_old(proc, addr, args, i, result) -> str:
+    return sig.read_rlimit(proc, addr, args, i, result, infinity="RLIM_INFINITY")
+
+
+STRUCTS = {"sa": sig.read_sigaction, "sao": sig.read_sigaction, "ss": sig.read_sigset, "sso": sig.read_sigset,
+           "rl": sig.read_rlimit, "rlo": sig.read_rlimit, "rlg": _rlimit_old, "rlgo": _rlimit_old,
+           "av": _argv, "ev": _envp, "st": _stat, "ts": _timespec, "tso": _timespec, "uts": _utsname, "ws": _wait_status, "fd2": _fds,
            "iov": _iovec, "iovo": lambda proc, addr, args, i, result: _iovec(proc, addr, args, i, result, True)}

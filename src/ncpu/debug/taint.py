@@ -1,7 +1,8 @@
 """`ncpu debug taint`: forward data flow from chosen input bytes to branches, addresses and system calls.
 
-Sources: bytes of stdin as read(2) from descriptor 0 puts them in memory
-(optionally only the offsets in `stdin_range`), and argv strings.  Each
+Sources: bytes of stdin as a system call reading descriptor 0 (read,
+readv, pread64...) puts them in memory (optionally only the offsets in
+`stdin_range`), and argv strings.  Each
 location (register, memory byte) carries the set of input offsets its
 value was computed from (labels: "stdin:3", "argv1:0").  Per instruction of
 the trace (dataflow.effects): the registers it writes get the union of the
@@ -13,8 +14,12 @@ A location written from untainted sources is cleaned.
 Reported (each once per pc, with the labels and how many times):
 * branch: a conditional branch deciding on a tainted flag or register;
 * address: a load or store whose address registers are tainted;
-* syscall: a system call with a tainted argument register, or write(2)
-  of tainted bytes.
+* syscall: a system call with a tainted argument register, or one that
+  reads tainted bytes from guest memory (write(2) of them, a path...).
+System calls are followed through the kernel's watcher (Kernel.watcher):
+each copy from guest memory into the kernel is checked for labels, each
+copy into guest memory labels its bytes (stdin offsets) or cleans them.
+Data is not followed through the kernel (a pipe, a file written then read).
 Only the first thread is followed.
 """
 
@@ -23,6 +28,8 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
+
+from ncpu.arm64.linux.syscalls import TABLE
 
 from .dataflow import effects
 from .symbols import Program
@@ -122,24 +129,50 @@ class Taint:
         args = call.raw
         row = self.last_row
         arg_labels = _union(self.regs.get(f"x{k}") for k in range(len(args)))
-        if call.name != "read" and arg_labels and row is not None:
+        if call.name not in READS and arg_labels and row is not None:
             self._sink("syscall", row, arg_labels, call.name)
-        if call.name == "write" and row is not None and len(args) >= 3:
-            labels = self._mem_labels(args[1], min(args[2], 1 << 16))
-            if labels:
-                self._sink("syscall", row, labels, "write")
-        if call.name == "read" and args and args[0] == 0 and call.result and call.result > 0:
-            labels = []
-            for k in range(call.result):
-                offset = self.stdin_pos + k
-                lo, hi = self.stdin_range or (0, 1 << 62)
-                labels.append(f"stdin:{offset}" if lo <= offset < hi else None)
-            for a in range(args[1], args[1] + call.result):
-                self.mem.pop(a, None)
-            self.taint_memory(args[1], labels)
-            self.stdin_pos += call.result
         if call.result is not None:
             self.regs.pop("x0", None)
+
+
+READS = {"read": False, "readv": False, "pread64": True, "preadv": True, "preadv2": True}   # name -> offset given
+
+
+class KernelData:
+    """Kernel.watcher for taint: what system calls read from and write into guest memory."""
+
+    def __init__(self, taint: Taint):
+        self.taint = taint
+        self.name = ""
+        self.stdin_at = None           # offset of the next stdin byte this call delivers, or None
+
+    def enter(self, proc, nr, args) -> None:
+        t = self.taint
+        self.name = TABLE[nr][0] if nr in TABLE else str(nr)
+        self.stdin_at = None
+        if self.name in READS and args[0] & 0xFFFFFFFF == 0 and proc.pid == t.first_tid:
+            self.stdin_at = args[3] if READS[self.name] else t.stdin_pos
+
+    def access(self, proc, addr: int, data: bytes, write: bool) -> None:
+        t = self.taint
+        if proc.pid != t.first_tid:
+            return
+        if not write:
+            labels = t._mem_labels(addr, len(data))
+            if labels and t.last_row is not None:
+                t._sink("syscall", t.last_row, labels, self.name)
+            return
+        for a in range(addr, addr + len(data)):
+            t.mem.pop(a, None)
+        if self.stdin_at is not None:
+            lo, hi = t.stdin_range or (0, 1 << 62)
+            at = self.stdin_at
+            t.taint_memory(addr, [f"stdin:{at + k}" if lo <= at + k < hi else None for k in range(len(data))])
+            self.stdin_at += len(data)
+
+    def leave(self, proc, nr, args) -> None:
+        if self.stdin_at is not None and not READS[self.name]:
+            self.taint.stdin_pos = self.stdin_at
 
 
 def _union(items) -> frozenset:
@@ -155,9 +188,11 @@ def _line(program: Program, pc: int):
     return f"{where[0]}:{where[1]}" if where else None
 
 
-def _argv_setup(argv_indices: list[int], taint: Taint):
+def _setup(argv_indices: list[int], taint: Taint):
     def setup(kernel):
         proc = kernel.init
+        taint.first_tid = proc.pid
+        kernel.watcher = KernelData(taint)
         sp = int(proc.state.sp)
         argc = proc.mem.read_u64(sp)
         for k in argv_indices:
@@ -174,7 +209,7 @@ def run(binary: str, argv: list[str], *, stdin: bytes = b"", stdin_range=None, a
     program = Program.load(binary)
     taint = Taint(program, stdin_range)
     result = run_traced(binary, argv, stdin=stdin, on_rows=taint.add, on_call=taint.on_call,
-                        setup=_argv_setup(list(argv_indices), taint) if argv_indices else None,
+                        setup=_setup(list(argv_indices), taint),
                         max_steps=max_steps)
     sinks = sorted(taint.sinks.values(), key=lambda s: (s["first"], s["pc"]))
     for s in sinks:

@@ -24,10 +24,19 @@ How stops are found, with the CPU's public API only:
   fault before the accessing instruction retires; a fault inside a watched
   range is a hit (reported with pc at that instruction, which is what gdb
   expects on AArch64), one elsewhere on the page is stepped over with the
-  page disarmed.  Accesses the kernel makes on the guest's behalf (read(2)
-  into a watched buffer) are not seen.  The CPU reports a fault's address
-  but not its size: the size is read from the instruction's disassembly
-  (64 bytes assumed for vector structure loads and DC ZVA).
+  page disarmed.  The CPU reports a fault's address but not its size: the
+  size is read from the instruction's disassembly (64 bytes assumed for
+  vector structure loads and DC ZVA);
+* accesses the kernel makes for the guest (read(2) into a watched buffer,
+  write(2) from it, a path or a timespec it reads): the kernel's watcher
+  (`KernelWatch`, Kernel.watcher) sees every copy between guest memory and
+  the kernel; watched pages are disarmed while a system call runs.  A copy
+  touching a watched range pauses the scheduler right after the call, and
+  the stop is reported there, as a watchpoint hit of the `svc`: gdb, which
+  on AArch64 single-steps past the instruction of a hit before it compares
+  values, then gets that step answered at once (the `svc` has retired), so
+  it prints the old and new values with pc after the `svc`, as gdb does on
+  Linux with a software watchpoint.
 """
 
 from __future__ import annotations
@@ -64,6 +73,7 @@ class Event:
     address: int = 0               # watch: the watched address hit
     watch: int = 0                 # watch: WRITE, READ or ACCESS
     status: int = 0                # exited: wait status
+    syscall: bool = False          # watch: a system call made the access (it has completed)
 
 
 class Target:
@@ -79,6 +89,13 @@ class Target:
         self._fault = None                       # (tid, signo, address) the hook held back
         self._armed: dict[int, tuple] = {}       # page -> (original perm, armed perm, exec trapped)
         self._muted: list = []                   # (stdio file, its real fd) while re-executing
+        self._replaying = False                  # goto re-executes the past: the watcher is quiet
+        self._trap_exec = False                  # what _arm took, to arm again after a system call
+        self._kernel_hit: Event | None = None    # a system call touched a watched range
+        self._stepped: tuple[int, int] | None = None   # (tid, count) whose next single step is done already
+        self.watch_kernel = KernelWatch(self)
+        self.shared.append(self.watch_kernel)
+        kernel.watcher = self.watch_kernel
         self._take_snapshot()
 
     # --- the state, as a debugger reads it --------------------------------------
@@ -119,6 +136,9 @@ class Target:
         until that thread retired one instruction.  `interrupted()` is polled
         between chunks; `stop_at` bounds the run (history-end at that count)."""
         sched = self.sched
+        stepped, self._stepped = self._stepped, None
+        if step_tid is not None and stepped == (step_tid, self.now):
+            return Event("step", step_tid)         # the svc of a kernel-side watch hit (see module doc)
         first = True
         polls = 0
         while True:
@@ -160,6 +180,7 @@ class Target:
         self._fault = None
         if proc.pid in self.pass_signal and proc.state.pc == self.pass_signal[proc.pid]:
             self._fault = "pass"
+        self._trap_exec = trap_exec
         self._arm(proc, trap_exec)
         cpu = proc.cpu if self.breakpoints and self._debugged(proc) else None
         if cpu is not None:                     # attached only while it runs: snapshots never copy it
@@ -173,6 +194,10 @@ class Target:
             self._disarm(proc)
         fault, self._fault = self._fault, None
         self.pass_signal.pop(proc.pid, None)
+        hit, self._kernel_hit = self._kernel_hit, None
+        if hit is not None:
+            self._stepped = (hit.tid, self.now)
+            return ran, hit
         if fault is None or fault == "pass":
             return ran, None
         tid, signo, address = fault
@@ -241,6 +266,11 @@ class Target:
                 mem.protect(page * PAGE, PAGE, original)
         self._armed.clear()
 
+    def rearm(self, proc) -> None:
+        """Arm again after a system call (the mappings may have changed meanwhile)."""
+        if proc.mem is not None and proc.alive:
+            self._arm(proc, self._trap_exec)
+
     def _exit_event(self) -> Event:
         result = self.sched.result
         return Event("exited", self.kernel.init.pid, status=result.wait_status if result else 0)
@@ -273,11 +303,16 @@ class Target:
         count = max(0, count)
         at, snap = max((s for s in self.snapshots if s[0] <= count), key=lambda s: s[0])
         self._restore(snap)
-        with self._quiet():
-            while self.now < count:
-                if self.sched.advance(min(count - self.now, QUANTUM)) == 0 and self.sched.current() is None:
-                    break
-                self._maybe_snapshot()
+        self._stepped = self._kernel_hit = None
+        self._replaying = True
+        try:
+            with self._quiet():
+                while self.now < count:
+                    if self.sched.advance(min(count - self.now, QUANTUM)) == 0 and self.sched.current() is None:
+                        break
+                    self._maybe_snapshot()
+        finally:
+            self._replaying = False
 
     @contextlib.contextmanager
     def _quiet(self):
@@ -307,6 +342,7 @@ class Target:
     def _restore(self, snap: Scheduler) -> None:
         self.sched = _copy(snap, self.shared)
         self.sched.fault_hook = self._on_fault
+        self.kernel.watcher = self.watch_kernel
 
     def reverse(self, step_tid: int | None = None) -> Event:
         """Run backwards: to the previous instruction (step_tid given), or to the
@@ -349,12 +385,45 @@ class Target:
             _, event = self._advance(proc, limit, skip=proc.state.pc if at_bp else None)
             if event is not None:
                 last = (self.now, event)              # the instruction has not retired yet
-                if event.kind == "watch":
+                if event.kind == "watch" and event.syscall:
+                    self._stepped = None              # (the call has completed)
+                elif event.kind == "watch":
                     self.sched.advance(1)             # the access itself, disarmed
                 else:                                 # a signal: the kernel takes it, as it did
                     self.pass_signal[proc.pid] = proc.state.pc
                     self._advance(proc, 1)
         return last
+
+
+class KernelWatch:
+    """Kernel.watcher of a debugged run: disarms watched pages while a system
+    call runs, and turns the call's copies that touch a watched range into a hit."""
+
+    def __init__(self, target: Target):
+        self.target = target
+
+    def enter(self, proc, nr, args) -> None:
+        t = self.target
+        if t._armed and t._debugged(proc):
+            t._disarm(proc)
+            self.rearm = proc
+        else:
+            self.rearm = None
+
+    def leave(self, proc, nr, args) -> None:
+        if self.rearm is not None:
+            self.rearm, proc = None, self.rearm
+            self.target.rearm(proc)
+
+    def access(self, proc, addr: int, data: bytes, write: bool) -> None:
+        t = self.target
+        if t._replaying or t._kernel_hit is not None or not t.watchpoints or not t._debugged(proc):
+            return
+        for kind, start, length in t.watchpoints:
+            if addr < start + length and start < addr + len(data) and (kind == ACCESS or (kind == WRITE) == write):
+                t._kernel_hit = Event("watch", proc.pid, abi.SIGTRAP, start, kind, syscall=True)
+                t.kernel.pause = True                # the scheduler returns right after this call
+                return
 
 
 def _access_size(proc) -> int:

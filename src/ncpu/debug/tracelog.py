@@ -5,6 +5,9 @@ disassembly, the registers it wrote (new values) and the memory it
 accessed.  A row's effects are known once the next row of the same thread
 arrives (registers are recorded before each instruction), so rows are
 printed one behind; the last one takes the final registers of its thread.
+Following children (`ncpu debug trace -f`), each record names its thread
+(`[pid N]` in text, as strace -f writes), and symbols come from the image
+that thread runs (`image`, told by tracing.run_traced's on_image).
 """
 
 from __future__ import annotations
@@ -45,6 +48,21 @@ class TraceLog:
         self.program, self.filter, self.emit, self.limit = program, flt, emit, limit
         self.pending: dict[int, np.ndarray] = {}     # tid -> last row, its effects not known yet
         self.emitted = 0
+        self.programs: dict[int, Program] = {}      # tid -> the image it runs, once told (image)
+        self._loaded: dict[str, Program] = {}
+
+    def image(self, tid: int, path: str) -> None:
+        """Thread tid runs `path` from now on (started, or exec'd it)."""
+        row = self.pending.pop(tid, None)
+        if row is not None and not self.full and self.filter.mask(row[None, :])[0]:
+            self._record(tid, row, row)                # the execve: its effects are the new image
+        if path not in self._loaded:
+            try:
+                self._loaded[path] = Program.load(path)
+            except Exception:                          # not an ELF we can read: bare addresses
+                self._loaded[path] = None
+        program = self._loaded[path]
+        self.programs[tid] = program if program is not None else self.program
 
     @property
     def full(self) -> bool:
@@ -73,7 +91,8 @@ class TraceLog:
         pc, word = int(row[COL_PC]), int(row[COL_WORD]) & 0xFFFFFFFF
         ins = instruction(pc, word)
         mem = access(row)
-        rec = {"n": int(row[COL_COUNT]), "tid": tid, "pc": pc, "where": self.program.where(pc),
+        program = self.programs.get(tid, self.program)
+        rec = {"n": int(row[COL_COUNT]), "tid": tid, "pc": pc, "where": program.where(pc),
                "word": word, "text": ins.text,
                "regs": {name: value for name, value in written(row, after)}}
         if mem is not None:
@@ -83,11 +102,13 @@ class TraceLog:
         self.emit(rec)
 
 
-def format_record(rec: dict) -> str:
+def format_record(rec: dict, with_pid: bool = False) -> str:
     regs = " ".join(f"{name}={value:#x}" for name, value in rec["regs"].items())
     mem = ""
     if "mem" in rec:
         m = rec["mem"]
         mem = f" [{m['access']} {m['addr']:#x}:{m['size']}]"
     head = f"{rec['n']:>10} {rec['pc']:#010x} {rec['where']:<24} {rec['word']:08x}  {rec['text']:<32}"
+    if with_pid:
+        head = f"[pid {rec['tid']}] " + head
     return (head + (" " + regs if regs else "") + mem).rstrip()

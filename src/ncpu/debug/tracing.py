@@ -13,6 +13,12 @@ did is read off them:
 
 stdin is given as bytes (a temporary file the guest reads), the guest's
 stdout and stderr are captured unless `stdout` says otherwise.
+
+Which threads are traced: those of the first process (all of them), or with
+`follow_children` every thread of every process, forked or exec'd (an
+execve gets the new image's CPU hooked at once; `on_image(tid, path)` says
+which executable a traced thread runs from then on).  Untraced processes run
+at full speed, without hooks.
 """
 
 from __future__ import annotations
@@ -53,12 +59,14 @@ class Traced:
 
 def run_traced(binary: str, argv: list[str], *, stdin: bytes = b"", on_rows=None, regs: bool = True,
                breakpoints=(), on_break=None, on_call=None, max_steps: int = 10**9, root: str | None = None,
-               ring: int = 1 << 14, env: dict | None = None, setup=None, seed: int = 0) -> Traced:
+               ring: int = 1 << 14, env: dict | None = None, setup=None, seed: int = 0,
+               follow_children: bool = False, on_image=None) -> Traced:
     """Run binary to its end with hooks on every thread (see the module doc).
 
     on_break(cpu, pc, proc) is called at each breakpoint (return True to end
     the run there); on_call(strace.Call) after each system call; setup(kernel)
-    before the first instruction.
+    before the first instruction (it may set kernel.watcher: the rows up to
+    each system call reach on_rows before the watcher hears of the call).
     """
     tmp = tempfile.mkdtemp(prefix="ncpu-trace-")
     try:
@@ -83,8 +91,10 @@ def run_traced(binary: str, argv: list[str], *, stdin: bytes = b"", on_rows=None
                 strace.attach(kernel, call)
             if setup is not None:
                 setup(kernel)
+            if kernel.watcher is not None:              # it sees the rows up to the svc first
+                kernel.watcher = _Flushed(kernel.watcher, hooked)
             result, fault_pc, final = _drive(kernel, max_steps, on_rows, regs, breakpoints, on_break, ring,
-                                             hooked)
+                                             hooked, follow_children, on_image)
         finally:
             for fd in fds:
                 os.close(fd)
@@ -97,7 +107,21 @@ def run_traced(binary: str, argv: list[str], *, stdin: bytes = b"", on_rows=None
     return Traced(result.status, result.wait_status, result.instructions, result.reason, out, err, fault_pc, final)
 
 
-def _drive(kernel, max_steps, on_rows, regs, breakpoints, on_break, ring, hooked):
+class _Flushed:
+    """A Kernel.watcher that the trace rows reach before each system call's copies."""
+
+    def __init__(self, inner, hooked: dict):
+        self.inner, self.hooked = inner, hooked
+        self.access, self.leave = inner.access, inner.leave
+
+    def enter(self, proc, nr, args) -> None:
+        for h in self.hooked.values():
+            h.flush()
+        self.inner.enter(proc, nr, args)
+
+
+def _drive(kernel, max_steps, on_rows, regs, breakpoints, on_break, ring, hooked, follow_children=False,
+           on_image=None):
     sched = Scheduler(kernel, max_steps)
     stop = [False]
     fault_pc = [None]
@@ -127,17 +151,36 @@ def _drive(kernel, max_steps, on_rows, regs, breakpoints, on_break, ring, hooked
         return Hooks(trace=on_rows is not None, regs=regs, breakpoints=breakpoints, ring=ring,
                      on_trace=rows, on_break=hit if on_break is not None else (lambda cpu, pc: False))
 
+    def traced(proc) -> bool:
+        return follow_children or proc.group is kernel.init.group
+
+    def attach(proc) -> None:
+        proc.cpu.hooks = hooked[proc.pid] = hooks_for(proc)
+        if on_image is not None:
+            on_image(proc.pid, proc.exe_host)
+
+    execve = kernel.execve
+
+    def traced_execve(proc, *args, **kwargs):      # the new image's CPU is hooked before it runs
+        execve(proc, *args, **kwargs)
+        old = hooked.get(proc.pid)
+        if old is not None:
+            old.flush()
+        if traced(proc) and proc.cpu is not None and proc.cpu.hooks is None:
+            attach(proc)
+    kernel.execve = traced_execve
+
     while sched.result is None and not stop[0]:
         proc = sched.current()
         if proc is None:
             break
-        if proc.cpu is not None and proc.cpu.hooks is None:
-            proc.cpu.hooks = hooked[proc.pid] = hooks_for(proc)
+        if proc.cpu is not None and proc.cpu.hooks is None and traced(proc):
+            attach(proc)
         sched.advance(QUANTUM)
         hooks = hooked.get(proc.pid)
         if hooks is not None:
             hooks.flush()
-        if proc.cpu is not None:
+        if proc.cpu is not None and proc.pid in hooked:
             row = np.zeros(WIDTH, np.int64)
             row[COL_X0:COL_X0 + 32] = proc.cpu.state.regs[:32]
             row[COL_NZCV] = proc.cpu.state.regs[NZCV]

@@ -60,6 +60,10 @@ class Kernel:
         self.init: Process | None = None
         self.current: Process | None = None
         self.yielded = False                    # the running process gave up its slice
+        self.pause = False                      # a debugger wants to look now: the slice goes on later
+        # None, or a debugger's object told of each system call and of the guest memory it
+        # reads and writes: enter(proc, nr, args), access(proc, addr, data, write), leave(proc, nr, args)
+        self.watcher = None
         self.procs_to_drop: list[int] = []
 
     # --- diagnostics ----------------------------------------------------------
@@ -400,7 +404,10 @@ class Kernel:
             x[0] = (-errno.ENOSYS) & abi.MASK64
             return True
         try:
-            result = entry[1](self, proc, *args)
+            if self.watcher is None:
+                result = entry[1](self, proc, *args)
+            else:
+                result = self._watched(entry[1], proc, nr, args)
         except OutOfMemory as error:
             self.out_of_memory(error)
             return True
@@ -413,6 +420,18 @@ class Kernel:
         if result is not NO_RESULT and proc.alive:
             proc.state.x[0] = int(result) & abi.MASK64
         return True
+
+    def _watched(self, handler, proc: Process, nr: int, args: tuple):
+        """Run a handler with the watcher told of its guest memory copies (syscalls.observe)."""
+        from . import syscalls
+        watcher = self.watcher
+        watcher.enter(proc, nr, args)
+        syscalls.observe = watcher.access
+        try:
+            return handler(self, proc, *args)
+        finally:
+            syscalls.observe = None
+            watcher.leave(proc, nr, args)
 
     def stamp_fd(self, fd: int) -> None:
         now = self.clock.realtime_ns()

@@ -113,6 +113,7 @@ class Scheduler:
             return 0
         kernel = self.kernel
         ran = _run_slice(kernel, proc, min(self.left, limit), self.fault_hook)
+        kernel.pause = False                     # (set by a debugger's watcher: advance returns early)
         self.left -= ran
         if self.left <= 0 or not proc.running or proc.blocked_call is not None or kernel.yielded \
                 or kernel.oom is not None:
@@ -179,7 +180,7 @@ def _run_slice(kernel, proc, quantum: int, fault_hook=None) -> int:
     reasons = api.StopReason
     kernel.current = proc
     left = quantum
-    while left > 0 and proc.running and proc.blocked_call is None and not kernel.yielded:
+    while left > 0 and proc.running and proc.blocked_call is None and not kernel.yielded and not kernel.pause:
         cpu = proc.cpu
         try:
             stop = cpu.run(left)                # page faults a mapping allows are resolved inside

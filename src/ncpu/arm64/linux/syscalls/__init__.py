@@ -31,6 +31,14 @@ def syscall(nr: int, name: str | None = None):
 TASK_SIZE = 1 << 48     # arm64 Linux's user address limit (48-bit VA)
 
 
+# --- kernel-side accesses to guest memory, for debuggers ----------------------------
+# None while nothing watches (the normal case: one global test per copy).  While a
+# kernel with a `watcher` runs a handler (Kernel.syscall), `observe(proc, addr, data,
+# write)` is told of each copy between the guest and the kernel below: the bytes read
+# from the guest (write=False), or written into it (write=True, after the write).
+observe = None
+
+
 # --- guest memory access for handlers (a bad pointer is EFAULT, not a crash) ----
 # Only GuestFault (the memory's own "not mapped" signal) becomes EFAULT: any
 # other exception is a host bug and must surface, not be hidden from the guest.
@@ -56,9 +64,12 @@ def read(proc, addr: int, n: int) -> bytes:
         return b""
     check(proc, addr, n, PROT_READ)
     try:
-        return proc.mem.read(addr, n)
+        data = proc.mem.read(addr, n)
     except GuestFault:
         raise SyscallError(errno.EFAULT) from None
+    if observe is not None:
+        observe(proc, addr, data, False)
+    return data
 
 
 def write(proc, addr: int, data: bytes) -> None:
@@ -69,6 +80,8 @@ def write(proc, addr: int, data: bytes) -> None:
         proc.mem.write(addr, data)
     except GuestFault:
         raise SyscallError(errno.EFAULT) from None
+    if observe is not None:
+        observe(proc, addr, bytes(data), True)
 
 
 def cstring(proc, addr: int, limit: int = 4096) -> bytes:
@@ -78,6 +91,8 @@ def cstring(proc, addr: int, limit: int = 4096) -> bytes:
         s = proc.mem.read_cstring(addr, limit + 1)
     except GuestFault:
         raise SyscallError(errno.EFAULT) from None
+    if observe is not None:
+        observe(proc, addr, s[:limit + 1] + b"\0"[:limit + 1 - len(s)], False)   # the NUL was read too
     if len(s) > limit:
         raise SyscallError(errno.ENAMETOOLONG)
     return s
