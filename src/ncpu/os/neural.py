@@ -17,12 +17,13 @@ import numpy as np
 import torch
 
 from ncpu.os.memory import UNMAPPED
+from ncpu.os.nets.assembler import NeuralAssembler
 from ncpu.os.nets.interrupts import InterruptNet
 from ncpu.os.nets.mmu import MMUNet
 from ncpu.os.policies import ClassicalPolicies, lowest_line
 
 WEIGHTS = Path(__file__).resolve().parent / "weights"
-NETS = {"interrupts": InterruptNet, "mmu": MMUNet}
+NETS = {"interrupts": InterruptNet, "mmu": MMUNet, "assembler": NeuralAssembler}
 
 
 class WeightsMissing(Exception):
@@ -50,6 +51,34 @@ class NeuralPolicies(ClassicalPolicies):
         self.device = device
         self.interrupt_net = load_net("interrupts", directory, device)
         self.mmu_net = load_net("mmu", directory, device)
+        self.assembler_net = load_net("assembler", directory)  # small batches: it runs on the CPU
+
+    def assemble(self, source: str):
+        """The loader's assembler: the neural assembler, checked word by word
+        against the classical one (an override per differing word, or per
+        program where only one of them accepts the text)."""
+        from ncpu.isa.assembler import AssemblerError, assemble
+        from ncpu.os.nets.assembler import Rejected
+
+        try:
+            neural = self.assembler_net.assemble(source)
+        except Rejected:
+            neural = None
+        try:
+            classical = assemble(source)
+        except AssemblerError:
+            if neural is not None:
+                self.overrides["assemble"] += 1
+            raise
+        self.decisions["assemble"] += len(classical.words)
+        if neural is None or len(neural.words) != len(classical.words):
+            self.overrides["assemble"] += max(1, len(classical.words))
+            return classical
+        wrong = sum(a != b for a, b in zip(neural.words, classical.words))
+        if wrong:
+            self.overrides["assemble"] += wrong
+            return classical
+        return neural
 
     def interrupt(self, pending: int, mask: int) -> int:
         self.decisions["interrupt"] += 1
