@@ -57,28 +57,18 @@ class NeuralPolicies(ClassicalPolicies):
         """The loader's assembler: the neural assembler, checked word by word
         against the classical one (an override per differing word, or per
         program where only one of them accepts the text)."""
-        from ncpu.isa.assembler import AssemblerError, assemble
-        from ncpu.os.nets.assembler import Rejected
+        from ncpu.isa.assembler import AssemblerError
+        from ncpu.os.nets.assembler import guarded
 
         try:
-            neural = self.assembler_net.assemble(source)
-        except Rejected:
-            neural = None
-        try:
-            classical = assemble(source)
-        except AssemblerError:
-            if neural is not None:
-                self.overrides["assemble"] += 1
+            program, overrides = guarded(self.assembler_net, source)
+        except AssemblerError as error:
+            self.overrides["assemble"] += error.overrides
             raise
-        self.decisions["assemble"] += len(classical.words)
-        if neural is None or len(neural.words) != len(classical.words):
-            self.overrides["assemble"] += max(1, len(classical.words))
-            return classical
-        wrong = sum(a != b for a, b in zip(neural.words, classical.words))
-        if wrong:
-            self.overrides["assemble"] += wrong
-            return classical
-        return neural
+        self.decisions["assemble"] += len(program.words)
+        if overrides:
+            self.overrides["assemble"] += overrides
+        return program
 
     def interrupt(self, pending: int, mask: int) -> int:
         self.decisions["interrupt"] += 1

@@ -366,6 +366,42 @@ def _kind(op: _Operand, found: dict) -> None:
         op.number = op.sign * number[0] if op.token is not None else 0.0
 
 
+def guarded(net: NeuralAssembler, source: str) -> tuple[Program, int]:
+    """The neural assembler checked against the classical one: (the program,
+    overrides). The classical words replace the neural ones wherever they
+    differ (an override per differing word, or per classical word where only
+    one of the two accepts the text); an error the classical assembler raises
+    is raised (one override if the networks had accepted the text)."""
+    from ncpu.isa.assembler import AssemblerError, assemble
+
+    try:
+        neural = net.assemble(source)
+    except Rejected:
+        neural = None
+    try:
+        classical = assemble(source)
+    except AssemblerError as error:
+        error.overrides = int(neural is not None)
+        raise
+    if neural is None or len(neural.words) != len(classical.words):
+        return classical, max(1, len(classical.words))
+    wrong = sum(a != b for a, b in zip(neural.words, classical.words))
+    return (classical, wrong) if wrong else (neural, 0)
+
+
+_SHIPPED = None
+
+
+def shipped() -> NeuralAssembler:
+    """The shipped weights (loaded once)."""
+    global _SHIPPED
+    if _SHIPPED is None:
+        from ncpu.os.neural import load_net
+
+        _SHIPPED = load_net("assembler")
+    return _SHIPPED
+
+
 # -- training and enumeration -----------------------------------------------------------
 
 
