@@ -23,7 +23,7 @@ WORKLOAD = sorted((Path(__file__).resolve().parents[1] / "programs" / "os").glob
 
 
 def main() -> None:
-    rows = evaluate(workload=load_images(WORKLOAD))
+    rows = evaluate(workload=load_images(WORKLOAD), sources=[path.read_text() for path in WORKLOAD])
     print("| part | metric | cases | classical | oracle | neural | run-time decisions | overrides |")
     print("|---|---|---:|---:|---:|---:|---:|---:|")
     for r in rows:
@@ -44,7 +44,7 @@ def main() -> None:
     reference = None
     for policies in (ClassicalPolicies(), NeuralPolicies()):
         started = time.process_time()
-        kernel = Kernel(load_images(WORKLOAD), policies, stdin=b"typed input").run()
+        kernel = Kernel(load_images(WORKLOAD, policies), policies, stdin=b"typed input").run()
         seconds = time.process_time() - started
         report = kernel.report()
         outcome = [(p["pid"], p["exit_status"], p["stdout"], p["steps"]) for p in report["processes"]]

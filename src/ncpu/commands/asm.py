@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from ncpu.cli import CommandError
-from ncpu.commands._load import assemble_file, words_to_binary
+from ncpu.commands._load import assemble_file, read_text, words_to_binary
 
 
 def register(subparsers) -> None:
@@ -19,11 +19,26 @@ def register(subparsers) -> None:
     parser.add_argument("file", metavar="FILE.asm", help="assembly source")
     parser.add_argument("-o", "--output", metavar="FILE.bin",
                         help="where to write the words (default: FILE.bin beside the source; '-' prints hex words)")
+    parser.add_argument("--neural", action="store_true",
+                        help="assemble through the neural assembler (neurOS's tokenizer and code generator "
+                             "networks), checked word by word against the classical one; the overrides are "
+                             "reported (docs/neuros.md)")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    program = assemble_file(args.file)
+    program = assemble_file(args.file)  # errors as file:line:col
+    overrides = None
+    if args.neural:
+        from ncpu.os.nets.assembler import guarded, shipped
+        from ncpu.os.neural import WeightsMissing
+
+        try:
+            program, overrides = guarded(shipped(), read_text(args.file))
+        except WeightsMissing as error:
+            raise CommandError(str(error)) from None
+        note = f"neural assembler, {overrides} override(s)"
+        print(f"{args.file}: {note}", file=sys.stderr)
     if args.output == "-":
         for address, word in enumerate(program.words):
             print(f"{address:6d}: {word:08x}")

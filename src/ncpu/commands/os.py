@@ -36,9 +36,9 @@ def register(subparsers) -> None:
     run.set_defaults(func=run_workload)
 
     train = sub.add_parser("train", help="train every trained part and check it against its oracle",
-                           description="Train the interrupt controller and the MMU (CPU minutes), enumerate "
-                                       "each against its oracle and save the weights only if exact; train the "
-                                       "TLB, cache and prefetcher on traces of training programs and print their "
+                           description="Train the interrupt controller, the MMU and the assembler (CPU minutes), "
+                                       "enumerate each against its oracle and save the weights only if exact; train "
+                                       "the TLB, cache and prefetcher on traces of training programs and print their "
                                        "figures on held-out programs; then the compiler optimizer's network (needs "
                                        "cvc5), saved when every held-out nsl program still prints its expected output.")
     train.add_argument("--out", type=Path, default=None, help="weights directory (default: the shipped ones)")
@@ -90,7 +90,7 @@ def _device(name: str | None):
         raise CommandError(f"--device {name[:40]!r}: {reason[:200]}") from None
 
 
-def _images(paths: list[str]):
+def _images(paths: list[str], policies=None):
     from ncpu.commands._load import assemble_file
     from ncpu.machine.program_file import ProgramFileError
     from ncpu.os.workload import load_images
@@ -98,7 +98,7 @@ def _images(paths: list[str]):
     for path in paths:
         assemble_file(path)  # errors as file:line:col
     try:
-        return load_images(paths)
+        return load_images(paths, policies)
     except ProgramFileError as error:
         raise CommandError(str(error)) from None
 
@@ -118,8 +118,9 @@ def _policies(name: str, weights: Path | None = None, device=None):
 def run_workload(args: argparse.Namespace) -> int:
     from ncpu.os.kernel import Kernel
 
-    images = _images(args.files)
-    kernel = Kernel(images, _policies(args.policy), engine=args.engine, slice_steps=args.slice,
+    policies = _policies(args.policy)
+    images = _images(args.files, policies)  # the loader assembles through the policy's assembler
+    kernel = Kernel(images, policies, engine=args.engine, slice_steps=args.slice,
                     frames=args.frames, stdin=args.input.encode("utf-8")).run()
     report = kernel.report()
     if args.json:
@@ -165,10 +166,11 @@ def run_eval(args: argparse.Namespace) -> int:
     from ncpu.os.training import evaluate
     from ncpu.os.workload import load_images
 
-    workload = load_images(sorted((Path(__file__).resolve().parents[3] / "programs" / "os").glob("*.asm"))) \
-        if (Path(__file__).resolve().parents[3] / "programs" / "os").is_dir() else None
+    paths = sorted((Path(__file__).resolve().parents[3] / "programs" / "os").glob("*.asm"))
+    workload = load_images(paths) if paths else None
     try:
-        rows = evaluate(args.weights or WEIGHTS, _device(args.device), workload)
+        rows = evaluate(args.weights or WEIGHTS, _device(args.device), workload,
+                        [path.read_text(encoding="utf-8") for path in paths])
     except WeightsMissing as error:
         raise CommandError(str(error)) from None
     if args.json:

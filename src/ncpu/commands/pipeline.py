@@ -24,9 +24,10 @@ def _positive(text: str) -> int:
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "pipeline",
-        help="nsl source -> compiler -> assembler -> neural CPU -> neural display -> pixels",
+        help="nsl source -> compiler -> neural assembler -> neural CPU -> neural display -> pixels",
         description=(
-            "Compile FILE.nsl, assemble it (the classical assembler), run it on the neural engine "
+            "Compile FILE.nsl, assemble it through the neural assembler (checked word by word against the "
+            "classical one), run it on the neural engine "
             "(every ALU operation and flag through the circuits) with its standard output laid out on "
             "the 40x12 text screen, and render that screen through the neural display. The same "
             "program is run the exact way (reference engine, classical renderer) and the pixels "
@@ -71,6 +72,8 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(str(error)) from None
     report = {
         "instructions": len(result.built.words),
+        "assembler_overrides": result.built.assembler_overrides,
+        "same_words": result.built.words == result.built.classical_words,
         "steps": result.neural.final.steps,
         "halted": result.neural.final.halted,
         "exit_status": result.neural.exit_status,
@@ -135,7 +138,8 @@ def search(built, args):
 
 
 def summary(args, report: dict) -> str:
-    lines = [f"{args.file}: {report['instructions']} instructions; neural engine: {report['steps']:,} steps, "
+    lines = [f"{args.file}: {report['instructions']} instructions from the neural assembler "
+             f"({report['assembler_overrides']} overrides); neural engine: {report['steps']:,} steps, "
              f"exit status {report['exit_status']}",
              f"  output: {report['output']!r}",
              "  pixels: neural engine + neural display " + ("==" if report["same_pixels"] else "!=")

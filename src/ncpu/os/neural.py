@@ -26,6 +26,7 @@ import torch
 from ncpu.os.hierarchy import HierarchyConfig
 from ncpu.os.memory import UNMAPPED
 from ncpu.os.nets import prefetch
+from ncpu.os.nets.assembler import NeuralAssembler
 from ncpu.os.nets.cache import CacheNet
 from ncpu.os.nets.interrupts import InterruptNet
 from ncpu.os.nets.mmu import MMUNet
@@ -37,7 +38,8 @@ from ncpu.os.replacement import lru_victim
 from ncpu.os.stride import DeltaHistory
 
 WEIGHTS = Path(__file__).resolve().parent / "weights"
-NETS = {"interrupts": InterruptNet, "mmu": MMUNet, "tlb": TLBNet, "cache": CacheNet, "prefetch": PrefetchNet}
+NETS = {"interrupts": InterruptNet, "mmu": MMUNet, "assembler": NeuralAssembler, "tlb": TLBNet,
+        "cache": CacheNet, "prefetch": PrefetchNet}
 
 
 class WeightsMissing(Exception):
@@ -77,6 +79,24 @@ class NeuralPolicies(ClassicalPolicies):
         self.tlb_tracker = ReuseTracker(1, config.tlb_entries)
         self.cache_tracker = ReuseTracker(config.cache_sets, config.cache_ways)
         self.history = DeltaHistory()
+        self.assembler_net = load_net("assembler", directory)  # small batches: it runs on the CPU
+
+    def assemble(self, source: str):
+        """The loader's assembler: the neural assembler, checked word by word
+        against the classical one (an override per differing word, or per
+        program where only one of them accepts the text)."""
+        from ncpu.isa.assembler import AssemblerError
+        from ncpu.os.nets.assembler import guarded
+
+        try:
+            program, overrides = guarded(self.assembler_net, source)
+        except AssemblerError as error:
+            self.overrides["assemble"] += error.overrides
+            raise
+        self.decisions["assemble"] += len(program.words)
+        if overrides:
+            self.overrides["assemble"] += overrides
+        return program
 
     def interrupt(self, pending: int, mask: int) -> int:
         self.decisions["interrupt"] += 1

@@ -54,6 +54,14 @@ class ClassicalPolicies:
             raise OutOfFrames
         return int(free[0])
 
+    def assemble(self, source: str):
+        """The loader's assembler: text -> Program (raises AssemblerError)."""
+        from ncpu.isa.assembler import assemble
+
+        program = assemble(source)
+        self.decisions["assemble"] += len(program.words)
+        return program
+
     def pick(self, ready: list) -> int:
         """Index into `ready` (kept in arrival order) of the process to run next."""
         self.decisions["schedule"] += 1

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import torch
 
-from ncpu.os.nets import interrupts, mmu
+from ncpu.os.nets import assembler, interrupts, mmu
 from ncpu.os.neural import WEIGHTS, load_net
 
-PARTS = ("interrupts", "mmu", "tlb", "cache", "prefetch")
+PARTS = ("interrupts", "mmu", "assembler", "tlb", "cache", "prefetch")
 
 
 def train_all(directory: Path = WEIGHTS, device=None, log=print, seed: int = 0) -> dict:
@@ -24,10 +24,10 @@ def train_all(directory: Path = WEIGHTS, device=None, log=print, seed: int = 0) 
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     results = {}
-    for name, module, steps in (("interrupts", interrupts, 3000), ("mmu", mmu, 600)):
+    for name, module, steps in (("interrupts", interrupts, 3000), ("mmu", mmu, 600), ("assembler", assembler, 3000)):
         net = module.train(seed=seed, steps=steps, device=device, log=log)
         check = module.verify(net, device=device)
-        results[name] = check
+        results[name] = {k: v for k, v in check.items() if k != "parts"}
         if check["wrong"]:
             log(f"{name}: {check['wrong']} wrong answers in {check['cases']:,}: not saved")
             continue
@@ -86,8 +86,10 @@ def optimizer_row(directory: Path = WEIGHTS) -> dict | None:
             "neural": saved("neural"), "run_decisions": t["neural_guard_calls"], "overrides": t["neural_overrides"]}
 
 
-def evaluate(directory: Path = WEIGHTS, device=None, workload: list | None = None) -> list[dict]:
-    """One row per part: metric, classical, oracle, neural, run-time overrides."""
+def evaluate(directory: Path = WEIGHTS, device=None, workload: list | None = None,
+             sources: list[str] | None = None) -> list[dict]:
+    """One row per part: metric, classical, oracle, neural, run-time overrides
+    (`sources`: the workload's texts, loaded through the neural assembler)."""
     from ncpu.os.kernel import Kernel
     from ncpu.os.neural import NeuralPolicies
 
@@ -96,7 +98,10 @@ def evaluate(directory: Path = WEIGHTS, device=None, workload: list | None = Non
     table = mmu.verify(load_net("mmu", directory, device), device=device)
     overrides = {}
     if workload:
-        kernel = Kernel(workload, NeuralPolicies(directory, device)).run()
+        policies = NeuralPolicies(directory, device)
+        for source in sources or ():
+            policies.assemble(source)
+        kernel = Kernel(workload, policies).run()
         overrides = dict(kernel.policies.overrides)
         decisions = dict(kernel.policies.decisions)
     else:
@@ -109,6 +114,11 @@ def evaluate(directory: Path = WEIGHTS, device=None, workload: list | None = Non
             "classical": 1.0, "oracle": 1.0, "neural": 1 - check["wrong"] / check["cases"],
             "run_decisions": decisions.get(key, 0), "overrides": overrides.get(key, 0),
         })
+    words = assembler.verify(load_net("assembler", directory))
+    rows.append({"part": "assembler", "metric": "exact words on enumerated lines and part inputs",
+                 "cases": words["cases"], "classical": 1.0, "oracle": 1.0,
+                 "neural": 1 - words["wrong"] / words["cases"], "run_decisions": decisions.get("assemble", 0),
+                 "overrides": overrides.get("assemble", 0)})
     from ncpu.os import memory_parts
 
     rows.extend(memory_parts.judge(memory_parts.traces(held_out=True), directory))

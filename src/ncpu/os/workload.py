@@ -8,11 +8,13 @@ from ncpu.machine.program_file import load_program_file
 from ncpu.os.kernel import Image
 
 
-def load_images(paths: list[str | Path]) -> list[Image]:
-    """Each program file (with its @init/@mem/@mem-size/@max-steps header) as an image."""
+def load_images(paths: list[str | Path], policies=None) -> list[Image]:
+    """Each program file (with its @init/@mem/@mem-size/@max-steps header) as an image.
+    With `policies`, the words come from its assembler (the neural one, guarded,
+    under the neural policy); without, from the header parser's classical one."""
     images = []
     for path in paths:
         loaded = load_program_file(path)
-        images.append(Image(loaded.name or Path(path).stem, loaded.program.words, loaded.fresh_state(),
-                            loaded.max_steps))
+        words = policies.assemble(loaded.source).words if policies is not None else loaded.program.words
+        images.append(Image(loaded.name or Path(path).stem, words, loaded.fresh_state(), loaded.max_steps))
     return images

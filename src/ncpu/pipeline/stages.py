@@ -5,8 +5,10 @@ engine, where every ALU operation and flag is a circuit, and the neural
 display) and the exact way (the reference engine and the classical
 renderer `ncpu.display.screen.reference_frame`), so a caller can check the
 pixels agree. The program's standard output is laid out on the text screen
-by `Terminal`. The assembler is the classical one (`ncpu.isa.assemble`):
-the neural assembler of issue 15 is not built yet.
+by `Terminal`. The assembler stage is neurOS's neural assembler
+(`ncpu.os.nets.assembler`, networks from characters to words), checked word
+by word against the classical one (`assembler_overrides`, expected 0); the
+exact path runs the classical assembler's words.
 """
 
 from __future__ import annotations
@@ -32,7 +34,9 @@ class Built:
     """A program through the first two stages."""
 
     compiled: CompiledProgram
-    words: list[int]
+    words: list[int]  # from the neural assembler (the classical words where the guard overrode it)
+    classical_words: list[int] | None = None  # from the classical assembler (the exact path)
+    assembler_overrides: int = 0
 
     def initial_state(self, args: list[int] = ()) -> MachineState:
         """Memory of the program's size; main's parameters in R1, R2, ..."""
@@ -44,10 +48,22 @@ class Built:
         return state
 
 
-def build(source: str, name: str = "program.nsl") -> Built:
-    """Compile (raises NslError) and assemble."""
+def build(source: str, name: str = "program.nsl", neural: bool = True) -> Built:
+    """Compile (raises NslError) and assemble, through the neural assembler
+    unless `neural` is False."""
     compiled = compile_source(source, name)
-    return Built(compiled, assemble(compiled.assembly).words)
+    classical = assemble(compiled.assembly).words
+    if not neural:
+        return Built(compiled, classical, classical)
+    from ncpu.os.nets.assembler import guarded, shipped
+
+    program, overrides = guarded(shipped(), compiled.assembly)
+    return Built(compiled, program.words, classical, overrides)
+
+
+def with_classical_words(built: Built) -> Built:
+    """The same program with the classical assembler's words."""
+    return Built(built.compiled, built.classical_words or built.words, built.classical_words)
 
 
 @dataclass
@@ -101,5 +117,5 @@ def run_pipeline(source: str, args: list[int] = (), name: str = "program.nsl",
                  max_steps: int = DEFAULT_MAX_STEPS) -> PipelineResult:
     built = build(source, name)
     neural = execute(built, args, "neural", max_steps)
-    exact = execute(built, args, "reference", max_steps)
+    exact = execute(with_classical_words(built), args, "reference", max_steps)
     return PipelineResult(built, neural, exact, neural_pixels(neural.terminal), classical_pixels(exact.terminal))
