@@ -38,6 +38,7 @@ class Image:
     words: list[int]
     state: MachineState
     max_steps: int
+    arrival: int = 0  # the tick its process starts (a workload's later arrivals)
 
 
 class Kernel:
@@ -60,8 +61,14 @@ class Kernel:
         self.tick = 0
         self.stats: Counter = Counter()
         self.peak_frames = 0
-        for index in range(len(images)):
-            self.spawn(index, parent=0)
+        self.arrivals = sorted((image.arrival, index) for index, image in enumerate(images))
+        getattr(self.policies, "attach", lambda kernel: None)(self)
+        self._arrive()
+
+    def _arrive(self) -> None:
+        """Start the processes of images whose arrival tick has come."""
+        while self.arrivals and self.arrivals[0][0] <= self.tick:
+            self.spawn(self.arrivals.pop(0)[1], parent=0)
 
     # -- processes -------------------------------------------------------------
 
@@ -129,8 +136,9 @@ class Kernel:
     def run(self) -> Kernel:
         last = None
         while self.tick < self.max_ticks:
+            self._arrive()
             live = [p for p in self.processes.values() if p.status in (Status.READY, Status.BLOCKED)]
-            if not live:
+            if not live and not self.arrivals:
                 break
             self.tick += 1
             self._retry_blocked()

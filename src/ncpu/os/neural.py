@@ -5,8 +5,8 @@ The guard computes the classical answer beside the network's and keeps the
 classical one wherever they differ, counting an override; the exact parts
 (interrupt controller, MMU) are proven by enumeration to need none on their
 domains, and the count shows whether a run left those domains. Parts with
-no trained network yet (frame allocation, scheduling) stay classical and
-say so in `decisions`.
+no trained network yet stay classical and say so in `decisions`. The
+scheduler's guard is a starvation bound, not an oracle (nets/scheduler.py).
 """
 
 from __future__ import annotations
@@ -19,10 +19,11 @@ import torch
 from ncpu.os.memory import UNMAPPED
 from ncpu.os.nets.interrupts import InterruptNet
 from ncpu.os.nets.mmu import MMUNet
+from ncpu.os.nets import scheduler
 from ncpu.os.policies import ClassicalPolicies, lowest_line
 
 WEIGHTS = Path(__file__).resolve().parent / "weights"
-NETS = {"interrupts": InterruptNet, "mmu": MMUNet}
+NETS = {"interrupts": InterruptNet, "mmu": MMUNet, "scheduler": scheduler.SchedulerNet}
 
 
 class WeightsMissing(Exception):
@@ -50,6 +51,31 @@ class NeuralPolicies(ClassicalPolicies):
         self.device = device
         self.interrupt_net = load_net("interrupts", directory, device)
         self.mmu_net = load_net("mmu", directory, device)
+        self.scheduler_net = load_net("scheduler", directory, device).cpu()
+        self.kernel = None
+        self._static: dict[int, np.ndarray] = {}  # program index -> its static features
+        self._last_run: dict[int, int] = {}  # pid -> tick it last ran (or arrived)
+
+    def attach(self, kernel) -> None:
+        """The kernel whose processes these policies decide for (ticks, images)."""
+        self.kernel = kernel
+
+    def pick(self, ready: list) -> int:
+        """Least predicted remaining run time; a process starving past
+        scheduler.STARVE ticks runs instead (an override)."""
+        self.decisions["schedule"] += 1
+        tick = self.kernel.tick
+        rows = []
+        for p in ready:
+            if p.program not in self._static:
+                self._static[p.program] = scheduler.static_features(self.kernel.images[p.program])
+            rows.append(scheduler.features(self._static[p.program], p.state.steps, p.slices, p.syscalls))
+        waited = [tick - self._last_run.get(p.pid, p.created_tick) for p in ready]
+        index, guarded = scheduler.choose(self.scheduler_net, np.stack(rows), waited)
+        if guarded:
+            self.overrides["schedule"] += 1
+        self._last_run[ready[index].pid] = tick
+        return index
 
     def interrupt(self, pending: int, mask: int) -> int:
         self.decisions["interrupt"] += 1
