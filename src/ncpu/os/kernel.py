@@ -93,6 +93,8 @@ class Kernel:
             self.memory.free(int(p.space.table[frame]))
         p.space.table[:] = UNMAPPED
         p.reason = reason or p.reason
+        if p.pid in self.policies.flagged and p.reason not in ("step budget", "tick limit"):
+            self.policies.overrides["watchdog"] += 1  # a false alarm: only the budget ends a process
         p.finished_tick = self.tick
         parent = self.processes.get(p.parent)
         p.status = Status.ZOMBIE if parent is not None and parent.status not in (Status.ZOMBIE, Status.DONE) \
@@ -186,12 +188,15 @@ class Kernel:
         p.state = after
         pending = 0
         pages_before = p.page_faults
+        memory = np.array(after.memory, np.int64)
         try:
-            self._store(p, before, np.array(after.memory, np.int64))
+            self._store(p, before, memory)
         except OutOfFrames:
             after.memory = []
             self._finish(p, "out of memory")
             return
+        if not after.halted:
+            self.policies.watch(p, memory)  # reports only: the budget below still decides
         if p.page_faults > pages_before:
             pending |= 1 << PAGE_FAULT
         if after.trapped:
@@ -381,6 +386,7 @@ class Kernel:
                 "stdout": p.stdout.decode("latin-1"), "stderr": p.stderr.decode("latin-1"),
                 "slices": p.slices, "syscalls": p.syscalls, "page_faults": p.page_faults,
                 "turnaround_ticks": (p.finished_tick or self.tick) - p.created_tick,
+                "flagged_at_steps": self.policies.flagged.get(p.pid),
             })
         files = {name: data.decode("latin-1") for name, data in sorted(self.fs.files.items())}
         return {

@@ -19,11 +19,12 @@ import torch
 from ncpu.os.memory import UNMAPPED
 from ncpu.os.nets.interrupts import InterruptNet
 from ncpu.os.nets.mmu import MMUNet
-from ncpu.os.nets import scheduler
+from ncpu.os.nets import scheduler, watchdog
 from ncpu.os.policies import ClassicalPolicies, lowest_line
 
 WEIGHTS = Path(__file__).resolve().parent / "weights"
-NETS = {"interrupts": InterruptNet, "mmu": MMUNet, "scheduler": scheduler.SchedulerNet}
+NETS = {"interrupts": InterruptNet, "mmu": MMUNet, "scheduler": scheduler.SchedulerNet,
+        "watchdog": watchdog.WatchdogNet}
 
 
 class WeightsMissing(Exception):
@@ -52,6 +53,8 @@ class NeuralPolicies(ClassicalPolicies):
         self.interrupt_net = load_net("interrupts", directory, device)
         self.mmu_net = load_net("mmu", directory, device)
         self.scheduler_net = load_net("scheduler", directory, device).cpu()
+        self.watchdog_net = load_net("watchdog", directory, device).cpu()
+        self._snapshots: dict[int, list] = {}  # pid -> its last watchdog.WINDOW slice snapshots
         self.kernel = None
         self._static: dict[int, np.ndarray] = {}  # program index -> its static features
         self._last_run: dict[int, int] = {}  # pid -> tick it last ran (or arrived)
@@ -99,3 +102,17 @@ class NeuralPolicies(ClassicalPolicies):
             self.overrides["mmu"] += int(wrong.sum())
             frames = np.where(wrong, classical, frames)
         return frames
+
+    def watch(self, process, memory: np.ndarray) -> None:
+        """Score the process's window of slices; flag it once when the score
+        passes the shipped threshold. A flag is reported, never acted on."""
+        self.decisions["watchdog"] += 1
+        snaps = self._snapshots.setdefault(process.pid, [])
+        snaps.append(watchdog.snapshot(process.state, memory, process.syscalls,
+                                       len(process.stdout) + len(process.stderr)))
+        del snaps[:-watchdog.WINDOW]
+        if process.pid in self.flagged:
+            return
+        score = self.watchdog_net.score(watchdog.window_features(snaps)[None])[0]
+        if score > float(self.watchdog_net.threshold):
+            self.flagged[process.pid] = process.state.steps

@@ -33,6 +33,7 @@ class ClassicalPolicies:
     def __init__(self) -> None:
         self.decisions: Counter = Counter()
         self.overrides: Counter = Counter()
+        self.flagged: dict[int, int] = {}  # pid -> instructions run when the watchdog flagged it
 
     def interrupt(self, pending: int, mask: int) -> int:
         self.decisions["interrupt"] += 1
@@ -54,6 +55,10 @@ class ClassicalPolicies:
         """Index into `ready` (kept in arrival order) of the process to run next."""
         self.decisions["schedule"] += 1
         return 0
+
+    def watch(self, process, memory: np.ndarray) -> None:
+        """After each slice of a running process. The classical watchdog is the
+        step budget alone, which the kernel enforces under every policy."""
 
 
 __all__ = ["ClassicalPolicies", "LINES", "NUM_LINES", "UNMAPPED", "lowest_line"]

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import torch
 
-from ncpu.os.nets import interrupts, mmu, scheduler
+from ncpu.os.nets import interrupts, mmu, scheduler, watchdog
 from ncpu.os.neural import WEIGHTS, load_net
 
-PARTS = ("interrupts", "mmu", "scheduler")
+PARTS = ("interrupts", "mmu", "scheduler", "watchdog")
 
 
 def train_all(directory: Path = WEIGHTS, device=None, log=print, seed: int = 0) -> dict:
@@ -58,8 +58,24 @@ def scheduler_row(directory: Path, decisions: dict, overrides: dict) -> dict:
             "overrides": overrides.get("schedule", 0), "details": figures}
 
 
-LEARNED = {"scheduler": fit_scheduler}
-LEARNED_ROWS = (scheduler_row,)
+def fit_watchdog(seed: int, log) -> tuple[torch.nn.Module, dict]:
+    train, held = watchdog.split()
+    net = watchdog.train(train, seed=seed, log=log)
+    return net, watchdog.judge(net, held)
+
+
+def watchdog_row(directory: Path, decisions: dict, overrides: dict) -> dict:
+    _, held = watchdog.split()
+    figures = {"neural": watchdog.judge(load_net("watchdog", directory).cpu(), held),
+               "budget": watchdog.baseline(held)}
+    return {"part": "watchdog", "metric": "AUROC, endless vs ending, held-out programs (oracle: run on)",
+            "cases": figures["neural"]["programs"], "classical": figures["budget"]["auroc"], "oracle": 1.0,
+            "neural": figures["neural"]["auroc"], "run_decisions": decisions.get("watchdog", 0),
+            "overrides": overrides.get("watchdog", 0), "details": figures}
+
+
+LEARNED = {"scheduler": fit_scheduler, "watchdog": fit_watchdog}
+LEARNED_ROWS = (scheduler_row, watchdog_row)
 
 
 def evaluate(directory: Path = WEIGHTS, device=None, workload: list | None = None) -> list[dict]:
