@@ -37,7 +37,9 @@ def register(subparsers) -> None:
 
     train = sub.add_parser("train", help="train every trained part and check it against its oracle",
                            description="Train the interrupt controller and the MMU (CPU minutes), enumerate "
-                                       "each against its oracle and save the weights only if exact.")
+                                       "each against its oracle and save the weights only if exact; train the "
+                                       "learned parts (scheduler, watchdog, allocator) and print their "
+                                       "held-out figures.")
     train.add_argument("--out", type=Path, default=None, help="weights directory (default: the shipped ones)")
     train.add_argument("--seed", type=int, default=0, help="seed (default 0)")
     train.add_argument("--device", default=None, help="torch device (default cpu)")
@@ -128,8 +130,12 @@ def run_workload(args: argparse.Namespace) -> int:
         status = "-" if p["exit_status"] is None else p["exit_status"]
         print(f"{p['pid']:>4} {p['parent']:>4}  {p['program']:<14} {p['ended']:<12} {status:>7} {p['steps']:>9,} "
               f"{p['page_faults']:>6} {p['turnaround_ticks']:>10}  {json.dumps(p['stdout'])}")
+    for p in report["processes"]:
+        if p.get("flagged_at_steps") is not None:
+            print(f"watchdog: pid {p['pid']} flagged as not terminating at {p['flagged_at_steps']:,} instructions "
+                  f"(reported only; it ended by: {p['ended']})")
     stats = report["stats"]
-    print("stats: " + ", ".join(f"{k} {v:,}" for k, v in stats.items()))
+    print("stats: " + ", ".join(f"{k} {v:,}" if isinstance(v, int) else f"{k} {v:.3f}" for k, v in stats.items()))
     print("decisions: " + ", ".join(f"{k} {v:,}" for k, v in report["decisions"].items())
           + "; overrides: " + (", ".join(f"{k} {v:,}" for k, v in report["overrides"].items()) or "none"))
     for name, text in report["files"].items():

@@ -81,6 +81,7 @@ class Kernel:
         process.fds = {0: self.stdin, 1: ConsoleOut(process.stdout, self.console),
                        2: ConsoleOut(process.stderr, self.console)}
         self.processes[pid] = process
+        self.policies.heap_alloc(pid, len(space.table) + 1)
         self._store(process, np.zeros(len(state.memory), np.int64), np.array(state.memory, np.int64))
         state.memory = []
         self.queue.append(pid)
@@ -92,6 +93,7 @@ class Kernel:
         for frame in p.space.mapped():
             self.memory.free(int(p.space.table[frame]))
         p.space.table[:] = UNMAPPED
+        self.policies.heap_free(p.pid)
         p.reason = reason or p.reason
         if p.pid in self.policies.flagged and p.reason not in ("step budget", "tick limit"):
             self.policies.overrides["watchdog"] += 1  # a false alarm: only the budget ends a process
@@ -349,6 +351,7 @@ class Kernel:
             target.opened()
             child.fds[fd] = target
         self.processes[child_pid] = child
+        self.policies.heap_alloc(child_pid, len(child.space.table) + 1)
         flat = np.array(state.memory, np.int64)
         try:
             self._store(child, np.zeros(len(flat), np.int64), flat)
@@ -393,7 +396,8 @@ class Kernel:
             "policy": self.policies.name,
             "processes": processes,
             "files": files,
-            "stats": {"ticks": self.tick, "peak_frames": self.peak_frames, **dict(sorted(self.stats.items()))},
+            "stats": {"ticks": self.tick, "peak_frames": self.peak_frames, **dict(sorted(self.stats.items())),
+                      **{f"heap_{k}": v for k, v in self.policies.heap.stats().items()}},
             "decisions": dict(sorted(self.policies.decisions.items())),
             "overrides": dict(sorted(self.policies.overrides.items())),
         }

@@ -19,12 +19,12 @@ import torch
 from ncpu.os.memory import UNMAPPED
 from ncpu.os.nets.interrupts import InterruptNet
 from ncpu.os.nets.mmu import MMUNet
-from ncpu.os.nets import scheduler, watchdog
+from ncpu.os.nets import allocator, scheduler, watchdog
 from ncpu.os.policies import ClassicalPolicies, lowest_line
 
 WEIGHTS = Path(__file__).resolve().parent / "weights"
 NETS = {"interrupts": InterruptNet, "mmu": MMUNet, "scheduler": scheduler.SchedulerNet,
-        "watchdog": watchdog.WatchdogNet}
+        "watchdog": watchdog.WatchdogNet, "allocator": allocator.AllocatorNet}
 
 
 class WeightsMissing(Exception):
@@ -55,6 +55,7 @@ class NeuralPolicies(ClassicalPolicies):
         self.scheduler_net = load_net("scheduler", directory, device).cpu()
         self.watchdog_net = load_net("watchdog", directory, device).cpu()
         self._snapshots: dict[int, list] = {}  # pid -> its last watchdog.WINDOW slice snapshots
+        self.allocator_net = load_net("allocator", directory, device).cpu()
         self.kernel = None
         self._static: dict[int, np.ndarray] = {}  # program index -> its static features
         self._last_run: dict[int, int] = {}  # pid -> tick it last ran (or arrived)
@@ -116,3 +117,12 @@ class NeuralPolicies(ClassicalPolicies):
         score = self.watchdog_net.score(watchdog.window_features(snaps)[None])[0]
         if score > float(self.watchdog_net.threshold):
             self.flagged[process.pid] = process.state.steps
+
+    def place(self, heap, fitting: list, length: int) -> int:
+        """The fitting hole the allocator network scores highest; an answer that
+        is not a fitting hole (none can be, by construction) falls back to first fit."""
+        index = int(np.argmax(self.allocator_net.scores(allocator.candidate_features(heap, fitting, length))))
+        if not (0 <= index < len(fitting) and fitting[index][1] >= length):
+            self.overrides["heap"] += 1
+            return 0
+        return index

@@ -14,6 +14,7 @@ from collections import Counter
 
 import numpy as np
 
+from ncpu.os.heap import Heap, first_fit
 from ncpu.os.memory import UNMAPPED, OutOfFrames, PhysicalMemory
 
 # Interrupt lines, highest priority first (line 0 is the most urgent).
@@ -34,6 +35,8 @@ class ClassicalPolicies:
         self.decisions: Counter = Counter()
         self.overrides: Counter = Counter()
         self.flagged: dict[int, int] = {}  # pid -> instructions run when the watchdog flagged it
+        self.heap = Heap()
+        self.heap_trace: list | None = None  # set to a list to record the kernel heap's requests
 
     def interrupt(self, pending: int, mask: int) -> int:
         self.decisions["interrupt"] += 1
@@ -59,6 +62,21 @@ class ClassicalPolicies:
     def watch(self, process, memory: np.ndarray) -> None:
         """After each slice of a running process. The classical watchdog is the
         step budget alone, which the kernel enforces under every policy."""
+
+    def heap_alloc(self, pid: int, units: int) -> None:
+        """A process's page-table block in the kernel heap (statistics only)."""
+        self.decisions["heap"] += 1
+        if self.heap_trace is not None:
+            self.heap_trace.append(("alloc", pid, units))
+        self.heap.alloc(pid, units, self.place)
+
+    def heap_free(self, pid: int) -> None:
+        if self.heap_trace is not None:
+            self.heap_trace.append(("free", pid))
+        self.heap.free(pid)
+
+    def place(self, heap: Heap, fitting: list, length: int) -> int:
+        return first_fit(heap, fitting, length)
 
 
 __all__ = ["ClassicalPolicies", "LINES", "NUM_LINES", "UNMAPPED", "lowest_line"]

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import torch
 
-from ncpu.os.nets import interrupts, mmu, scheduler, watchdog
+from ncpu.os.nets import allocator, interrupts, mmu, scheduler, watchdog
 from ncpu.os.neural import WEIGHTS, load_net
 
-PARTS = ("interrupts", "mmu", "scheduler", "watchdog")
+PARTS = ("interrupts", "mmu", "scheduler", "watchdog", "allocator")
 
 
 def train_all(directory: Path = WEIGHTS, device=None, log=print, seed: int = 0) -> dict:
@@ -52,7 +52,7 @@ def scheduler_row(directory: Path, decisions: dict, overrides: dict) -> dict:
     net = load_net("scheduler", directory).cpu()
     figures = scheduler.evaluate(net, held)
     rr, srpt, neural = (figures[p] for p in ("rr", "srpt", "neural"))
-    return {"part": "scheduler", "metric": "mean turnaround, ticks, held-out mixes (lower is better)",
+    return {"part": "scheduler", "metric": "mean turnaround ticks, held-out mixes",
             "cases": 300, "classical": rr["mean_turnaround"], "oracle": srpt["mean_turnaround"],
             "neural": neural["mean_turnaround"], "run_decisions": decisions.get("schedule", 0),
             "overrides": overrides.get("schedule", 0), "details": figures}
@@ -68,14 +68,27 @@ def watchdog_row(directory: Path, decisions: dict, overrides: dict) -> dict:
     _, held = watchdog.split()
     figures = {"neural": watchdog.judge(load_net("watchdog", directory).cpu(), held),
                "budget": watchdog.baseline(held)}
-    return {"part": "watchdog", "metric": "AUROC, endless vs ending, held-out programs (oracle: run on)",
+    return {"part": "watchdog", "metric": "AUROC endless vs ending, held-out programs",
             "cases": figures["neural"]["programs"], "classical": figures["budget"]["auroc"], "oracle": 1.0,
             "neural": figures["neural"]["auroc"], "run_decisions": decisions.get("watchdog", 0),
             "overrides": overrides.get("watchdog", 0), "details": figures}
 
 
-LEARNED = {"scheduler": fit_scheduler, "watchdog": fit_watchdog}
-LEARNED_ROWS = (scheduler_row, watchdog_row)
+def fit_allocator(seed: int, log) -> tuple[torch.nn.Module, dict]:
+    net = allocator.train(seed=seed, log=log)
+    return net, allocator.evaluate(net, count=10)
+
+
+def allocator_row(directory: Path, decisions: dict, overrides: dict) -> dict:
+    figures = allocator.evaluate(load_net("allocator", directory).cpu())
+    return {"part": "block allocator", "metric": "failed allocations per held-out trace",
+            "cases": figures["neural"]["allocations"], "classical": figures["first_fit"]["failures"],
+            "oracle": figures["oracle"]["failures"], "neural": figures["neural"]["failures"],
+            "run_decisions": decisions.get("heap", 0), "overrides": overrides.get("heap", 0), "details": figures}
+
+
+LEARNED = {"scheduler": fit_scheduler, "watchdog": fit_watchdog, "allocator": fit_allocator}
+LEARNED_ROWS = (scheduler_row, watchdog_row, allocator_row)
 
 
 def evaluate(directory: Path = WEIGHTS, device=None, workload: list | None = None) -> list[dict]:
