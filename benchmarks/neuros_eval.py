@@ -48,13 +48,16 @@ def main() -> None:
 def learned_details(details: dict) -> None:
     """The learned parts' figures beside their metric: fairness, delay, fragmentation."""
     if "scheduler" in details:
-        print("\n| scheduler (held-out mixes) | mean turnaround | Jain index of 1/slowdown | mean worst slowdown | overrides |")
+        print("\n| scheduler (held-out mixes) | mean turnaround | Jain index of 1/slowdown | mean worst slowdown "
+              "| overrides |")
         print("|---|---:|---:|---:|---:|")
         for name, label in (("rr", "round robin"), ("srpt", "SRPT oracle"), ("neural", "neural")):
             f = details["scheduler"][name]
-            print(f"| {label} | {f['mean_turnaround']:.1f} | {f['jain']:.3f} | {f['max_slowdown']:.2f} | {f['overrides']} |")
+            print(f"| {label} | {f['mean_turnaround']:.1f} | {f['jain']:.3f} | {f['max_slowdown']:.2f} "
+                  f"| {f['overrides']} |")
     if "watchdog" in details:
-        print("\n| watchdog (held-out programs) | AUROC | endless caught | median delay (instructions) | false flags |")
+        print("\n| watchdog (held-out programs) | AUROC | endless caught | median delay (instructions) "
+              "| false flags |")
         print("|---|---:|---:|---:|---:|")
         for name in ("budget", "neural"):
             f = details["watchdog"][name]

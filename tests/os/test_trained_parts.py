@@ -83,5 +83,10 @@ def test_training_is_reproducible_and_exact(tmp_path):
 
     results = train_all(tmp_path, log=lambda line: None)
     assert all(check["wrong"] == 0 for check in results.values())
-    for name in ("interrupts", "mmu"):
+    for name in ("interrupts", "mmu", "scheduler", "watchdog", "allocator"):
         assert (tmp_path / f"{name}.pt").exists()
+    # The learned parts, trained from the seed, judged on held-out workloads.
+    scheduler = results["scheduler"]
+    assert scheduler["neural"]["mean_turnaround"] < scheduler["rr"]["mean_turnaround"]
+    assert results["watchdog"]["auroc"] > 0.85
+    assert results["allocator"]["neural"]["failures"] <= results["allocator"]["first_fit"]["failures"]

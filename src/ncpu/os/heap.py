@@ -63,16 +63,10 @@ class Heap:
 
 
 def first_fit(heap, fitting, length) -> int:
+    """The lowest-addressed hole that fits (holes come in address order)."""
     return 0
 
 
 def best_fit(heap, fitting, length) -> int:
-    return min(range(len(fitting)), key=lambda i: (fitting[i][1], i))
-
-
-def first_fit(heap, fitting, length) -> int:
-    return 0
-
-
-def best_fit(heap, fitting, length) -> int:
+    """The smallest hole that fits, the lowest-addressed among equals."""
     return min(range(len(fitting)), key=lambda i: (fitting[i][1], i))

@@ -107,7 +107,7 @@ def _noise(rng: random.Random) -> str:
     """An unrelated instruction in R5..R7 so that loops of one shape differ."""
     r = rng.randint(5, 7)
     return rng.choice([f"ADD R{r}, R{r}, {rng.randint(1, 9)}", f"XOR R{r}, R{r}, R{rng.randint(5, 7)}",
-                       f"MUL R{r}, R{r}, R{r}", f"NOP"])
+                       f"MUL R{r}, R{r}, R{r}", "NOP"])
 
 
 def _body(rng: random.Random) -> str:
@@ -149,11 +149,13 @@ def _xorshift_zero(rng):  # never ends: xorshift never reaches 0 from a non-zero
 
 
 def _recurse_forever(rng):  # never ends: a call with no base case (the stack wraps round memory)
-    return f"        MOV R1, {rng.randint(1, 9)}\nf:      PUSH R1\n        INC R1\n{_body(rng)}\n        CALL f\n        HALT"
+    return (f"        MOV R1, {rng.randint(1, 9)}\nf:      PUSH R1\n        INC R1\n{_body(rng)}\n"
+            f"        CALL f\n        HALT")
 
 
 def _countdown(rng):  # ends: a countdown, long or short
-    return f"        MOV R1, {rng.choice((50, 500, 5000, 50000, 200000))}\nloop:\n{_body(rng)}\n        DEC R1\n        JNZ loop\n        HALT"
+    return (f"        MOV R1, {rng.choice((50, 500, 5000, 50000, 200000))}\nloop:\n{_body(rng)}\n"
+            f"        DEC R1\n        JNZ loop\n        HALT")
 
 
 def _nested(rng):  # ends: nested loops with bounds
