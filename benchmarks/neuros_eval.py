@@ -29,6 +29,7 @@ def main() -> None:
     for r in rows:
         print(f"| {r['part']} | {r['metric']} | {r['cases']:,} | {r['classical']:.4f} | {r['oracle']:.4f} "
               f"| {r['neural']:.4f} | {r['run_decisions']:,} | {r['overrides']:,} |")
+    learned_details({r["part"]: r["details"] for r in rows if "details" in r})
     print()
     for r in rows:
         if "normalised" in r:
@@ -53,6 +54,33 @@ def main() -> None:
         print(f"| {policies.name} | {len(outcome)} | {outcome == reference} | {s['instructions']:,} | {s['ticks']} "
               f"| {s['page_faults']} | {s['syscalls']} | {m['tlb_hit_rate']:.4f} | {m['cache_hit_rate']:.4f} "
               f"| {m['prefetch_useful']}/{m['prefetch_issued']} | {seconds:.2f} |")
+
+
+def learned_details(details: dict) -> None:
+    """The learned parts' figures beside their metric: fairness, delay, fragmentation."""
+    if "scheduler" in details:
+        print("\n| scheduler (held-out mixes) | mean turnaround | Jain index of 1/slowdown | mean worst slowdown "
+              "| overrides |")
+        print("|---|---:|---:|---:|---:|")
+        for name, label in (("rr", "round robin"), ("srpt", "SRPT oracle"), ("neural", "neural")):
+            f = details["scheduler"][name]
+            print(f"| {label} | {f['mean_turnaround']:.1f} | {f['jain']:.3f} | {f['max_slowdown']:.2f} "
+                  f"| {f['overrides']} |")
+    if "watchdog" in details:
+        print("\n| watchdog (held-out programs) | AUROC | endless caught | median delay (instructions) "
+              "| false flags |")
+        print("|---|---:|---:|---:|---:|")
+        for name in ("budget", "neural"):
+            f = details["watchdog"][name]
+            endless = details["watchdog"]["neural"]["endless"]
+            print(f"| {name} | {f['auroc']:.3f} | {f['caught']}/{endless} | {f['median_delay_steps']:,.0f} "
+                  f"| {f['false_flags']} |")
+    if "block allocator" in details:
+        print("\n| allocator (held-out traces) | failed allocations per trace | mean fragmentation |")
+        print("|---|---:|---:|")
+        for name in ("first_fit", "best_fit", "oracle", "neural"):
+            f = details["block allocator"][name]
+            print(f"| {name.replace('_', ' ')} | {f['failures']:.2f} | {f['fragmentation']:.4f} |")
 
 
 if __name__ == "__main__":

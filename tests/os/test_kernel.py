@@ -56,6 +56,8 @@ def test_neural_policy_gives_the_same_results(classical):
     memory, reference = neural.report()["memory"], classical.report()["memory"]
     assert neural.policies.decisions["cache"] > 0 and neural.policies.decisions["tlb"] > 0
     assert memory["cache_hits"] + memory["cache_misses"] == reference["cache_hits"] + reference["cache_misses"] > 100
+    # The learned parts were asked at run time too (their guards may override them).
+    assert neural.policies.decisions["schedule"] > 20 and neural.policies.decisions["watchdog"] > 20
 
 
 @pytest.mark.parametrize("slice_steps", [3, 1000])

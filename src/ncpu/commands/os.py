@@ -36,11 +36,12 @@ def register(subparsers) -> None:
     run.set_defaults(func=run_workload)
 
     train = sub.add_parser("train", help="train every trained part and check it against its oracle",
-                           description="Train the interrupt controller, the MMU and the assembler (CPU minutes), "
-                                       "enumerate each against its oracle and save the weights only if exact; train "
-                                       "the TLB, cache and prefetcher on traces of training programs and print their "
-                                       "figures on held-out programs; then the compiler optimizer's network (needs "
-                                       "cvc5), saved when every held-out nsl program still prints its expected output.")
+                           description="Train every part from the seed (CPU minutes): the exact ones "
+                                       "(interrupt controller, MMU, assembler) are enumerated against their "
+                                       "oracles and saved only if exact; the learned ones (TLB, cache, "
+                                       "prefetcher, scheduler, watchdog, allocator, and the compiler optimizer "
+                                       "when cvc5 is installed) are judged on held-out workloads and their "
+                                       "figures printed.")
     train.add_argument("--out", type=Path, default=None, help="weights directory (default: the shipped ones)")
     train.add_argument("--seed", type=int, default=0, help="seed (default 0)")
     train.add_argument("--device", default=None, help="torch device (default cpu)")
@@ -133,8 +134,12 @@ def run_workload(args: argparse.Namespace) -> int:
         status = "-" if p["exit_status"] is None else p["exit_status"]
         print(f"{p['pid']:>4} {p['parent']:>4}  {p['program']:<14} {p['ended']:<12} {status:>7} {p['steps']:>9,} "
               f"{p['page_faults']:>6} {p['turnaround_ticks']:>10}  {json.dumps(p['stdout'])}")
+    for p in report["processes"]:
+        if p.get("flagged_at_steps") is not None:
+            print(f"watchdog: pid {p['pid']} flagged as not terminating at {p['flagged_at_steps']:,} instructions "
+                  f"(reported only; it ended by: {p['ended']})")
     stats = report["stats"]
-    print("stats: " + ", ".join(f"{k} {v:,}" for k, v in stats.items()))
+    print("stats: " + ", ".join(f"{k} {v:,}" if isinstance(v, int) else f"{k} {v:.3f}" for k, v in stats.items()))
     m = report["memory"]
     print(f"memory: TLB hits {m['tlb_hits']:,} misses {m['tlb_misses']:,} ({m['tlb_hit_rate']:.2%}); "
           f"cache hits {m['cache_hits']:,} misses {m['cache_misses']:,} ({m['cache_hit_rate']:.2%}); "

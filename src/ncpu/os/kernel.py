@@ -44,6 +44,7 @@ class Image:
     words: list[int]
     state: MachineState
     max_steps: int
+    arrival: int = 0  # the tick its process starts (a workload's later arrivals)
 
 
 class Kernel:
@@ -70,8 +71,14 @@ class Kernel:
         self.hierarchy = Hierarchy(self.policies, hierarchy)
         self.decoded: dict[int, list] = {}  # program index -> its decoded words, for the replay
         self.trace: list[tuple] = [] if record else None  # (pid, program, pc, address, kind, mem_size) if recording
-        for index in range(len(images)):
-            self.spawn(index, parent=0)
+        self.arrivals = sorted((image.arrival, index) for index, image in enumerate(images))
+        getattr(self.policies, "attach", lambda kernel: None)(self)
+        self._arrive()
+
+    def _arrive(self) -> None:
+        """Start the processes of images whose arrival tick has come."""
+        while self.arrivals and self.arrivals[0][0] <= self.tick:
+            self.spawn(self.arrivals.pop(0)[1], parent=0)
 
     # -- processes -------------------------------------------------------------
 
@@ -84,6 +91,7 @@ class Kernel:
         process.fds = {0: self.stdin, 1: ConsoleOut(process.stdout, self.console),
                        2: ConsoleOut(process.stderr, self.console)}
         self.processes[pid] = process
+        self.policies.heap_alloc(pid, len(space.table) + 1)
         self._store(process, np.zeros(len(state.memory), np.int64), np.array(state.memory, np.int64))
         state.memory = []
         self.queue.append(pid)
@@ -95,7 +103,10 @@ class Kernel:
         for frame in p.space.mapped():
             self.memory.free(int(p.space.table[frame]))
         p.space.table[:] = UNMAPPED
+        self.policies.heap_free(p.pid)
         p.reason = reason or p.reason
+        if p.pid in self.policies.flagged and p.reason not in ("step budget", "tick limit"):
+            self.policies.overrides["watchdog"] += 1  # a false alarm: only the budget ends a process
         p.finished_tick = self.tick
         parent = self.processes.get(p.parent)
         p.status = Status.ZOMBIE if parent is not None and parent.status not in (Status.ZOMBIE, Status.DONE) \
@@ -139,8 +150,9 @@ class Kernel:
     def run(self) -> Kernel:
         last = None
         while self.tick < self.max_ticks:
+            self._arrive()
             live = [p for p in self.processes.values() if p.status in (Status.READY, Status.BLOCKED)]
-            if not live:
+            if not live and not self.arrivals:
                 break
             self.tick += 1
             self._retry_blocked()
@@ -190,12 +202,15 @@ class Kernel:
         p.state = after
         pending = 0
         pages_before = p.page_faults
+        memory = np.array(after.memory, np.int64)
         try:
-            self._store(p, before, np.array(after.memory, np.int64))
+            self._store(p, before, memory)
         except OutOfFrames:
             after.memory = []
             self._finish(p, "out of memory")
             return
+        if not after.halted:
+            self.policies.watch(p, memory)  # reports only: the budget below still decides
         if p.page_faults > pages_before:
             pending |= 1 << PAGE_FAULT
         if after.trapped:
@@ -360,6 +375,7 @@ class Kernel:
             target.opened()
             child.fds[fd] = target
         self.processes[child_pid] = child
+        self.policies.heap_alloc(child_pid, len(child.space.table) + 1)
         flat = np.array(state.memory, np.int64)
         try:
             self._store(child, np.zeros(len(flat), np.int64), flat)
@@ -397,13 +413,15 @@ class Kernel:
                 "stdout": p.stdout.decode("latin-1"), "stderr": p.stderr.decode("latin-1"),
                 "slices": p.slices, "syscalls": p.syscalls, "page_faults": p.page_faults,
                 "turnaround_ticks": (p.finished_tick or self.tick) - p.created_tick,
+                "flagged_at_steps": self.policies.flagged.get(p.pid),
             })
         files = {name: data.decode("latin-1") for name, data in sorted(self.fs.files.items())}
         return {
             "policy": self.policies.name,
             "processes": processes,
             "files": files,
-            "stats": {"ticks": self.tick, "peak_frames": self.peak_frames, **dict(sorted(self.stats.items()))},
+            "stats": {"ticks": self.tick, "peak_frames": self.peak_frames, **dict(sorted(self.stats.items())),
+                      **{f"heap_{k}": v for k, v in self.policies.heap.stats().items()}},
             "memory": self.memory_report(),
             "decisions": dict(sorted(self.policies.decisions.items())),
             "overrides": dict(sorted(self.policies.overrides.items())),

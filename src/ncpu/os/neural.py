@@ -5,8 +5,8 @@ The guard computes the classical answer beside the network's and keeps the
 classical one wherever they differ, counting an override; the exact parts
 (interrupt controller, MMU) are proven by enumeration to need none on their
 domains, and the count shows whether a run left those domains. Parts with
-no trained network yet (frame allocation, scheduling) stay classical and
-say so in `decisions`.
+no trained network yet stay classical and say so in `decisions`. The
+scheduler's guard is a starvation bound, not an oracle (nets/scheduler.py).
 
 The learned memory-hierarchy parts (TLB and cache replacement, the
 prefetcher) make choices where no answer is right or wrong, only better or
@@ -25,7 +25,7 @@ import torch
 
 from ncpu.os.hierarchy import HierarchyConfig
 from ncpu.os.memory import UNMAPPED
-from ncpu.os.nets import prefetch
+from ncpu.os.nets import allocator, prefetch, scheduler, watchdog
 from ncpu.os.nets.assembler import NeuralAssembler
 from ncpu.os.nets.cache import CacheNet
 from ncpu.os.nets.interrupts import InterruptNet
@@ -39,7 +39,8 @@ from ncpu.os.stride import DeltaHistory
 
 WEIGHTS = Path(__file__).resolve().parent / "weights"
 NETS = {"interrupts": InterruptNet, "mmu": MMUNet, "assembler": NeuralAssembler, "tlb": TLBNet,
-        "cache": CacheNet, "prefetch": PrefetchNet}
+        "cache": CacheNet, "prefetch": PrefetchNet, "scheduler": scheduler.SchedulerNet,
+        "watchdog": watchdog.WatchdogNet, "allocator": allocator.AllocatorNet}
 
 
 class WeightsMissing(Exception):
@@ -80,6 +81,13 @@ class NeuralPolicies(ClassicalPolicies):
         self.cache_tracker = ReuseTracker(config.cache_sets, config.cache_ways)
         self.history = DeltaHistory()
         self.assembler_net = load_net("assembler", directory)  # small batches: it runs on the CPU
+        self.scheduler_net = load_net("scheduler", directory, device).cpu()
+        self.watchdog_net = load_net("watchdog", directory, device).cpu()
+        self._snapshots: dict[int, list] = {}  # pid -> its last watchdog.WINDOW slice snapshots
+        self.allocator_net = load_net("allocator", directory, device).cpu()
+        self.kernel = None
+        self._static: dict[int, np.ndarray] = {}  # program index -> its static features
+        self._last_run: dict[int, int] = {}  # pid -> tick it last ran (or arrived)
 
     def assemble(self, source: str):
         """The loader's assembler: the neural assembler, checked word by word
@@ -97,6 +105,27 @@ class NeuralPolicies(ClassicalPolicies):
         if overrides:
             self.overrides["assemble"] += overrides
         return program
+
+    def attach(self, kernel) -> None:
+        """The kernel whose processes these policies decide for (ticks, images)."""
+        self.kernel = kernel
+
+    def pick(self, ready: list) -> int:
+        """Least predicted remaining run time; a process starving past
+        scheduler.STARVE ticks runs instead (an override)."""
+        self.decisions["schedule"] += 1
+        tick = self.kernel.tick
+        rows = []
+        for p in ready:
+            if p.program not in self._static:
+                self._static[p.program] = scheduler.static_features(self.kernel.images[p.program])
+            rows.append(scheduler.features(self._static[p.program], p.state.steps, p.slices, p.syscalls))
+        waited = [tick - self._last_run.get(p.pid, p.created_tick) for p in ready]
+        index, guarded = scheduler.choose(self.scheduler_net, np.stack(rows), waited)
+        if guarded:
+            self.overrides["schedule"] += 1
+        self._last_run[ready[index].pid] = tick
+        return index
 
     def interrupt(self, pending: int, mask: int) -> int:
         self.decisions["interrupt"] += 1
@@ -167,3 +196,26 @@ class NeuralPolicies(ClassicalPolicies):
             self.overrides["prefetch"] += int(invalid.sum())
         wanted[~proposed | invalid] = -1
         return wanted
+
+    def watch(self, process, memory: np.ndarray) -> None:
+        """Score the process's window of slices; flag it once when the score
+        passes the shipped threshold. A flag is reported, never acted on."""
+        self.decisions["watchdog"] += 1
+        snaps = self._snapshots.setdefault(process.pid, [])
+        snaps.append(watchdog.snapshot(process.state, memory, process.syscalls,
+                                       len(process.stdout) + len(process.stderr)))
+        del snaps[:-watchdog.WINDOW]
+        if process.pid in self.flagged:
+            return
+        score = self.watchdog_net.score(watchdog.window_features(snaps)[None])[0]
+        if score > float(self.watchdog_net.threshold):
+            self.flagged[process.pid] = process.state.steps
+
+    def place(self, heap, fitting: list, length: int) -> int:
+        """The fitting hole the allocator network scores highest; an answer that
+        is not a fitting hole (none can be, by construction) falls back to first fit."""
+        index = int(np.argmax(self.allocator_net.scores(allocator.candidate_features(heap, fitting, length))))
+        if not (0 <= index < len(fitting) and fitting[index][1] >= length):
+            self.overrides["heap"] += 1
+            return 0
+        return index

@@ -15,6 +15,7 @@ from collections import Counter
 
 import numpy as np
 
+from ncpu.os.heap import Heap, first_fit
 from ncpu.os.memory import UNMAPPED, OutOfFrames, PhysicalMemory
 from ncpu.os.stride import StridePrefetcher
 from ncpu.os.replacement import lru_victim
@@ -37,6 +38,9 @@ class ClassicalPolicies:
         self.decisions: Counter = Counter()
         self.overrides: Counter = Counter()
         self.stride = StridePrefetcher()
+        self.flagged: dict[int, int] = {}  # pid -> instructions run when the watchdog flagged it
+        self.heap = Heap()
+        self.heap_trace: list | None = None  # set to a list to record the kernel heap's requests
 
     def interrupt(self, pending: int, mask: int) -> int:
         self.decisions["interrupt"] += 1
@@ -92,6 +96,24 @@ class ClassicalPolicies:
         wanted[(wanted < 0) | (wanted >= line_limit)] = -1  # a stride off either end of memory
         self.decisions["prefetch"] += int((wanted >= 0).sum())
         return wanted
+    def watch(self, process, memory: np.ndarray) -> None:
+        """After each slice of a running process. The classical watchdog is the
+        step budget alone, which the kernel enforces under every policy."""
+
+    def heap_alloc(self, pid: int, units: int) -> None:
+        """A process's page-table block in the kernel heap (statistics only)."""
+        self.decisions["heap"] += 1
+        if self.heap_trace is not None:
+            self.heap_trace.append(("alloc", pid, units))
+        self.heap.alloc(pid, units, self.place)
+
+    def heap_free(self, pid: int) -> None:
+        if self.heap_trace is not None:
+            self.heap_trace.append(("free", pid))
+        self.heap.free(pid)
+
+    def place(self, heap: Heap, fitting: list, length: int) -> int:
+        return first_fit(heap, fitting, length)
 
 
 __all__ = ["ClassicalPolicies", "LINES", "NUM_LINES", "UNMAPPED", "lowest_line"]
