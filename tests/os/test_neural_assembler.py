@@ -124,7 +124,7 @@ def test_the_os_loader_assembles_through_the_neural_assembler():
     paths = sorted((ROOT / "programs" / "os").glob("*.asm"))
     kernel = Kernel(load_images(paths, policies), policies, stdin=b"typed").run()
     assert policies.decisions["assemble"] == sum(len(assemble(p.read_text()).words) for p in paths)
-    assert not kernel.policies.overrides
+    assert not kernel.policies.overrides["assemble"]  # (the scheduler's starvation guard may override)
 
 
 def test_the_pipeline_assembles_through_the_neural_assembler():
