@@ -20,6 +20,7 @@ import torch.nn.functional as F
 from ncpu.world import arm64
 from ncpu.world.evaluate import FALSE_POSITIVE_RATE, ROLLOUT_KS, _batched, _bit_scores, auroc, effective_rank
 from ncpu.world.model import WorldConfig, WorldModel
+from ncpu.world.report import one_step_lines
 
 SCORES = ("latent", "latent_word", "probe", "probe_bit")
 # `ncpu world train --target arm64`'s defaults (TrainConfig fields): a wider state
@@ -159,21 +160,7 @@ def format_arm64_report(r: dict, flag: str = "probe_bit") -> str:
     o = r["one_step"]
     lines = [f"held-out ARM64 programs: {r['programs']['random']} random ({r['programs']['transitions']:,} transitions)",
              "", f"{'1-step prediction':<22}{'latent MSE':>12}{'bit acc':>10}{'state acc':>11}"]
-    for name in ("model", "no_change", "linear"):
-        row = o[name]
-        lines.append(f"{name.replace('_', ' '):<22}{row['latent_mse']:>12.4g}{row['bit_accuracy']:>10.2%}"
-                     f"{row['state_accuracy']:>11.2%}")
-    probe = o["probe_on_true_latents"]
-    lines.append(f"{'probe on true latents':<22}{'':>12}{probe['bit_accuracy']:>10.2%}{probe['state_accuracy']:>11.2%}")
-    lines += ["", "model bit accuracy by field: " + "  ".join(f"{k} {v:.2%}" for k, v in o["model"]["fields"].items()),
-              "by instruction class:  " + "  ".join(
-                  f"{k} {v['bit_accuracy']:.2%} bits / {v['state_accuracy']:.2%} states ({v['steps']})"
-                  for k, v in o["per_class"].items())]
-    lat = o["latent"]
-    lines.append(f"byte latents ({lat['byte_dims']} dims): per-dim variance min {lat['variance_min']:.3g} / median "
-                 f"{lat['variance_median']:.3g} / max {lat['variance_max']:.3g}, dims with std < 0.1: "
-                 f"{lat['dims_std_below_0.1']}, effective rank {lat['byte_effective_rank']:.1f}; "
-                 f"state latent ({lat['dims']} dims): effective rank {lat['effective_rank']:.1f}")
+    lines += one_step_lines(o)
     lines += ["", f"{'open-loop rollout':<22}{'state acc':>11}{'bit acc':>10}"]
     for k, v in r["rollouts"].items():
         lines.append(f"{k:<22}{v['state_accuracy']:>11.2%}{v['bit_accuracy']:>10.2%}")

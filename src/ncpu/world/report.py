@@ -10,21 +10,7 @@ def format_report(r: dict, flag: str = "calibrated") -> str:
     lines = [f"held-out programs: {p['random']} random + corpus {', '.join(p['corpus'])} "
              f"({p['transitions']:,} transitions)", "",
              f"{'1-step prediction':<22}{'latent MSE':>12}{'bit acc':>10}{'state acc':>11}"]
-    for name in ("model", "no_change", "linear"):
-        row = o[name]
-        lines.append(f"{name.replace('_', ' '):<22}{row['latent_mse']:>12.4g}{row['bit_accuracy']:>10.2%}"
-                     f"{row['state_accuracy']:>11.2%}")
-    probe = o["probe_on_true_latents"]
-    lines.append(f"{'probe on true latents':<22}{'':>12}{probe['bit_accuracy']:>10.2%}{probe['state_accuracy']:>11.2%}")
-    lines += ["", "model bit accuracy by field: " + "  ".join(f"{k} {v:.2%}" for k, v in o["model"]["fields"].items()),
-              "by instruction class:  " + "  ".join(
-                  f"{k} {v['bit_accuracy']:.2%} bits / {v['state_accuracy']:.2%} states ({v['steps']})"
-                  for k, v in o["per_class"].items())]
-    lat = o["latent"]
-    lines.append(f"byte latents ({lat['byte_dims']} dims): per-dim variance min {lat['variance_min']:.3g} / median "
-                 f"{lat['variance_median']:.3g} / max {lat['variance_max']:.3g}, dims with std < 0.1: "
-                 f"{lat['dims_std_below_0.1']}, effective rank {lat['byte_effective_rank']:.1f}; "
-                 f"state latent ({lat['dims']} dims): effective rank {lat['effective_rank']:.1f}")
+    lines += one_step_lines(o)
     ro = r["rollouts"]
     lines += ["", f"{'open-loop rollout':<22}{'state acc':>11}{'bit acc':>10}"]
     for k in ("k=1", "k=4", "k=16", "k=64"):
@@ -78,4 +64,26 @@ def _trip_lines(trips: dict) -> list[str]:
         lines.append(f"  speculate-then-verify at loop entry ({label}): {sv['instances_right']} of "
                      f"{sv['loop_instances']} loops right, {sv['steps_covered']} of {sv['steps_in_loops']} loop steps "
                      f"run as verified blocks, {sv['sequential_steps_saved']} sequential steps saved")
+    return lines
+
+
+def one_step_lines(o: dict) -> list[str]:
+    """The 1-step rows under the header: model and baselines, the probe, per field and
+    class, the latents' spread (both targets print them alike)."""
+    lines = []
+    for name in ("model", "no_change", "linear"):
+        row = o[name]
+        lines.append(f"{name.replace('_', ' '):<22}{row['latent_mse']:>12.4g}{row['bit_accuracy']:>10.2%}"
+                     f"{row['state_accuracy']:>11.2%}")
+    probe = o["probe_on_true_latents"]
+    lines.append(f"{'probe on true latents':<22}{'':>12}{probe['bit_accuracy']:>10.2%}{probe['state_accuracy']:>11.2%}")
+    lines += ["", "model bit accuracy by field: " + "  ".join(f"{k} {v:.2%}" for k, v in o["model"]["fields"].items()),
+              "by instruction class:  " + "  ".join(
+                  f"{k} {v['bit_accuracy']:.2%} bits / {v['state_accuracy']:.2%} states ({v['steps']})"
+                  for k, v in o["per_class"].items())]
+    lat = o["latent"]
+    lines.append(f"byte latents ({lat['byte_dims']} dims): per-dim variance min {lat['variance_min']:.3g} / median "
+                 f"{lat['variance_median']:.3g} / max {lat['variance_max']:.3g}, dims with std < 0.1: "
+                 f"{lat['dims_std_below_0.1']}, effective rank {lat['byte_effective_rank']:.1f}; "
+                 f"state latent ({lat['dims']} dims): effective rank {lat['effective_rank']:.1f}")
     return lines

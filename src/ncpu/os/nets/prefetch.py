@@ -23,6 +23,7 @@ from torch import nn
 
 from ncpu.os.stride import BUCKETS, FAR, HISTORY, MAX_DELTA, DeltaHistory
 from ncpu.os.trace import KINDS
+from ncpu.os.nets.fitting import fit_by_epochs
 
 OTHER = 2 * MAX_DELTA  # output class: no delta in range (0 is never a move, so its slot means "other")
 CLASSES = 2 * MAX_DELTA + 1
@@ -94,18 +95,6 @@ def train_net(inputs: np.ndarray, targets: np.ndarray, seed: int = 0, epochs: in
     torch.manual_seed(seed)
     net = PrefetchNet()
     x, y = torch.as_tensor(inputs), torch.as_tensor(targets)
-    optimizer = torch.optim.Adam(net.parameters(), lr=3e-3)
-    generator = torch.Generator().manual_seed(seed)
-    for epoch in range(epochs):
-        order = torch.randperm(len(x), generator=generator)
-        total = 0.0
-        for start in range(0, len(x), 256):
-            batch = order[start:start + 256]
-            loss = nn.functional.cross_entropy(net(x[batch]), y[batch])
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-            total += loss.item() * len(batch)
-        if log:
-            log(f"prefetch epoch {epoch}: loss {total / max(len(x), 1):.4f}")
+    fit_by_epochs(net, x, y, nn.functional.cross_entropy, seed=seed, epochs=epochs, batch=256, log=log,
+                  name="prefetch")
     return net

@@ -30,6 +30,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from ncpu.os.nets.fitting import fit_by_epochs
 from ncpu.os.trace import KINDS
 
 FEATURES = len(KINDS) + 12
@@ -168,20 +169,8 @@ def train_net(features: np.ndarray, labels: np.ndarray, seed: int = 0, epochs: i
     torch.manual_seed(seed)
     net = ReuseNet()
     x, y = torch.as_tensor(features), torch.as_tensor(labels)
-    optimizer = torch.optim.Adam(net.parameters(), lr=3e-3)
-    generator = torch.Generator().manual_seed(seed)
-    for epoch in range(epochs):
-        order = torch.randperm(len(x), generator=generator)
-        total = 0.0
-        for start in range(0, len(x), 512):
-            batch = order[start:start + 512]
-            loss = nn.functional.binary_cross_entropy_with_logits(net(x[batch]), y[batch])
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-            total += loss.item() * len(batch)
-        if log:
-            log(f"{name} epoch {epoch}: loss {total / max(len(x), 1):.4f}")
+    fit_by_epochs(net, x, y, nn.functional.binary_cross_entropy_with_logits, seed=seed, epochs=epochs, batch=512,
+                  log=log, name=name)
     return net
 
 

@@ -28,6 +28,7 @@ from torch import nn
 
 from ncpu.isa.opcodes import BY_CODE
 from ncpu.isa.semantics import wrap
+from ncpu.os.nets.fitting import fit_by_steps
 
 FEATURES = 12
 HIDDEN = 32
@@ -208,16 +209,8 @@ def train(pool: list[Job], seed: int = 0, steps: int = 1500, log=None) -> Schedu
     torch.manual_seed(seed)
     net = SchedulerNet()
     x, y = dataset(pool)
-    optimizer = torch.optim.Adam(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    generator = torch.Generator().manual_seed(seed)
-    for step in range(steps):
-        batch = torch.randint(0, len(x), (256,), generator=generator)
-        loss = nn.functional.smooth_l1_loss(net(x[batch]), y[batch])
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-        if log and (step % 500 == 0 or step == steps - 1):
-            log(f"scheduler step {step}: loss {loss.item():.4f}")
+    fit_by_steps(net, x, y, nn.functional.smooth_l1_loss, seed=seed, steps=steps, weight_decay=1e-4, log=log,
+                 name="scheduler")
     return net
 
 

@@ -29,6 +29,7 @@ import zlib
 import numpy as np
 import torch
 from torch import nn
+from ncpu.os.nets.fitting import fit_by_steps
 
 WINDOW = 12  # slices the features look back over
 FEATURES = 14
@@ -246,16 +247,8 @@ def train(observed, seed: int = 0, steps: int = 1500, log=None) -> WatchdogNet:
     torch.manual_seed(seed)
     net = WatchdogNet()
     x, y = dataset(observed)
-    optimizer = torch.optim.Adam(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    generator = torch.Generator().manual_seed(seed)
-    for step in range(steps):
-        batch = torch.randint(0, len(x), (256,), generator=generator)
-        loss = nn.functional.binary_cross_entropy_with_logits(net(x[batch]), y[batch])
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-        if log and (step % 500 == 0 or step == steps - 1):
-            log(f"watchdog step {step}: loss {loss.item():.4f}")
+    fit_by_steps(net, x, y, nn.functional.binary_cross_entropy_with_logits, seed=seed, steps=steps,
+                 weight_decay=1e-4, log=log, name="watchdog")
     # The threshold: just above every window of every terminating training program.
     scores = net.score(x.numpy())
     ending = scores[y.numpy() == 0]
