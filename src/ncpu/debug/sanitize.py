@@ -29,10 +29,12 @@ Rows reach the checker in order and before each breakpoint callback
 (tracing.run_traced flushes them), so the shadow state a row is checked
 against is the one at its instruction.  Known limits: memalign,
 posix_memalign, aligned_alloc and malloc_usable_size are not interposed;
-glibc's vector string functions read whole aligned granules around a
-string, so a load of 8 bytes or more, aligned (to its size, at most 16),
-partly inside a block, from code without line information (the library)
-is not an overflow.
+glibc's vector string functions read whole vectors from where a string
+starts (strlen loads 16 bytes at its argument, aligned or not, when that
+does not cross a page), so a load of 8 bytes or more that starts inside a
+block, does not cross a page, from code without line information (the
+library), is not an overflow; the price, without interceptors: a library
+routine that overruns a block by less than one vector is not reported.
 """
 
 from __future__ import annotations
@@ -230,9 +232,9 @@ class Sanitizer:
             lo, hi = max(addr, start), min(addr + size, start + block.size)
             inside = lo < hi and lo == addr and hi == addr + size
             if not inside:
-                if (load and not store and lo < hi and size >= 8 and addr % min(size, 16) == 0
-                        and self.program.line_of(pc) is None and not syscall):
-                    return                             # libc's vector string code reads aligned granules
+                if (load and not store and size >= 8 and start <= addr < start + block.size
+                        and (addr & 4095) + size <= 4096 and self.program.line_of(pc) is None and not syscall):
+                    return                             # libc's vector string code reads whole vectors past a string's end
                 self._error("heap-buffer-overflow " + ("write" if store else "read"), pc, addr, size, block,
                             count, syscall=syscall)
                 return
