@@ -45,7 +45,7 @@ def main() -> None:
     reference = None
     for policies in (ClassicalPolicies(), NeuralPolicies()):
         started = time.process_time()
-        kernel = Kernel(load_images(WORKLOAD, policies), policies, stdin=b"typed input").run()
+        kernel = Kernel(load_images(WORKLOAD, policies), policies, stdin=b"typed input", memory_stats=True).run()
         seconds = time.process_time() - started
         report = kernel.report()
         outcome = [(p["pid"], p["exit_status"], p["stdout"], p["steps"]) for p in report["processes"]]

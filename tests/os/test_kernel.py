@@ -30,7 +30,7 @@ def image(text: str, name: str = "inline", mem_size: int = 256, max_steps: int =
 
 @pytest.fixture(scope="module")
 def classical():
-    return Kernel(load_images(WORKLOAD), ClassicalPolicies(), stdin=b"typed").run()
+    return Kernel(load_images(WORKLOAD), ClassicalPolicies(), stdin=b"typed", memory_stats=True).run()
 
 
 def test_workload_results(classical):

@@ -66,7 +66,7 @@ def test_both_policies_report_the_memory_statistics():
     from ncpu.os.workload import load_images
 
     for policies in (ClassicalPolicies(), NeuralPolicies()):
-        kernel = Kernel(load_images(paths), policies).run()
+        kernel = Kernel(load_images(paths), policies, memory_stats=True).run()
         reports[policies.name] = kernel.report()
         memory = reports[policies.name]["memory"]
         assert memory["tlb_hits"] + memory["tlb_misses"] == memory["cache_hits"] + memory["cache_misses"] > 100
@@ -138,8 +138,11 @@ def test_os_run_prints_the_memory_statistics(capsys):
     assert main(["os", "run", str(OS_PROGRAMS / "sum.asm"), "--json"]) == 0
     memory = json.loads(capsys.readouterr().out)["memory"]
     assert memory["cache_hits"] > 0 and 0 < memory["cache_hit_rate"] <= 1
-    assert main(["os", "run", str(OS_PROGRAMS / "sum.asm"), "--policy", "classical"]) == 0
+    assert main(["os", "run", str(OS_PROGRAMS / "sum.asm"), "--policy", "classical", "--memory-stats"]) == 0
     assert "memory: TLB hits" in capsys.readouterr().out
+    # without --memory-stats the classical policy skips the replay that feeds the statistics
+    assert main(["os", "run", str(OS_PROGRAMS / "sum.asm"), "--policy", "classical", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["memory"] is None
 
 
 @pytest.mark.slow

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from ncpu.cli import CommandError
+from ncpu.commands._args import positive
 from ncpu.commands._load import read_text
 
 MODES = ("reference", "compute", "fast", "neural")
@@ -29,7 +30,7 @@ def register(subparsers) -> None:
     run.add_argument("--mode", choices=MODES, default="compute",
                      help="engine: reference (readable Python), compute (numba; default), "
                           "fast (torch tensors), neural (subtraction and MUX through the neural ALU)")
-    run.add_argument("--max-steps", type=_positive, default=DEFAULT_MAX_STEPS, metavar="N",
+    run.add_argument("--max-steps", type=positive, default=DEFAULT_MAX_STEPS, metavar="N",
                      help=f"instruction budget (default {DEFAULT_MAX_STEPS:.0e})")
     run.add_argument("--stats", action="store_true", help="print steps and instructions/s on stderr at the end")
     run.set_defaults(func=run_image)
@@ -38,16 +39,6 @@ def register(subparsers) -> None:
     asm.add_argument("source", metavar="SOURCE", help=".masm source or a bundled program's name")
     asm.add_argument("-o", "--output", metavar="OUT.dec", help="write here (default: stdout)")
     asm.set_defaults(func=assemble_image)
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(float(text)) if "e" in text.lower() else int(text, 0)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got '{text}'") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got '{text}'")
-    return value
 
 
 def _assemble(source: str) -> list[int]:

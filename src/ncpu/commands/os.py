@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from ncpu.cli import CommandError
+from ncpu.commands._args import at_most, positive
 
 
 def register(subparsers) -> None:
@@ -27,11 +28,15 @@ def register(subparsers) -> None:
                      help="who makes the kernel's decisions (default neural; results do not depend on it)")
     run.add_argument("--engine", choices=("reference", "compute", "fast", "neural"), default="compute",
                      help="engine the processes run on (default compute)")
-    run.add_argument("--slice", type=_positive, default=200, metavar="N",
+    run.add_argument("--slice", type=positive, default=200, metavar="N",
                      help="timer interrupt every N instructions (default 200)")
-    run.add_argument("--frames", type=_at_most(1 << 16), default=1024,
+    run.add_argument("--frames", type=at_most(1 << 16), default=1024,
                      help="physical page frames of 64 words (default 1024, at most 65,536)")
     run.add_argument("--input", default="", metavar="TEXT", help="what fd 0 reads (default: nothing)")
+    run.add_argument("--memory-stats", action="store_true",
+                     help="simulate the TLB, data cache and prefetcher under the classical policy too (the "
+                          "neural policy always does: its networks decide there); replays every slice on the "
+                          "reference engine, several times the cost of the run")
     run.add_argument("--json", action="store_true", help="print exactly one JSON object")
     run.set_defaults(func=run_workload)
 
@@ -55,25 +60,6 @@ def register(subparsers) -> None:
     evaluate.add_argument("--device", default=None, help="torch device (default cpu)")
     evaluate.add_argument("--json", action="store_true", help="print exactly one JSON object")
     evaluate.set_defaults(func=run_eval)
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text, 0)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got '{text[:40]}'")
-    return value
-
-
-def _at_most(limit: int):
-    def parse(text: str) -> int:
-        value = _positive(text)
-        if value > limit:
-            raise argparse.ArgumentTypeError(f"{value} is above the limit of {limit:,}")
-        return value
-    return parse
 
 
 def _device(name: str | None):
@@ -105,11 +91,11 @@ def _images(paths: list[str], policies=None):
 
 
 def _policies(name: str, weights: Path | None = None, device=None):
-    from ncpu.os.neural import NeuralPolicies, WeightsMissing, WEIGHTS
-    from ncpu.os.policies import ClassicalPolicies
-
     if name == "classical":
-        return ClassicalPolicies()
+        from ncpu.os.policies import ClassicalPolicies
+        return ClassicalPolicies()  # without importing torch (a second of start-up)
+    from ncpu.os.neural import NeuralPolicies, WeightsMissing, WEIGHTS
+
     try:
         return NeuralPolicies(weights or WEIGHTS, device)
     except WeightsMissing as error:
@@ -122,7 +108,8 @@ def run_workload(args: argparse.Namespace) -> int:
     policies = _policies(args.policy)
     images = _images(args.files, policies)  # the loader assembles through the policy's assembler
     kernel = Kernel(images, policies, engine=args.engine, slice_steps=args.slice,
-                    frames=args.frames, stdin=args.input.encode("utf-8")).run()
+                    frames=args.frames, stdin=args.input.encode("utf-8"),
+                    memory_stats=True if args.memory_stats else None).run()
     report = kernel.report()
     if args.json:
         print(json.dumps(report))
@@ -141,9 +128,10 @@ def run_workload(args: argparse.Namespace) -> int:
     stats = report["stats"]
     print("stats: " + ", ".join(f"{k} {v:,}" if isinstance(v, int) else f"{k} {v:.3f}" for k, v in stats.items()))
     m = report["memory"]
-    print(f"memory: TLB hits {m['tlb_hits']:,} misses {m['tlb_misses']:,} ({m['tlb_hit_rate']:.2%}); "
-          f"cache hits {m['cache_hits']:,} misses {m['cache_misses']:,} ({m['cache_hit_rate']:.2%}); "
-          f"prefetch useful {m['prefetch_useful']:,} of {m['prefetch_issued']:,} issued")
+    if m is not None:
+        print(f"memory: TLB hits {m['tlb_hits']:,} misses {m['tlb_misses']:,} ({m['tlb_hit_rate']:.2%}); "
+              f"cache hits {m['cache_hits']:,} misses {m['cache_misses']:,} ({m['cache_hit_rate']:.2%}); "
+              f"prefetch useful {m['prefetch_useful']:,} of {m['prefetch_issued']:,} issued")
     print("decisions: " + ", ".join(f"{k} {v:,}" for k, v in report["decisions"].items())
           + "; overrides: " + (", ".join(f"{k} {v:,}" for k, v in report["overrides"].items()) or "none"))
     for name, text in report["files"].items():
@@ -175,7 +163,8 @@ def run_eval(args: argparse.Namespace) -> int:
     workload = load_images(paths) if paths else None
     try:
         rows = evaluate(args.weights or WEIGHTS, _device(args.device), workload,
-                        [path.read_text(encoding="utf-8") for path in paths])
+                        [path.read_text(encoding="utf-8") for path in paths],
+                        log=lambda line: print(f"ncpu os eval: {line} ...", file=sys.stderr, flush=True))
     except WeightsMissing as error:
         raise CommandError(str(error)) from None
     if args.json:

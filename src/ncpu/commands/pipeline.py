@@ -8,17 +8,8 @@ import sys
 from pathlib import Path
 
 from ncpu.cli import CommandError
+from ncpu.commands._args import at_most
 from ncpu.commands._load import read_text
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text, 0)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if not 1 <= value <= 1 << 40:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
 
 
 def register(subparsers) -> None:
@@ -38,14 +29,14 @@ def register(subparsers) -> None:
     parser.add_argument("--png", metavar="OUT.png", help="write the screen (the found input's, with --target)")
     parser.add_argument("--args", type=int, nargs="*", default=[], metavar="N",
                         help="main's parameters (R1, R2, ...); default none (0)")
-    parser.add_argument("--max-steps", type=_positive, default=1_000_000, metavar="N", help="instruction budget")
+    parser.add_argument("--max-steps", type=at_most(1 << 40), default=1_000_000, metavar="N", help="instruction budget")
     parser.add_argument("--soft", action="store_true",
                         help="also run the soft (differentiable) pipeline and compare its pixels")
     parser.add_argument("--target", metavar="TEXT",
                         help="gradient descent on R1 until the program prints TEXT and a newline")
     parser.add_argument("--bits", type=int, default=16, metavar="K", help="with --target: search R1's low K bits")
-    parser.add_argument("--steps", type=_positive, default=100, metavar="N", help="with --target: at most N steps")
-    parser.add_argument("--candidates", type=_positive, default=3, metavar="C",
+    parser.add_argument("--steps", type=at_most(1 << 40), default=100, metavar="N", help="with --target: at most N steps")
+    parser.add_argument("--candidates", type=at_most(1 << 40), default=3, metavar="C",
                         help="with --target: flips tried per step, best first by the gradient's estimate "
                              "(1: the gradient alone decides)")
     parser.add_argument("--start", type=int, default=0, metavar="X", help="with --target: the first R1")

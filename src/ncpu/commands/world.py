@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from ncpu.cli import CommandError
+from ncpu.commands._args import positive
 
 TRAINED = Path("world.pt")  # where `train` writes unless told otherwise
 TARGETS = ("ncpu", "arm64")
@@ -35,14 +36,14 @@ def register(subparsers) -> None:
     train.add_argument("--checkpoint", type=Path, default=None,
                        help="checkpoint to write (default: world.pt, or world_arm64.pt for --target arm64)")
     _target_option(train)
-    train.add_argument("--steps", type=_positive, default=None,
+    train.add_argument("--steps", type=positive, default=None,
                        help="total optimiser steps, counting those of a resumed checkpoint "
                             "(default: the default model's, TrainConfig.steps)")
     train.add_argument("--seed", type=int, default=0, help="seed of the weights and the programs (default 0)")
     train.add_argument("--resume", action="store_true", help="continue from the checkpoint if it exists")
-    train.add_argument("--threads", type=_positive, default=1, help="torch CPU threads (default 1)")
+    train.add_argument("--threads", type=positive, default=1, help="torch CPU threads (default 1)")
     train.add_argument("--device", default="cpu", help="torch device to train on: cpu (default) or cuda")
-    train.add_argument("--batch", type=_positive, default=None, help="windows per step (default 128)")
+    train.add_argument("--batch", type=positive, default=None, help="windows per step (default 128)")
     train.set_defaults(func=run_train)
 
     evaluate = sub.add_parser("eval", help="print the held-out figures",
@@ -52,7 +53,7 @@ def register(subparsers) -> None:
                                           "held-out programs.")
     _checkpoint_option(evaluate)
     _target_option(evaluate)
-    evaluate.add_argument("--programs", type=_positive, default=300,
+    evaluate.add_argument("--programs", type=positive, default=300,
                           help="held-out random programs (default 300; the corpus share is always added)")
     evaluate.add_argument("--seed", type=int, default=0, help="seed for sampling rollouts and faults")
     evaluate.add_argument("--json", action="store_true", help="print exactly one JSON object")
@@ -66,7 +67,7 @@ def register(subparsers) -> None:
     _checkpoint_option(watch)
     watch.add_argument("--fault", action="append", default=[], metavar="KIND@STEP",
                        help="inject a fault after STEP: register, alu, skip, memory or branch (repeatable)")
-    watch.add_argument("--max-steps", type=_positive, default=200, help="steps to run (default 200)")
+    watch.add_argument("--max-steps", type=positive, default=200, help="steps to run (default 200)")
     watch.add_argument("--score", choices=("latent", "latent_word", "probe", "probe_bit", "calibrated"),
                        default=None, help="score that flags a step (default: calibrated, the surprise under "
                                           "error rates measured per context on validation programs)")
@@ -84,16 +85,6 @@ def _checkpoint_option(parser: argparse.ArgumentParser) -> None:
 def _target_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--target", choices=TARGETS, default="ncpu",
                         help="the machine modelled: ncpu (default) or arm64 (integer registers, SP, PC, NZCV)")
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text, 0)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got '{text}'") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got '{text}'")
-    return value
 
 
 def _load(path: Path | None, target: str = "ncpu"):

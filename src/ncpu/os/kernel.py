@@ -6,9 +6,12 @@ builds its flat memory from its frames, the engine runs it until it traps
 on a SYS, halts, or spends the slice (the timer interrupt), and the kernel
 writes its memory back. The events of a slice raise interrupt lines; the
 interrupt controller (a policy) says which pending line to service next.
-Each slice is also replayed on the reference engine to record its data
-accesses, which go through the simulated TLB, data cache and prefetcher
-(`ncpu.os.hierarchy`) for the statistics.
+When the policies decide memory-hierarchy questions (the neural ones do),
+or the statistics are asked for (`memory_stats`), each slice is also
+replayed on the reference engine to record its data accesses, which go
+through the simulated TLB, data cache and prefetcher (`ncpu.os.hierarchy`).
+The replay costs several times the slice itself, so it is not done when
+nothing reads it.
 """
 
 from __future__ import annotations
@@ -50,7 +53,8 @@ class Image:
 class Kernel:
     def __init__(self, images: list[Image], policies=None, engine: str = "compute", slice_steps: int = 200,
                  frames: int = 1024, stdin: bytes = b"", max_ticks: int = 1_000_000,
-                 hierarchy: HierarchyConfig = HierarchyConfig(), record: bool = False, **engine_options):
+                 hierarchy: HierarchyConfig = HierarchyConfig(), record: bool = False,
+                 memory_stats: bool | None = None, **engine_options):
         if not images:
             raise ValueError("a workload needs at least one program")
         self.images = images
@@ -69,6 +73,8 @@ class Kernel:
         self.stats: Counter = Counter()
         self.peak_frames = 0
         self.hierarchy = Hierarchy(self.policies, hierarchy)
+        # None: simulate the hierarchy only when the policies decide in it
+        self.memory_stats = record or (self.policies.decides_memory if memory_stats is None else memory_stats)
         self.decoded: dict[int, list] = {}  # program index -> its decoded words, for the replay
         self.trace: list[tuple] = [] if record else None  # (pid, program, pc, address, kind, mem_size) if recording
         self.arrivals = sorted((image.arrival, index) for index, image in enumerate(images))
@@ -193,9 +199,10 @@ class Kernel:
         before = self._load(p)
         state = p.state
         state.memory = before.tolist()
-        replay_from = state.copy()
+        replay_from = state.copy() if self.memory_stats else None
         after = self.engine.run(p.words, state, budget, **self.engine_options)
-        self._memory_accesses(p, replay_from, budget, after)
+        if self.memory_stats:
+            self._memory_accesses(p, replay_from, budget, after)
         self.stats["slices"] += 1
         self.stats["instructions"] += after.steps - p.state.steps
         p.slices += 1
@@ -427,8 +434,10 @@ class Kernel:
             "overrides": dict(sorted(self.policies.overrides.items())),
         }
 
-    def memory_report(self) -> dict:
-        """The simulated hierarchy's counts and rates."""
+    def memory_report(self) -> dict | None:
+        """The simulated hierarchy's counts and rates (None when it was not simulated)."""
+        if not self.memory_stats:
+            return None
         s = self.hierarchy.stats
         rate = lambda a, b: round(a / b, 6) if b else 0.0  # noqa: E731
         return {

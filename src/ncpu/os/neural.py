@@ -68,6 +68,7 @@ class NeuralPolicies(ClassicalPolicies):
         """`parts`: which memory-hierarchy parts the networks decide (the others stay classical)."""
         super().__init__()
         self.parts = set(parts)
+        self.decides_memory = bool(self.parts)
         self.device = device
         self.interrupt_net = load_net("interrupts", directory, device)
         self.mmu_net = load_net("mmu", directory, device)

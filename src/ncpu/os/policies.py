@@ -34,6 +34,8 @@ def lowest_line(pending: int, mask: int) -> int:
 class ClassicalPolicies:
     name = "classical"
 
+    decides_memory = False  # LRU and stride need no access stream (the kernel skips its replay)
+
     def __init__(self) -> None:
         self.decisions: Counter = Counter()
         self.overrides: Counter = Counter()

@@ -144,17 +144,20 @@ def optimizer_row(directory: Path = WEIGHTS) -> dict | None:
 
 
 def evaluate(directory: Path = WEIGHTS, device=None, workload: list | None = None,
-             sources: list[str] | None = None) -> list[dict]:
+             sources: list[str] | None = None, log=lambda line: None) -> list[dict]:
     """One row per part: metric, classical, oracle, neural, run-time overrides
-    (`sources`: the workload's texts, loaded through the neural assembler)."""
+    (`sources`: the workload's texts, loaded through the neural assembler);
+    `log` hears each stage as it starts (the whole takes about a CPU-minute)."""
     from ncpu.os.kernel import Kernel
     from ncpu.os.neural import NeuralPolicies
 
     rows = []
+    log("enumerating the interrupt controller and the MMU")
     inter = interrupts.verify(load_net("interrupts", directory, device), device=device)
     table = mmu.verify(load_net("mmu", directory, device), device=device)
     overrides = {}
     if workload:
+        log("running the sample workload under the neural policy")
         policies = NeuralPolicies(directory, device)
         for source in sources or ():
             policies.assemble(source)
@@ -171,6 +174,7 @@ def evaluate(directory: Path = WEIGHTS, device=None, workload: list | None = Non
             "classical": 1.0, "oracle": 1.0, "neural": 1 - check["wrong"] / check["cases"],
             "run_decisions": decisions.get(key, 0), "overrides": overrides.get(key, 0),
         })
+    log("enumerating the assembler")
     words = assembler.verify(load_net("assembler", directory))
     rows.append({"part": "assembler", "metric": "exact words on enumerated lines and part inputs",
                  "cases": words["cases"], "classical": 1.0, "oracle": 1.0,
@@ -178,9 +182,13 @@ def evaluate(directory: Path = WEIGHTS, device=None, workload: list | None = Non
                  "overrides": overrides.get("assemble", 0)})
     from ncpu.os import memory_parts
 
+    log("replaying held-out traces through the TLB, cache and prefetcher")
     rows.extend(memory_parts.judge(memory_parts.traces(held_out=True), directory))
-    row = optimizer_row(directory)
-    if row is not None:
-        rows.append(row)
-    rows.extend(row(directory, decisions, overrides) for row in LEARNED_ROWS)
+    log("optimizing held-out nsl programs")
+    optimizer = optimizer_row(directory)
+    if optimizer is not None:
+        rows.append(optimizer)
+    for part_row in LEARNED_ROWS:
+        log(f"judging the {part_row.__name__.removesuffix('_row')} on held-out workloads")
+        rows.append(part_row(directory, decisions, overrides))
     return rows
