@@ -30,6 +30,21 @@ def test_deterministic_output_and_instruction_count(tmp_path, busybox_path):
     assert other_seed.stdout != runs[0].stdout                 # randomness follows --seed
 
 
+def test_file_times_the_host_stamps_do_not_reach_the_guest(tmp_path, busybox_path):
+    # The host's kernel sets a file's change time (and the access time of a read) to the
+    # host's clock when the guest writes or reads it; on virtual time the guest must not
+    # see that clock, or `stat` prints something else on every run.
+    root = harness.make_tree(tmp_path / "r", {"in.txt": "b\n"})
+    shutil.copy(busybox_path, root / "busybox")
+    script = ("echo hi > new.txt; cat new.txt in.txt > /dev/null; mkdir d; "
+              "stat -c '%X %Y %Z %n' new.txt in.txt d; rm -r new.txt d")
+    runs = [harness.run_ncpu(root / "busybox", ["busybox", "sh", "-c", script], root) for _ in range(2)]
+    assert runs[0].triple() == runs[1].triple()
+    assert runs[0].instructions == runs[1].instructions > 0
+    new_times = runs[0].stdout.split(b"\n")[0].split()[:3]
+    assert len(set(new_times)) == 1 and new_times[0].startswith(b"17040672")    # the virtual epoch
+
+
 def test_cli_stats_and_exit_status(tmp_path):
     hello = harness.compile_c("hello", "-O2")
     first = _cli("--stats", hello)

@@ -19,6 +19,23 @@ from .errors import SyscallError, WouldBlock
 PIPE_CAPACITY = 65536
 
 
+
+def open_host(path: str, flags: int, mode: int = 0o777) -> int:
+    """os.open that leaves the file's access time alone where the host allows it
+    (O_NOATIME: for the file's owner, or root).  Otherwise the guest's reads would
+    write the host's clock into the file, and the next run would see it (what this
+    cannot prevent, fs.FileSystem shows as the guest's time)."""
+    try:
+        return os.open(path, flags | os.O_NOATIME, mode)
+    except PermissionError:
+        return os.open(path, flags, mode)
+
+
+def read_host(path: str, limit: int) -> bytes:
+    """Up to `limit` bytes of a host file, read as open_host opens it."""
+    with os.fdopen(open_host(path, os.O_RDONLY | os.O_CLOEXEC), "rb") as f:
+        return f.read(limit)
+
 class OpenFile:
     """Base open file description. Subclasses override what they support."""
 
@@ -185,9 +202,13 @@ class DirFile(OpenFile):
             try:
                 st = os.stat(self.host_path)
                 me, dev = st.st_ino, st.st_dev
-                with os.scandir(self.host_path) as it:
-                    for entry in it:
-                        found[entry.name] = (entry.inode(), _dtype(entry))
+                fd = open_host(self.host_path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+                try:
+                    with os.scandir(fd) as it:
+                        for entry in it:
+                            found[entry.name] = (entry.inode(), _dtype(entry))
+                finally:
+                    os.close(fd)
             except OSError:
                 me, dev = 1, None
             if self.fs is not None and dev is not None:

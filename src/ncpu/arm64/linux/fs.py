@@ -39,10 +39,13 @@ FIRST_GUEST_DEV = 0x801      # 8:1, the first disk's first partition
 
 
 class GuestStat:
-    """A host stat result seen by the guest: its own st_dev and st_ino, the rest the host's."""
+    """A host stat result seen by the guest: its own st_dev, st_ino and (on virtual
+    time) file times, the rest the host's."""
 
-    def __init__(self, st: os.stat_result, dev: int, ino: int):
+    def __init__(self, st: os.stat_result, dev: int, ino: int, times: tuple[int, int, int] | None = None):
         self._st, self.st_dev, self.st_ino = st, dev, ino
+        if times is not None:
+            self.st_atime_ns, self.st_mtime_ns, self.st_ctime_ns = times
 
     def __getattr__(self, name):
         return getattr(self._st, name)
@@ -82,6 +85,10 @@ class FileSystem:
         self._devices: dict[int, int] = {}                # host dev -> guest dev
         # whether a pid names a live task, for /proc/PID (the kernel sets it; none without one)
         self.is_live_pid: Callable[[int], bool] = lambda pid: False
+        # On virtual time (the kernel sets both): the host's clock when the run began, and the
+        # guest's clock.  None: the guest sees the host's file times as they are.
+        self.run_began_ns: int | None = None
+        self.guest_now_ns: Callable[[], int] = lambda: 0
 
     # --- inode and device numbers --------------------------------------------------
     # The host's numbers change whenever a file is made again (and from host to
@@ -99,7 +106,23 @@ class FileSystem:
         """A host os.stat_result with the guest's device and inode numbers (virtual stats pass)."""
         if not isinstance(st, os.stat_result):
             return st
-        return GuestStat(st, self.guest_dev(st.st_dev), self.guest_ino(st.st_dev, st.st_ino))
+        return GuestStat(st, self.guest_dev(st.st_dev), self.guest_ino(st.st_dev, st.st_ino), self._times(st))
+
+    # --- file times -------------------------------------------------------------
+    # On virtual time the guest's changes give files the guest's clock (syscalls.fs.touch
+    # sets the modification and access times).  What the host's kernel stamps by itself
+    # during the run cannot be set from user space: the change time of every file the
+    # guest touched, and the access time of what it read.  Passed through, they would
+    # be the host's clock of the moment, and the output of `stat` would differ from run
+    # to run.  So a time the host wrote after the run began is shown as the file's
+    # modification time (what Linux shows as the change time right after a write, and as
+    # the access time on a noatime mount), or as the guest's present if that is new too.
+    def _times(self, st: os.stat_result) -> tuple[int, int, int] | None:
+        began = self.run_began_ns
+        if began is None:
+            return None
+        mtime = st.st_mtime_ns if st.st_mtime_ns < began else self.guest_now_ns()
+        return tuple(t if t < began else mtime for t in (st.st_atime_ns, mtime, st.st_ctime_ns))
 
     def host(self, parts: list[str]) -> str:
         return os.path.join(self.root, *parts) if parts else self.root

@@ -12,6 +12,7 @@ from __future__ import annotations
 import errno
 import os
 import stat as stat_mod
+import time
 
 from ncpu.arm64.cpu import GuestFault
 from ncpu.arm64.cpu.frames import DEFAULT_BUDGET, FramePool, OutOfMemory
@@ -19,7 +20,7 @@ from ncpu.arm64.cpu.frames import DEFAULT_BUDGET, FramePool, OutOfMemory
 from . import abi, elf, signals, stack, threads
 from .clock import Clock
 from .errors import ElfError, ExecError, InterpreterMissing, SyscallError, WouldBlock
-from .files import FdTable, HostFile
+from .files import FdTable, HostFile, read_host
 from .fs import FileSystem
 from .futex import FutexTable
 from .hostio import HostIO
@@ -44,6 +45,8 @@ class Kernel:
         self.max_procs = max_procs
         self.oom: str | None = None             # set when the machine ran out of memory (it stops)
         self.clock = clock
+        if not clock.host:                      # file times the host stamps during the run (fs.py)
+            self.fs.run_began_ns, self.fs.guest_now_ns = time.time_ns(), clock.realtime_ns
         self.api = cpu_api                      # module with Memory, CpuState, Cpu
         self.on_message = on_message
         self.stdio = stdio
@@ -97,8 +100,7 @@ class Kernel:
                            fds=fds, exe_host=host_path, exe_guest=guest, cwd=node.guest)
         proc.pgid = proc.sid = proc.pid
         try:
-            with open(host_path, "rb") as f:
-                data = f.read(MAX_EXE_SIZE)
+            data = read_host(host_path, MAX_EXE_SIZE)
         except OSError as error:
             raise ElfError(f"{host_path}: {error.strerror}") from None
         execfn = argv[0] if argv else os.fsencode(guest)
@@ -150,8 +152,7 @@ class Kernel:
         if node is None or node.kind != "host" or not node.exists or not os.path.isfile(node.host_path):
             raise InterpreterMissing(f"{name}: its interpreter {shown} is not in the root "
                                      "(build one: ncpu arm64-root)")
-        with open(node.host_path, "rb") as f:
-            data = f.read(MAX_EXE_SIZE)
+        data = read_host(node.host_path, MAX_EXE_SIZE)
         image = elf.load(mem, data, shown, base=elf.INTERP_BASE)
         if image.interp is not None:
             raise ElfError(f"{name}: its interpreter {shown} itself names an interpreter")
@@ -236,8 +237,7 @@ class Kernel:
         else:
             raise SyscallError(errno.EACCES)
         try:
-            with open(host, "rb") as f:
-                data = f.read(MAX_EXE_SIZE)
+            data = read_host(host, MAX_EXE_SIZE)
         except OSError as error:
             raise SyscallError(error.errno or errno.EIO) from None
         return host, guest, data

@@ -9,7 +9,7 @@ import struct
 
 from .. import abi, procfs
 from ..errors import SyscallError
-from ..files import DirFile, Device, FakeStat, HostFile, OpenFile, VirtualFile
+from ..files import DirFile, Device, FakeStat, HostFile, OpenFile, VirtualFile, open_host
 from ..fs import Node
 from ..terminal import open_terminal
 from . import cstring, read as rd, sint, slong, syscall, write as wr
@@ -107,7 +107,7 @@ def open_node(k, p, node: Node, flags: int, mode: int) -> OpenFile:
     if node.kind == "exe":
         if flags & abi.O_ACCMODE:
             raise SyscallError(errno.EACCES)
-        fd = os.open(p.exe_host, os.O_RDONLY | os.O_CLOEXEC)
+        fd = open_host(p.exe_host, os.O_RDONLY | os.O_CLOEXEC)
         return HostFile(fd, status, p.exe_guest)
     if node.kind == "fdlink":
         return p.fds.get(node.fd)
@@ -117,7 +117,7 @@ def open_node(k, p, node: Node, flags: int, mode: int) -> OpenFile:
         if not flags & abi.O_CREAT:
             raise SyscallError(errno.ENOENT)
         try:
-            fd = os.open(node.host_path, _host_open_flags(flags) | os.O_EXCL, 0o600)
+            fd = open_host(node.host_path, _host_open_flags(flags) | os.O_EXCL, 0o600)
             os.fchmod(fd, mode & ~p.umask & 0o7777)
         except OSError as error:
             raise _oserror(error) from None
@@ -142,7 +142,7 @@ def open_node(k, p, node: Node, flags: int, mode: int) -> OpenFile:
     if not stat_mod.S_ISREG(st.st_mode):
         raise SyscallError(errno.EACCES)     # host devices, fifos, sockets stay out of reach
     try:
-        fd = os.open(node.host_path, _host_open_flags(flags))
+        fd = open_host(node.host_path, _host_open_flags(flags))
     except OSError as error:
         raise _oserror(error) from None
     if flags & abi.O_TRUNC and flags & abi.O_ACCMODE:
