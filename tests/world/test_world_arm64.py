@@ -206,11 +206,13 @@ def test_watch_an_arm64_program_with_faults(shipped_arm64, tmp_path, capsys):
 
     from ncpu.cli import main
     program = str(Path(__file__).resolve().parents[2] / "docs" / "world_arm64_countdown.hex")
-    assert main(["world", "watch", "--target", "arm64", program, "--fault", "alu@4", "--fault", "register@9",
+    # a wrong product (mul x3) and a skipped eor: neither touches the loop counter
+    assert main(["world", "watch", "--target", "arm64", program, "--fault", "alu@4", "--fault", "skip@10",
                  "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     steps = out["steps"]
-    assert len(steps) == 3 + 5 * 10 + 1 and [s["fault"] for s in steps if s["fault"]] == ["alu", "register"]
+    assert len(steps) == 3 + 5 * 10 + 1 and [s["fault"] for s in steps if s["fault"]] == ["alu", "skip"]
+    assert steps[4]["fault"] == "alu" and steps[10]["fault"] == "skip" and steps[10]["instruction"].startswith("eor")
     assert steps[3]["instruction"] == "add x1, x1, x0" and steps[3]["pc"] == arm64.CODE + 12
     assert out["score"] == "calibrated" and all(s["flagged"] == (s["scores"]["calibrated"] > out["threshold"])
                                                 for s in steps)

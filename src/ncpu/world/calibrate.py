@@ -124,7 +124,9 @@ class ErrorRates:
         by_bin = (errors.sum((0, 1, 2)) + 1.0) / (seen.sum((0, 1, 2)) + 2.0)
         by_role = ((errors.sum((0, 2)) + _SMOOTHING * by_bin) / (seen.sum((0, 2)) + _SMOOTHING))  # (roles, bins)
         full = (errors + _SMOOTHING * by_role[None, :, None, :]) / (seen + _SMOOTHING)
-        return cls(full.ravel(), contexts)
+        # A context where the model is nearly always wrong would round to 1 in a
+        # float32 checkpoint, and a right bit there would score infinite surprise.
+        return cls(np.minimum(full, 1 - 1e-6).ravel(), contexts)
 
     def surprise(self, actions: np.ndarray, logits: np.ndarray, observed: np.ndarray,
                  before: np.ndarray | None = None) -> np.ndarray:

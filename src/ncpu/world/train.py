@@ -132,12 +132,18 @@ def complete(path: Path, out: Path, half: bool = False) -> None:
         checkpoint = {k: v for k, v in checkpoint.items() if k not in ("thresholds", "error_rates", "trip_head")}
         checkpoint["model"] = rounded
     tc = TrainConfig(**checkpoint.get("train_config", {}))
-    calibrated = "error_rates" in checkpoint and ErrorRates(np.asarray(checkpoint["error_rates"], np.float64)).fits()
-    extra = {} if calibrated else calibration(model, tc)
-    extra.update({} if "trip_head" in checkpoint else trip_head(model, tc))
+    if checkpoint.get("target", "ncpu") == "arm64":  # no trip head for it
+        from ncpu.world.arm64_eval import arm64_calibration_of
+        thresholds, rates = arm64_calibration_of(model, checkpoint)
+        extra = {"thresholds": thresholds, "error_rates": rates.table.astype(np.float32)}
+    else:
+        calibrated = ("error_rates" in checkpoint
+                      and ErrorRates(np.asarray(checkpoint["error_rates"], np.float64)).fits())
+        extra = {} if calibrated else calibration(model, tc)
+        extra.update({} if "trip_head" in checkpoint else trip_head(model, tc))
     full = {**{k: v for k, v in checkpoint.items() if k != "optimizer"}, **extra}
     if half:
-        for key in ("model", "trip_head"):
+        for key in ("model", "trip_head") if "trip_head" in full else ("model",):
             full[key] = {k: v.half() if v.is_floating_point() else v for k, v in full[key].items()}
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.save(full, out)
