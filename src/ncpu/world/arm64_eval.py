@@ -21,12 +21,12 @@ import torch.nn.functional as F
 
 from ncpu.world import arm64
 from ncpu.world.calibrate import ErrorRates
-from ncpu.world.evaluate import FALSE_POSITIVE_RATE, ROLLOUT_KS, _batched, _bit_scores, auroc, effective_rank
+from ncpu.world.evaluate import (ERROR_RATE_SEED, FALSE_POSITIVE_RATE, ROLLOUT_KS, _batched, _bit_scores, auroc,
+                                 effective_rank)
 from ncpu.world.model import WorldConfig, WorldModel
 from ncpu.world.report import one_step_lines
 
 SCORES = ("latent", "latent_word", "probe", "probe_bit", "calibrated")
-ERROR_RATE_SEED = 7 * 10**8  # valid programs for the calibrated score's error rates (not the thresholds')
 # `ncpu world train --target arm64`'s defaults (TrainConfig fields): a wider state
 # (34 words of 64 bits) costs about twice the nCPU model's CPU time per window.
 ARM64_TRAIN = {"steps": 700, "batch": 64, "programs_per_refresh": 300, "max_trace_steps": 128,
@@ -82,6 +82,7 @@ def fit_error_rates(model: WorldModel, programs: int, max_steps: int = 128) -> E
     (other seeds than the thresholds' programs; never trained on, never evaluated on)."""
     before, words, after = _transitions(arm64.random_traces("valid", ERROR_RATE_SEED, programs, max_steps))
     b, a, s, _ = _bits(before, words, after)
+    # float16 logits: 2,176 of them a step would take 300 MB as float32 (the confidence bins barely move)
     logits = _batched(lambda b, a: model.decode(model.predict(model.encode(b), a)).half(), b, a, size=2048)
     return ErrorRates.fit(words, logits.numpy(), s.numpy() > 0.5, arm64.CONTEXTS, before=b.numpy() > 0.5)
 
