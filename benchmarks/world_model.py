@@ -76,7 +76,7 @@ def main() -> int:
 
 
 def arm64(args) -> int:
-    from ncpu.world.arm64_eval import ARM64_TRAIN, config, evaluate_arm64, format_arm64_report
+    from ncpu.world.arm64_eval import ARM64_TRAIN, arm64_calibration_of, config, evaluate_arm64, format_arm64_report
     if args.train or not args.checkpoint.exists():
         tc = TrainConfig(**ARM64_TRAIN)
         cpu = time.process_time()
@@ -86,7 +86,8 @@ def arm64(args) -> int:
     parameters = sum(p.numel() for name, p in model.named_parameters() if not name.startswith("target."))
     print(f"checkpoint {args.checkpoint.name}: ARM64 target, {checkpoint['step']} steps, {parameters:,} trained parameters")
     started = time.process_time()
-    print(format_arm64_report(evaluate_arm64(model, checkpoint["thresholds"], args.programs)))
+    thresholds, rates = arm64_calibration_of(model, checkpoint)
+    print(format_arm64_report(evaluate_arm64(model, thresholds, args.programs, rates=rates)))
     print(f"(evaluation on the CPU took {time.process_time() - started:.0f} s of CPU time)")
     return 0
 

@@ -87,6 +87,29 @@ def test_faults_change_what_they_say_and_only_where_they_apply():
     assert seen == set(FAULTS)
 
 
+def test_an_injection_that_would_change_nothing_is_no_fault():
+    # The definition (faults.py): a fault changes the state the model sees.
+    from ncpu.isa.opcodes import BY_MNEMONIC
+    from ncpu.world.features import BUS_READ
+    rng = random.Random(0)
+    before = np.arange(22, dtype=np.int64)
+    before[12] = 5  # pc
+
+    def action(name, rd=0, imm=0, bus=0):
+        return np.array([BY_MNEMONIC[name].code, rd, 1, 2, imm, bus, 0, 0], np.int64)
+    nop_after = before.copy()
+    nop_after[12] = 6
+    assert inject("skip", before, action("NOP"), nop_after, rng) is None  # NOP changes nothing but pc
+    assert inject("branch", before, action("JZ", imm=6), nop_after, rng) is None  # both ways lead to pc 6
+    assert inject("alu", before, action("CMP"), nop_after, rng) is None  # no result to get wrong
+    # LOAD writes its rd: a register fault never lands there (it would be a wrong load, not a flipped register)
+    load_after = nop_after.copy()
+    load_after[3] = 99
+    for _ in range(50):
+        bad = inject("register", before, action("LOAD", rd=3, bus=BUS_READ), load_after, rng)
+        assert bad[3] == 99 and not np.array_equal(bad, load_after)
+
+
 def test_auroc_matches_its_definition():
     rng = np.random.default_rng(0)
     pos, neg = rng.normal(1, 1, 50), rng.normal(0, 1, 70)

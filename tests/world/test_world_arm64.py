@@ -89,7 +89,7 @@ def tiny(tmp_path_factory):
     torch.set_num_threads(1)
     path = tmp_path_factory.mktemp("world_arm64") / "tiny.pt"
     tc = TrainConfig(steps=200, batch=32, programs_per_refresh=120, refresh_every=100, lr=2e-3, max_trace_steps=64,
-                     checkpoint_every=100, calibration_programs=30)
+                     checkpoint_every=100, calibration_programs=30, error_rate_programs=40)
     train(tc, TINY, path, target="arm64")
     return path
 
@@ -168,3 +168,57 @@ def test_eval_target_arm64_prints_json(tiny, capsys):
     assert main(["world", "eval", "--target", "arm64", "--checkpoint", str(tiny), "--programs", "5", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["checkpoint"]["steps"] == 200 and "register" in result["anomalies"]
+
+
+def test_every_random_instruction_has_a_form_and_its_destination_a_role():
+    rng = random.Random(4)
+    words = np.array([w for _ in range(100) for w in arm64.random_program(rng)], np.uint64)
+    kinds = arm64.kind_of(words)
+    none_of_the_forms = arm64.KINDS // 2 - 1
+    assert (kinds // 2 != none_of_the_forms).all() and len(set(kinds // 2)) == none_of_the_forms
+    assert list(arm64.kind_of(np.array([0x8B000021, 0x0B000021]))) == [2 * 4 + 1, 2 * 4]  # add x / add w
+    roles = arm64.word_roles(np.array([0x8B000021, 0xF100041F, 0x54FFFF81], np.uint64))  # add x1; cmp x0, #1; b.ne
+    assert arm64.ROLES[roles[0, 1]] == "written_register" and arm64.ROLES[roles[0, 0]] == "other_register"
+    assert "written_register" not in {arm64.ROLES[r] for r in roles[1]} | {arm64.ROLES[r] for r in roles[2]}
+    assert [arm64.ROLES[r] for r in roles[0, 31:]] == ["sp", "pc", "nzcv"]
+
+
+def test_arm64_error_rates_make_a_miss_where_the_model_is_never_wrong_the_bigger_surprise():
+    from ncpu.world.calibrate import ErrorRates
+    rng = np.random.default_rng(0)
+    n = 3000
+    words = np.full(n, 0x8B000021, np.uint64)  # add x1, x1, x0
+    logits = np.full((n, arm64.STATE_BITS), 12.0, np.float32)
+    observed = np.ones((n, arm64.STATE_BITS), bool)
+    observed[:, 64:128] = rng.random((n, 64)) > 0.3  # X1, the written register, is wrong 30% of the time
+    rates = ErrorRates.fit(words, logits, observed, arm64.CONTEXTS)
+    in_written, elsewhere = np.ones((1, arm64.STATE_BITS), bool), np.ones((1, arm64.STATE_BITS), bool)
+    in_written[0, 64 + 7] = False
+    elsewhere[0, 5 * 64 + 7] = False  # X5's bit 7
+    written = rates.worst(words[:1], logits[:1], in_written)[0]
+    other = rates.worst(words[:1], logits[:1], elsewhere)[0]
+    assert other > written + 3 and np.isclose(written, -np.log(0.3), atol=0.05)
+
+
+def test_watch_an_arm64_program_with_faults(shipped_arm64, tmp_path, capsys):
+    import json
+    from pathlib import Path
+
+    from ncpu.cli import main
+    program = str(Path(__file__).resolve().parents[2] / "docs" / "world_arm64_countdown.hex")
+    # a wrong product (mul x3) and a skipped eor: neither touches the loop counter
+    assert main(["world", "watch", "--target", "arm64", program, "--fault", "alu@4", "--fault", "skip@10",
+                 "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    steps = out["steps"]
+    assert len(steps) == 3 + 5 * 10 + 1 and [s["fault"] for s in steps if s["fault"]] == ["alu", "skip"]
+    assert steps[4]["fault"] == "alu" and steps[10]["fault"] == "skip" and steps[10]["instruction"].startswith("eor")
+    assert steps[3]["instruction"] == "add x1, x1, x0" and steps[3]["pc"] == arm64.CODE + 12
+    assert out["score"] == "calibrated" and all(s["flagged"] == (s["scores"]["calibrated"] > out["threshold"])
+                                                for s in steps)
+    bad = tmp_path / "bad.hex"
+    bad.write_text("d2800140\nnot-hex\n")
+    assert main(["world", "watch", "--target", "arm64", str(bad)]) == 2
+    assert "not a 32-bit hex instruction word" in capsys.readouterr().err
+    assert main(["world", "watch", "--target", "arm64", program, "--fault", "memory@2"]) == 2
+    assert "KIND@STEP" in capsys.readouterr().err

@@ -60,13 +60,20 @@ def register(subparsers) -> None:
     evaluate.set_defaults(func=run_eval)
 
     watch = sub.add_parser("watch", help="run a program beside the predictor, step by step",
-                           description="Run PROGRAM on the exact machine and score every step by how "
+                           description="Run PROGRAM on the exact machine (the nCPU machine, or our ARM64 CPU with "
+                                       "--target arm64) and score every step by how "
                                        "far the observed next state is from the prediction; steps over "
                                        "the calibrated threshold are flagged ('!').")
-    watch.add_argument("file", metavar="PROGRAM.asm", help="program file (its header sets the start state)")
+    watch.add_argument("file", metavar="PROGRAM",
+                       help="program file: nCPU assembly (its header sets the start state), or for --target "
+                            "arm64 a text file of hex instruction words (`#` comments)")
     _checkpoint_option(watch)
+    _target_option(watch)
     watch.add_argument("--fault", action="append", default=[], metavar="KIND@STEP",
-                       help="inject a fault after STEP: register, alu, skip, memory or branch (repeatable)")
+                       help="inject a fault after STEP: register, alu, skip, memory (nCPU only) or branch "
+                            "(repeatable)")
+    watch.add_argument("--seed", type=int, default=0,
+                       help="arm64: seed of the random start registers and of the faults (default 0)")
     watch.add_argument("--max-steps", type=positive, default=200, help="steps to run (default 200)")
     watch.add_argument("--score", choices=("latent", "latent_word", "probe", "probe_bit", "calibrated"),
                        default=None, help="score that flags a step (default: calibrated, the surprise under "
@@ -151,8 +158,9 @@ def run_eval(args) -> int:
     torch.set_num_threads(1)
     model, checkpoint = _load(args.checkpoint, args.target)
     if args.target == "arm64":
-        from ncpu.world.arm64_eval import evaluate_arm64, format_arm64_report
-        result = evaluate_arm64(model, checkpoint.get("thresholds"), args.programs, args.seed)
+        from ncpu.world.arm64_eval import arm64_calibration_of, evaluate_arm64, format_arm64_report
+        thresholds, rates = arm64_calibration_of(model, checkpoint)
+        result = evaluate_arm64(model, thresholds, args.programs, args.seed, rates=rates)
         result["checkpoint"] = {"path": str(args.checkpoint or shipped("arm64")), "steps": checkpoint["step"]}
         print(json.dumps(result) if args.json else format_arm64_report(result))
         return 0
@@ -169,32 +177,20 @@ def run_eval(args) -> int:
 def run_watch(args) -> int:
     import torch
 
-    from ncpu.commands._load import assemble_file
-    from ncpu.machine.program_file import ProgramFileError, load_program_file
-    from ncpu.world.faults import FAULTS
-    from ncpu.world.watch import FaultNotApplied, plot, watch
+    from ncpu.world.evaluate import FALSE_POSITIVE_RATE
+    from ncpu.world.watch import DEFAULT_SCORE, FaultNotApplied, plot
 
     torch.set_num_threads(1)
+    kinds = _fault_kinds(args.target)
     faults = {}
     for text in args.fault:
         kind, _, step = text.partition("@")
-        if kind not in FAULTS or not step.isdigit():
-            raise CommandError(f"--fault expects KIND@STEP with KIND one of {', '.join(FAULTS)}, got '{text}'")
+        if kind not in kinds or not step.isdigit():
+            raise CommandError(f"--fault expects KIND@STEP with KIND one of {', '.join(kinds)}, got '{text}'")
         faults[int(step)] = kind
-    assemble_file(args.file)
-    try:
-        loaded = load_program_file(args.file)
-    except ProgramFileError as error:
-        raise CommandError(str(error)) from None
-    from ncpu.world.evaluate import FALSE_POSITIVE_RATE, SCORES, calibration_of
-    from ncpu.world.watch import DEFAULT_SCORE
-
-    model, checkpoint = _load(args.checkpoint)
-    thresholds, rates = calibration_of(model, checkpoint)
     score = args.score or DEFAULT_SCORE
     try:
-        steps = watch(model, thresholds, rates, loaded.program.words, loaded.fresh_state(), args.max_steps,
-                      faults, score=score)
+        steps, thresholds = (_watch_arm64 if args.target == "arm64" else _watch_ncpu)(args, faults, score)
     except FaultNotApplied as error:
         raise CommandError(str(error)) from None
     if args.png:
@@ -208,13 +204,62 @@ def run_watch(args) -> int:
         print(json.dumps({"score": score, "threshold": thresholds[score],
                           "false_positive_rate": FALSE_POSITIVE_RATE, "steps": [vars(s) for s in steps]}))
         return 0
-    print(f"{'step':>5} {'pc':>4}  {'instruction':<20}" + "".join(f"{name:>12}" for name in SCORES))
+    names = list(steps[0].scores) if steps else []
+    width = 8 if args.target == "arm64" else 4
+    print(f"{'step':>5} {'pc':>{width}}  {'instruction':<24}" + "".join(f"{name:>12}" for name in names))
     for s in steps:
         mark = "!" if s.flagged else " "
         fault = f"  <- {s.fault} fault injected" if s.fault else ""
-        print(f"{s.step:>5} {s.pc:>4}  {s.instruction:<20}" + "".join(f"{s.scores[n]:>12.4g}" for n in SCORES)
+        pc = f"{s.pc:x}" if args.target == "arm64" else str(s.pc)
+        print(f"{s.step:>5} {pc:>{width}}  {s.instruction:<24}" + "".join(f"{s.scores[n]:>12.4g}" for n in names)
               + f" {mark}{fault}")
     flagged = sum(s.flagged for s in steps)
     print(f"{flagged} of {len(steps)} steps flagged ('!'): {score} score above {thresholds[score]:.4g}, "
           f"a threshold that flags {FALSE_POSITIVE_RATE:.0%} of the clean steps of held-out validation programs")
     return 0
+
+
+def _fault_kinds(target: str) -> tuple[str, ...]:
+    if target == "arm64":
+        from ncpu.world.arm64 import FAULTS
+        return FAULTS
+    from ncpu.world.faults import FAULTS
+    return FAULTS
+
+
+def _watch_ncpu(args, faults: dict[int, str], score: str):
+    from ncpu.commands._load import assemble_file
+    from ncpu.machine.program_file import ProgramFileError, load_program_file
+    from ncpu.world.evaluate import calibration_of
+    from ncpu.world.watch import watch
+
+    assemble_file(args.file)
+    try:
+        loaded = load_program_file(args.file)
+    except ProgramFileError as error:
+        raise CommandError(str(error)) from None
+    model, checkpoint = _load(args.checkpoint)
+    thresholds, rates = calibration_of(model, checkpoint)
+    return watch(model, thresholds, rates, loaded.program.words, loaded.fresh_state(), args.max_steps,
+                 faults, score=score), thresholds
+
+
+def _watch_arm64(args, faults: dict[int, str], score: str):
+    from ncpu.world.arm64_eval import arm64_calibration_of
+    from ncpu.world.arm64_watch import read_words, watch_arm64
+
+    try:
+        words = read_words(args.file)
+    except OSError as error:
+        raise CommandError(f"cannot read {args.file}: {error.strerror or error}") from None
+    except ValueError as error:
+        raise CommandError(str(error)) from None
+    model, checkpoint = _load(args.checkpoint, "arm64")
+    thresholds, rates = arm64_calibration_of(model, checkpoint)
+    try:
+        steps = watch_arm64(model, thresholds, rates, words, args.max_steps, faults, args.seed, score)
+    except (RuntimeError, ValueError) as error:
+        if isinstance(error, FaultNotApplied):
+            raise
+        raise CommandError(str(error)) from None
+    return steps, thresholds

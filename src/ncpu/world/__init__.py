@@ -13,7 +13,8 @@ Read in this order:
   evaluate.py  held-out figures: baselines, probes, rollouts, AUROC, speculation
   watch.py     one program beside the predictor, step by step
   arm64.py     the ARM64 machine as a second target: traces, bits, faults
-  arm64_eval.py  its held-out figures
+  arm64_eval.py  its held-out figures and calibrated score
+  arm64_watch.py an ARM64 program (hex words) beside its model, step by step
 """
 
 from pathlib import Path

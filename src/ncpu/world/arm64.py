@@ -22,12 +22,15 @@ from __future__ import annotations
 import random
 import struct
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
+from ncpu.world.calibrate import Contexts
 from ncpu.world.traces import split_of
 
 CODE = 0x100000
+MAX_WORDS = 1024  # the code page(s) mapped at CODE
 WORDS = 34  # X0..X30, SP, PC, NZCV
 WORD_BITS = 64
 STATE_BITS = WORDS * WORD_BITS
@@ -164,18 +167,23 @@ class Stepper:
     def __init__(self):
         from ncpu.arm64.cpu import Cpu, CpuState, Memory
         self.memory = Memory()
-        self.memory.map(CODE, 0x1000, 5)  # read + execute
+        self.memory.map(CODE, 4 * MAX_WORDS, 5)  # read + execute
         self.state = CpuState()
         self.cpu = Cpu(self.memory, self.state)
 
-    def record(self, words: list[int], start: list[int], max_steps: int, name: str = "") -> Arm64Trace:
-        self.memory.write(CODE, struct.pack(f"<{len(words)}I", *words) + bytes(4 * (1024 - len(words))))
-        s = self.state
-        for i in range(31):
-            s.x[i] = start[i]
-        s.sp, s.pc, s.nzcv = start[SP_COL], start[PC_COL], start[NZCV_COL]
+    def record(self, words: list[int], start: list[int], max_steps: int, name: str = "",
+               after_step: Callable[[int, list[int], int, list[int]], list[int] | None] | None = None) -> Arm64Trace:
+        """Run `words` from the raw state `start` for up to `max_steps` steps.
+
+        `after_step(t, raw s_t, word, raw s_t+1)` may return another raw state
+        (fault injection); the run goes on from it."""
+        if len(words) > MAX_WORDS:
+            raise ValueError(f"{name or 'program'}: {len(words)} instructions, at most {MAX_WORDS}")
+        self.memory.write(CODE, struct.pack(f"<{len(words)}I", *words) + bytes(4 * (MAX_WORDS - len(words))))
+        self._set(start)
         states, actions = [list(start)], []
         end = CODE + 4 * len(words)
+        s = self.state
         while len(actions) < max_steps and CODE <= s.pc < end:
             word = words[(s.pc - CODE) // 4]
             stop = self.cpu.run(1)
@@ -183,8 +191,19 @@ class Stepper:
                 raise RuntimeError(f"{name}: {word:#010x} at {s.pc:#x} stopped with {stop.reason}")
             actions.append(word)
             states.append([int(v) for v in s.x] + [s.sp, s.pc, s.nzcv])
+            if after_step is not None:
+                changed = after_step(len(actions) - 1, states[-2], word, states[-1])
+                if changed is not None:
+                    states[-1] = [int(v) for v in changed]
+                    self._set(states[-1])
         return Arm64Trace(name, words, np.array(states, np.uint64).reshape(-1, WORDS),
                           np.array(actions, np.uint64))
+
+    def _set(self, raw: list[int]) -> None:
+        s = self.state
+        for i in range(31):
+            s.x[i] = raw[i]
+        s.sp, s.pc, s.nzcv = raw[SP_COL], raw[PC_COL], raw[NZCV_COL]
 
 
 EVAL_SEED = 10**9
@@ -219,7 +238,42 @@ def action_bits(words: np.ndarray) -> np.ndarray:
     return ((w[:, None] >> np.arange(32, dtype=np.uint64)) & np.uint64(1)).astype(np.float32)
 
 
-# Faults, as in `faults.py`: the faulty next raw state, or None where the fault does not apply.
+# Instruction kinds for the calibrated score's contexts (`calibrate.Contexts`):
+# each form above by its fixed bits, and whether it works on 64 or 32 bits.
+_FORMS = ([(0x7F000000, v) for v in _ADDSUB_IMM.values()] + [(0x7F200000, v) for v in _ADDSUB_REG.values()]
+          + [(0x7F200000, v) for v in _LOGIC_REG.values()] + [(0x7F800000, v) for v in _MOVE.values()]
+          + [(0x7FE08000, _MADD)] + [(0x7FE0FC00, v) for v in _TWO_SOURCE.values()]
+          + [(0x7FE00C00, v) for v in _SELECT.values()]
+          + [(0xFF000010, _BCOND), (0x7F000000, _CBZ), (0x7F000000, _CBNZ), (0xFC000000, _B)])
+KINDS = 2 * (len(_FORMS) + 1)  # the last form index: none of the above
+ROLES = ("written_register", "other_register", "sp", "pc", "nzcv")
+
+
+def kind_of(words: np.ndarray) -> np.ndarray:
+    """Index of each word's form (len(_FORMS) where none fits) times two, plus its 64-bit flag: int64[N]."""
+    w = words.astype(np.int64)
+    form = np.full(len(w), len(_FORMS), np.int64)
+    for i, (mask, value) in reversed(list(enumerate(_FORMS))):
+        form[(w & mask) == value] = i
+    return 2 * form + ((w >> 31) & 1)
+
+
+def word_roles(words: np.ndarray) -> np.ndarray:
+    """The role (index into ROLES) of each of the 34 state words: int64[N, 34]."""
+    roles = np.ones((len(words), WORDS), np.int64)
+    for i, word in enumerate(words):
+        rd = destination(int(word))
+        if rd is not None:
+            roles[i, rd] = 0
+    roles[:, SP_COL], roles[:, PC_COL], roles[:, NZCV_COL] = 2, 3, 4
+    return roles
+
+
+CONTEXTS = Contexts(KINDS, len(ROLES), WORD_BITS, lambda words: (kind_of(words), word_roles(words)))
+
+
+# Faults, as in `faults.py` (the same definition: a fault always changes the
+# state the model sees): the faulty next raw state, or None where the fault does not apply.
 FAULTS = ("register", "alu", "skip", "branch")
 
 
@@ -246,4 +300,5 @@ def inject(kind: str, before: np.ndarray, word: int, after: np.ndarray, rng: ran
         faulty[PC_COL] = fall_through if int(after[PC_COL]) == target else target
     else:
         raise ValueError(f"unknown fault {kind!r}; choose one of {', '.join(FAULTS)}")
+    assert not np.array_equal(faulty, after), kind  # each kind above is built to change the state
     return faulty

@@ -5,8 +5,10 @@ programs of the `eval` split: 1-step latent error against "no change" and a
 linear model, probe-decoded bit and whole-state accuracy (by field and by
 instruction class), latent variance and effective rank, k-step open-loop
 rollouts, and the AUROC of the anomaly scores per injected fault type
-(thresholds set on clean `valid` programs to flag 1% of their steps).
-Not here (yet): the calibrated score, branch speculation and trip counts.
+(thresholds set on clean `valid` programs to flag 1% of their steps),
+including the calibrated score (`calibrate.py`, with the ARM64 contexts of
+`arm64.CONTEXTS`: instruction form, word role, bit, confidence).
+Not here (yet): branch speculation and trip counts.
 """
 
 from __future__ import annotations
@@ -18,15 +20,17 @@ import torch
 import torch.nn.functional as F
 
 from ncpu.world import arm64
-from ncpu.world.evaluate import FALSE_POSITIVE_RATE, ROLLOUT_KS, _batched, _bit_scores, auroc, effective_rank
+from ncpu.world.calibrate import ErrorRates
+from ncpu.world.evaluate import (ERROR_RATE_SEED, FALSE_POSITIVE_RATE, ROLLOUT_KS, _batched, _bit_scores, auroc,
+                                 effective_rank)
 from ncpu.world.model import WorldConfig, WorldModel
 from ncpu.world.report import one_step_lines
 
-SCORES = ("latent", "latent_word", "probe", "probe_bit")
+SCORES = ("latent", "latent_word", "probe", "probe_bit", "calibrated")
 # `ncpu world train --target arm64`'s defaults (TrainConfig fields): a wider state
 # (34 words of 64 bits) costs about twice the nCPU model's CPU time per window.
 ARM64_TRAIN = {"steps": 700, "batch": 64, "programs_per_refresh": 300, "max_trace_steps": 128,
-               "calibration_programs": 150}
+               "calibration_programs": 150, "error_rate_programs": 400}
 
 
 def config() -> WorldConfig:
@@ -47,31 +51,71 @@ def _transitions(traces):
     return before, words, after
 
 
-@torch.no_grad()
-def anomaly_scores(model: WorldModel, before: np.ndarray, words: np.ndarray, after: np.ndarray) -> dict:
-    """The four scores of `evaluate.anomaly_scores` (all but the calibrated one), per step."""
-    d = model.config.word_latent
-    b, a, s = (torch.from_numpy(arm64.state_bits(before)), torch.from_numpy(arm64.action_bits(words)),
-               torch.from_numpy(arm64.state_bits(after)))
+def _bits(before: np.ndarray, words: np.ndarray, after: np.ndarray):
+    return (torch.from_numpy(arm64.state_bits(before)), torch.from_numpy(arm64.action_bits(words)),
+            torch.from_numpy(arm64.state_bits(after)), torch.from_numpy(words.astype(np.int64)))
 
-    def scores(b, a, s):
+
+@torch.no_grad()
+def anomaly_scores(model: WorldModel, before: np.ndarray, words: np.ndarray, after: np.ndarray,
+                   rates: ErrorRates | None = None) -> dict:
+    """The scores of `evaluate.anomaly_scores`, per step (the calibrated one only with `rates`)."""
+    d = model.config.word_latent
+
+    def scores(b, a, s, w):
         predicted = model.predict(model.encode(b), a)
         error = (predicted - model.encode_target(s)).pow(2)
-        surprise = F.binary_cross_entropy_with_logits(model.decode(predicted), s, reduction="none")
+        logits = model.decode(predicted)
+        surprise = F.binary_cross_entropy_with_logits(logits, s, reduction="none")
+        calibrated = (torch.from_numpy(rates.worst(w.numpy(), logits.numpy(), s.numpy(), b.numpy())).float()
+                      if rates else torch.zeros(len(s)))
         return torch.stack([error.mean(-1), error.view(len(error), -1, d).mean(-1).amax(-1),
-                            surprise.sum(-1), surprise.amax(-1)], -1)
-    stacked = _batched(scores, b, a, s, size=2048)
-    return {name: stacked[:, i].numpy() for i, name in enumerate(SCORES)}
+                            surprise.sum(-1), surprise.amax(-1), calibrated], -1)
+    stacked = _batched(scores, *_bits(before, words, after), size=2048)
+    names = SCORES if rates else SCORES[:-1]
+    return {name: stacked[:, i].numpy() for i, name in enumerate(names)}
 
 
-def arm64_thresholds(model: WorldModel, programs: int = 200, max_steps: int = 128) -> dict[str, float]:
-    scores = anomaly_scores(model, *_transitions(held_out("valid", programs, max_steps)))
+@torch.no_grad()
+def fit_error_rates(model: WorldModel, programs: int, max_steps: int = 128) -> ErrorRates:
+    """The calibrated score's error rates, from clean runs of validation programs
+    (other seeds than the thresholds' programs; never trained on, never evaluated on)."""
+    before, words, after = _transitions(arm64.random_traces("valid", ERROR_RATE_SEED, programs, max_steps))
+    b, a, s, _ = _bits(before, words, after)
+    # float16 logits: 2,176 of them a step would take 300 MB as float32 (the confidence bins barely move)
+    logits = _batched(lambda b, a: model.decode(model.predict(model.encode(b), a)).half(), b, a, size=2048)
+    return ErrorRates.fit(words, logits.numpy(), s.numpy() > 0.5, arm64.CONTEXTS, before=b.numpy() > 0.5)
+
+
+def arm64_thresholds(model: WorldModel, programs: int = 200, max_steps: int = 128,
+                     rates: ErrorRates | None = None) -> dict[str, float]:
+    scores = anomaly_scores(model, *_transitions(held_out("valid", programs, max_steps)), rates)
     return {k: float(np.quantile(v, 1 - FALSE_POSITIVE_RATE)) for k, v in scores.items()}
+
+
+def arm64_calibration(model: WorldModel, calibration_programs: int, error_rate_programs: int,
+                      max_steps: int = 128) -> dict:
+    """What the ARM64 anomaly scores need beside the weights: error rates and thresholds."""
+    rates = fit_error_rates(model, error_rate_programs, max_steps)
+    return {"thresholds": arm64_thresholds(model, calibration_programs, max_steps, rates),
+            "error_rates": rates.table.astype(np.float32)}
+
+
+def arm64_calibration_of(model: WorldModel, checkpoint: dict) -> tuple[dict[str, float], ErrorRates]:
+    """The checkpoint's thresholds and error rates, or both measured now as training does."""
+    if "error_rates" in checkpoint and "calibrated" in (checkpoint.get("thresholds") or {}):
+        rates = ErrorRates(np.asarray(checkpoint["error_rates"], np.float64), arm64.CONTEXTS)
+        if rates.fits():
+            return checkpoint["thresholds"], rates
+    checkpoint = {**checkpoint, **arm64_calibration(model, ARM64_TRAIN["calibration_programs"],
+                                                    ARM64_TRAIN["error_rate_programs"])}
+    return checkpoint["thresholds"], ErrorRates(np.asarray(checkpoint["error_rates"], np.float64), arm64.CONTEXTS)
 
 
 @torch.no_grad()
 def evaluate_arm64(model: WorldModel, thresholds: dict[str, float] | None, programs: int = 300,
-                   seed: int = 0, faults_per_kind: int = 2000) -> dict:
+                   seed: int = 0, faults_per_kind: int = 2000, rates: ErrorRates | None = None) -> dict:
+    """Every held-out figure of `ncpu world eval --target arm64`; `rates` adds the calibrated score."""
     rng = random.Random(seed)
     traces = held_out("eval", programs)
     before, words, after = _transitions(traces)
@@ -109,7 +153,7 @@ def evaluate_arm64(model: WorldModel, thresholds: dict[str, float] | None, progr
                      "dims": int(target.shape[1]), "effective_rank": effective_rank(target[:8192])}
     return {"programs": {"random": len(traces), "transitions": len(words)}, "one_step": one,
             "rollouts": _rollouts(model, traces, rng),
-            "anomalies": _anomalies(model, before, words, after, thresholds, rng, faults_per_kind)}
+            "anomalies": _anomalies(model, before, words, after, thresholds, rng, faults_per_kind, rates)}
 
 
 @torch.no_grad()
@@ -130,8 +174,9 @@ def _rollouts(model: WorldModel, traces, rng: random.Random, limit: int = 1000) 
     return out
 
 
-def _anomalies(model, before, words, after, thresholds, rng: random.Random, limit: int) -> dict:
-    clean = anomaly_scores(model, before, words, after)
+def _anomalies(model, before, words, after, thresholds, rng: random.Random, limit: int,
+               rates: ErrorRates | None) -> dict:
+    clean = anomaly_scores(model, before, words, after, rates)
     out = {}
     if thresholds:
         out["false_positive_rate"] = {k: float((clean[k] > thresholds[k]).mean()) for k in clean}
@@ -146,8 +191,9 @@ def _anomalies(model, before, words, after, thresholds, rng: random.Random, limi
                     break
         if not rows:
             continue
-        scores = anomaly_scores(model, before[rows], words[rows], np.stack(faulty))
-        row = {"faults": len(rows)}
+        faulty = np.stack(faulty)
+        scores = anomaly_scores(model, before[rows], words[rows], faulty, rates)
+        row = {"faults": len(rows), "visible": _visible(model, before[rows], words[rows], after[rows], faulty)}
         for name in clean:
             row[f"auroc_{name}"] = auroc(scores[name], clean[name])
             if thresholds:
@@ -156,7 +202,16 @@ def _anomalies(model, before, words, after, thresholds, rng: random.Random, limi
     return out
 
 
-def format_arm64_report(r: dict, flag: str = "probe_bit") -> str:
+@torch.no_grad()
+def _visible(model, before, words, clean, faulty) -> float:
+    """Share of faults whose changed bits the decoded prediction does not already show (as `evaluate`)."""
+    b, a, s, _ = _bits(before, words, faulty)
+    decoded = (_batched(lambda b, a: model.decode(model.predict(model.encode(b), a)), b, a, size=2048) > 0).numpy()
+    faulty_bits, clean_bits = s.numpy() > 0.5, arm64.state_bits(clean) > 0.5
+    return float(((decoded != faulty_bits) & (faulty_bits != clean_bits)).any(-1).mean())
+
+
+def format_arm64_report(r: dict, flag: str = "calibrated") -> str:
     o = r["one_step"]
     lines = [f"held-out ARM64 programs: {r['programs']['random']} random ({r['programs']['transitions']:,} transitions)",
              "", f"{'1-step prediction':<22}{'latent MSE':>12}{'bit acc':>10}{'state acc':>11}"]
@@ -165,14 +220,16 @@ def format_arm64_report(r: dict, flag: str = "probe_bit") -> str:
     for k, v in r["rollouts"].items():
         lines.append(f"{k:<22}{v['state_accuracy']:>11.2%}{v['bit_accuracy']:>10.2%}")
     an = r["anomalies"]
+    scores = [n for n in SCORES if f"auroc_{n}" in an.get("alu", {})]
+    flag = flag if flag in scores else "probe_bit"
     lines += ["", "anomaly AUROC (faulty steps against all clean held-out steps)",
-              f"{'fault':<10}{'count':>7}" + "".join(f"{n:>13}" for n in SCORES) + f"{'caught*':>10}"]
+              f"{'fault':<10}{'count':>7}" + "".join(f"{n:>13}" for n in scores) + f"{'caught*':>10}{'visible**':>11}"]
     for kind in arm64.FAULTS:
         if kind in an:
             row = an[kind]
             caught = f"{row['detected_' + flag]:.1%}" if f"detected_{flag}" in row else "-"
-            lines.append(f"{kind:<10}{row['faults']:>7}" + "".join(f"{row['auroc_' + n]:>13.4f}" for n in SCORES)
-                         + f"{caught:>10}")
+            lines.append(f"{kind:<10}{row['faults']:>7}" + "".join(f"{row['auroc_' + n]:>13.4f}" for n in scores)
+                         + f"{caught:>10}{row['visible']:>11.1%}")
     if "false_positive_rate" in an:
         lines.append(f"* caught by the {flag} threshold, which flags {an['false_positive_rate'][flag]:.2%} of clean "
                      f"held-out steps (set to flag 1% of the clean steps of validation programs)")

@@ -73,7 +73,7 @@ def predicted_logits(model: WorldModel, data: Transitions) -> tuple[np.ndarray, 
 def fit_error_rates(model: WorldModel, traces: list[Trace]) -> ErrorRates:
     """The calibrated score's error rates, measured on clean runs of `traces`."""
     data = Transitions.of(traces)
-    return ErrorRates.fit(data.action, *predicted_logits(model, data))
+    return ErrorRates.fit(data.action, *predicted_logits(model, data), before=state_bits(data.before))
 
 
 @torch.no_grad()
@@ -104,8 +104,8 @@ def anomaly_scores(model: WorldModel, data: Transitions, rates: ErrorRates | Non
     stacked = _batched(scores, before, action, after)
     out = {name: stacked[:, i] for i, name in enumerate(SCORES[:4])}
     if rates is not None:
-        surprise = rates.surprise(data.action, stacked[:, 4:].numpy(), after.numpy())
-        out["calibrated"] = torch.from_numpy(surprise.max(-1))
+        out["calibrated"] = torch.from_numpy(rates.worst(data.action, stacked[:, 4:].numpy(), after.numpy(),
+                                                         before.numpy()))
     return out
 
 
@@ -131,7 +131,9 @@ def calibration_of(model: WorldModel, checkpoint: dict) -> tuple[dict[str, float
     without them) both measured now on the same validation programs as training does."""
     saved = checkpoint.get("thresholds") or {}
     if "error_rates" in checkpoint and all(name in saved for name in SCORES):
-        return saved, ErrorRates(np.asarray(checkpoint["error_rates"], np.float64))
+        rates = ErrorRates(np.asarray(checkpoint["error_rates"], np.float64))
+        if rates.fits():
+            return saved, rates
     rates = fit_error_rates(model, held_out("valid", 600, seed=ERROR_RATE_SEED))
     return thresholds(model, held_out("valid", 200), rates), rates
 

@@ -2,14 +2,22 @@
 
 Each fault takes the raw state before a step, the raw action and the raw
 state the exact machine reached, and returns the state a faulty machine
-would have reached instead — or None where the fault cannot happen there
-or would leave no trace (skipping an instruction that changes nothing).
+would have reached instead, or None where the fault cannot happen there.
+
+What counts as a fault: an injection whose next state, as the model sees it
+(registers, flags, pc, sp, the memory window), differs from the exact
+machine's. A "wrong" value equal to the right one, a skipped instruction
+that would have changed nothing but the pc, or a "wrong branch" whose two
+directions lead to the same pc is no fault, and each kind is built so that
+it never makes one (`inject` never returns a state equal to `after`):
 
   register  one bit flips in a register the step did not write
-  alu       the result written by an ALU instruction has one bit flipped
-  skip      the instruction is skipped: nothing changes but pc += 1
-  memory    a word of the memory window is replaced by another value
-  branch    a conditional branch goes the other way
+  alu       the result an ALU instruction writes has one bit flipped
+  skip      the instruction is skipped (nothing changes but pc += 1), only
+            where running it changes more than that
+  memory    a word of the memory window is replaced by a different value
+  branch    a conditional branch whose target is not the next instruction
+            goes the other way
 """
 
 from __future__ import annotations
@@ -18,16 +26,12 @@ import random
 
 import numpy as np
 
-from ncpu.isa.opcodes import BY_MNEMONIC
 from ncpu.isa.semantics import wrap
 from ncpu.machine.state import MachineState
-from ncpu.world.features import CONDITIONAL_CODES, WINDOW, instruction_class
+from ncpu.world.features import CONDITIONAL_CODES, WINDOW, WRITES_REGISTER, instruction_class
 
 FAULTS = ("register", "alu", "skip", "memory", "branch")
 _PC, _MEMORY = 12, 14  # raw-state columns
-_NO_RESULT = {BY_MNEMONIC[name].code for name in ("CMP", "CMPI")}
-_REGISTER_FORMATS = {"rrr", "rri", "rr", "r", "ri21", "ri16"}
-_WRITES_REGISTER = {op.code for op in BY_MNEMONIC.values() if op.format in _REGISTER_FORMATS}
 
 
 def _flip(value: int, bit: int) -> int:
@@ -40,12 +44,12 @@ def inject(kind: str, before: np.ndarray, action: np.ndarray, after: np.ndarray,
     faulty = after.copy()
     op = int(action[0])
     if kind == "register":
-        written = int(action[1]) if op in _WRITES_REGISTER and op not in _NO_RESULT else -1
+        written = int(action[1]) if WRITES_REGISTER[op] else -1
         register = rng.choice([r for r in range(8) if r != written])
         faulty[register] = _flip(int(after[register]), rng.randrange(32))
     elif kind == "alu":
         alu = instruction_class(np.array([op]))[0] == 0
-        if not alu or op not in _WRITES_REGISTER or op in _NO_RESULT:
+        if not alu or not WRITES_REGISTER[op]:
             return None
         rd = int(action[1])
         faulty[rd] = _flip(int(after[rd]), rng.randrange(32))
@@ -68,6 +72,7 @@ def inject(kind: str, before: np.ndarray, action: np.ndarray, after: np.ndarray,
         faulty[_PC] = fall_through if after[_PC] == target else target
     else:
         raise ValueError(f"unknown fault {kind!r}; choose one of {', '.join(FAULTS)}")
+    assert not np.array_equal(faulty, after), kind  # each kind above is built to change the state
     return faulty
 
 

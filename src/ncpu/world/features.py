@@ -56,6 +56,9 @@ _CLASS_OF_CODE = np.zeros(256, np.int64)
 for _op in OPCODES:
     _CLASS_OF_CODE[_op.code] = (1 if _op.mnemonic in _MEMORY else 2 if _op.mnemonic in _BRANCH
                                 else 3 if _op.mnemonic in _OTHER else 0)
+# Opcodes whose instruction writes its rd (CMP/CMPI only set flags; STORE and PUSH write memory).
+WRITES_REGISTER = np.zeros(256, bool)
+WRITES_REGISTER[[op.code for op in OPCODES if op.format in {"rrr", "rri", "rr", "r", "ri21", "ri16", "load"}]] = True
 CONDITIONAL_CODES = np.array(sorted(op.code for op in OPCODES if op.mnemonic in CONDITIONAL))
 
 

@@ -20,6 +20,7 @@ from typing import Callable
 import numpy as np
 import torch
 
+from ncpu.world.calibrate import ErrorRates
 from ncpu.world.evaluate import ERROR_RATE_SEED, fit_error_rates, held_out, thresholds
 from ncpu.world.features import action_bits, state_bits
 from ncpu.world.model import WorldConfig, WorldModel, losses
@@ -131,11 +132,18 @@ def complete(path: Path, out: Path, half: bool = False) -> None:
         checkpoint = {k: v for k, v in checkpoint.items() if k not in ("thresholds", "error_rates", "trip_head")}
         checkpoint["model"] = rounded
     tc = TrainConfig(**checkpoint.get("train_config", {}))
-    extra = {} if "error_rates" in checkpoint else calibration(model, tc)
-    extra.update({} if "trip_head" in checkpoint else trip_head(model, tc))
+    if checkpoint.get("target", "ncpu") == "arm64":  # no trip head for it
+        from ncpu.world.arm64_eval import arm64_calibration_of
+        thresholds, rates = arm64_calibration_of(model, checkpoint)
+        extra = {"thresholds": thresholds, "error_rates": rates.table.astype(np.float32)}
+    else:
+        calibrated = ("error_rates" in checkpoint
+                      and ErrorRates(np.asarray(checkpoint["error_rates"], np.float64)).fits())
+        extra = {} if calibrated else calibration(model, tc)
+        extra.update({} if "trip_head" in checkpoint else trip_head(model, tc))
     full = {**{k: v for k, v in checkpoint.items() if k != "optimizer"}, **extra}
     if half:
-        for key in ("model", "trip_head"):
+        for key in ("model", "trip_head") if "trip_head" in full else ("model",):
             full[key] = {k: v.half() if v.is_floating_point() else v for k, v in full[key].items()}
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.save(full, out)
@@ -159,10 +167,11 @@ def train(tc: TrainConfig, config: WorldConfig, checkpoint: Path | None = None, 
     if resume and checkpoint is not None and checkpoint.exists():
         saved = torch.load(checkpoint, map_location="cpu", weights_only=False)
         model = WorldModel(WorldConfig(**saved["config"]))
-        model.load_state_dict(saved["model"])
+        model.load_state_dict({k: v.float() for k, v in saved["model"].items()})
         optimizer = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad],
                                       lr=tc.lr, weight_decay=tc.weight_decay)
-        optimizer.load_state_dict(saved["optimizer"])
+        if "optimizer" in saved:  # a shipped checkpoint has none: go on with a fresh optimiser
+            optimizer.load_state_dict(saved["optimizer"])
         start = saved["step"]
     model.to(device).train()
     _optimizer_to(optimizer, device)
@@ -201,8 +210,8 @@ def train(tc: TrainConfig, config: WorldConfig, checkpoint: Path | None = None, 
     _optimizer_to(optimizer, "cpu")
     if checkpoint is not None:
         if target == "arm64":
-            from ncpu.world.arm64_eval import arm64_thresholds
-            extra = {"thresholds": arm64_thresholds(model, tc.calibration_programs, tc.max_trace_steps)}
+            from ncpu.world.arm64_eval import arm64_calibration
+            extra = arm64_calibration(model, tc.calibration_programs, tc.error_rate_programs, tc.max_trace_steps)
         else:
             extra = {**calibration(model, tc), **trip_head(model, tc)}
         save_checkpoint(checkpoint, model, optimizer, tc.steps, tc, {"target": target, **extra})
