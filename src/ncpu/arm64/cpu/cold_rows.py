@@ -53,7 +53,7 @@ def exec_cold(op, w, imm, pc, R, V, st, rg):
         return vmisc_narrow(op, w, imm, pc, R, V, st, a, b, c, d)
     if op == 250:  # SHLL_v
         return vmisc_shll(op, w, imm, pc, R, V, st, a, b, c, d)
-    if 253 <= op <= 262 or 265 <= op <= 267 or op == 269 or 271 <= op <= 273:  # FMAXNM_v, FMLA_v, FADD_v, FMULX_v, FCMEQ_v, FMAX_v, FMINNM_v, FMLS_v, FSUB_v, FMIN_v, FMUL_v, FCMGE_v, FACGE_v, FDIV_v, FABD_v, FCMGT_v, FACGT_v
+    if op == 253 or 256 <= op <= 260 or op == 262 or 266 <= op <= 267 or op == 269 or 271 <= op <= 273:  # FMAXNM_v, FMULX_v, FCMEQ_v, FMAX_v, FMINNM_v, FMLS_v, FMIN_v, FCMGE_v, FACGE_v, FDIV_v, FABD_v, FCMGT_v, FACGT_v
         return vfp_three(op, w, imm, pc, R, V, st, a, b, c, d)
     if 263 <= op <= 264 or op == 268 or op == 270 or op == 274:  # FMAXNMP_v, FADDP_v, FMAXP_v, FMINNMP_v, FMINP_v
         return vfp_pairwise(op, w, imm, pc, R, V, st, a, b, c, d)

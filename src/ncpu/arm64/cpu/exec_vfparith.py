@@ -9,14 +9,18 @@ sz and Q by name and never look at opcode bits.  Every lane goes through
 fpu.py's helpers, as scalar FP does, so NaN rules and FPSR flags agree
 everywhere.  Lanes are collected into a buffer and written at the end (a
 destination may also be a source).  Registers: a = Vd, b = Vn, c = Vm.
+FADD, FSUB, FMUL and FMLA of .2d and .4s without a NaN operand run inline in
+the hot loop on the registers' float views (vfp_hot: 140-210 ns a row out of
+line); the rest of those rows' words go to the lane-by-lane path.
 """
 import numpy as np
 from numba import njit
 
 from . import decode_table as T
 from .decoder import fld
-from .fpu import (IXC, K_ABD, K_ADD, K_DIV, K_MAX, K_MAXNM, K_MIN, K_MINNM, K_MUL, K_MULX, K_SUB,
-                  binop_bits_flags, cmp_bits_flags, cvtf_flags, fbits, fixed_to_fp, fma_bits_flags, fp_binop,
+from .fpu import (IXC, K_ABD, K_ADD, K_DIV, K_MAX, K_MAXNM, K_MIN, K_MINNM, K_MUL, K_MULX, K_SUB, arith_flags,
+                  binop_bits_flags, cmp_bits_flags, cvtf_flags, fbits, fixed_to_fp, fma32, fma64, fma_bits_flags,
+                  fma_flags, fp_binop,
                   fp_compare, fp_fma, fp_round, fp_sqrt, fp_to_fixed, fval, i32_as_f32, i64_as_f64, is_nan,
                   nan_flags, narrow_flags, pick_nan, sqrt_flags, to_int_flags)
 from .rows import executes
@@ -25,6 +29,8 @@ from .vregs import lane, set_lane, set_scalar, write_lanes
 
 SIGN32 = np.int64(0x80000000)
 SIGN64 = np.int64(1) << 63
+DEFAULT_NAN32 = np.int64(0x7FC00000)
+DEFAULT_NAN64 = np.int64(0x7FF8000000000000)
 
 # Three-operand kinds beyond fpu's binary ones (K_ADD .. K_MULX = 0 .. 9); the
 # compare kinds are fpu.fp_compare's 0 EQ, 1 GE, 2 GT, 3 |>=|, 4 |>| plus F_CMEQ.
@@ -161,8 +167,19 @@ def two_flags(kind, mode, x, dbl):
 
 
 # ---- the families -------------------------------------------------------------------------
-@executes(*_rows(_THREE, "v"))
+# The rows gcc's vectorised FP loops live on run inline in the loop (vfp_hot, below); the rest out of line.
+_HOT = ("FADD_v", "FSUB_v", "FMUL_v", "FMLA_v")
+
+
+@executes(*[n for n in _rows(_THREE, "v") if n not in _HOT])
 def vfp_three(op, w, imm, pc, R, V, st, a, b, c, d):
+    three_lanes(op, w, R, V, a, b, c)
+    return pc + 4
+
+
+@njit(cache=True)
+def three_lanes(op, w, R, V, a, b, c):
+    """A three-same FP row, lane by lane through the bit-pattern helpers."""
     q = fld(op, w, T.FLD_Q)
     sz = 2 + fld(op, w, T.FLD_SZ)
     dbl = sz == 3
@@ -175,6 +192,60 @@ def vfp_three(op, w, imm, pc, R, V, st, a, b, c, d):
         res[i] = three_lane(kind, x, y, acc, dbl, fpcr)
         R[FPSR] |= three_flags(kind, x, y, acc, dbl)
     write_lanes(V, a, sz, res, n, q)
+
+
+@executes("FADD_v", "FSUB_v", "FMUL_v", "FMLA_v", hot=True)
+def vfp_hot(op, w, imm, pc, R, V, st, a, b, c, d):
+    """The FP rows of vectorised loops (.2d and .4s, no NaN operand) inline in the loop, on the
+    float views of the registers; other arrangements and NaN operands go to `three_lanes`."""
+    q = fld(op, w, T.FLD_Q)
+    dbl = fld(op, w, T.FLD_SZ) == 1
+    kind = K_ADD if op == T.FADD_v else K_SUB if op == T.FSUB_v else K_MUL
+    done = False
+    if q == 1 and dbl:
+        x0, x1, y0, y1 = V.f64[b, 0], V.f64[b, 1], V.f64[c, 0], V.f64[c, 1]
+        z0, z1 = V.f64[a, 0], V.f64[a, 1]
+        if x0 == x0 and x1 == x1 and y0 == y0 and y1 == y1 and (op != T.FMLA_v or (z0 == z0 and z1 == z1)):
+            if op == T.FMLA_v:
+                r0, r1 = fma64(x0, y0, z0), fma64(x1, y1, z1)
+                R[FPSR] |= fma_flags(x0, y0, z0, r0, True) | fma_flags(x1, y1, z1, r1, True)
+            else:
+                r0 = x0 + y0 if op == T.FADD_v else x0 - y0 if op == T.FSUB_v else x0 * y0
+                r1 = x1 + y1 if op == T.FADD_v else x1 - y1 if op == T.FSUB_v else x1 * y1
+                R[FPSR] |= arith_flags(kind, x0, y0, r0, True) | arith_flags(kind, x1, y1, r1, True)
+            if r0 == r0:
+                V.f64[a, 0] = r0
+            else:                                     # an invalid operation: the default NaN
+                V.d[a, 0] = DEFAULT_NAN64
+            if r1 == r1:
+                V.f64[a, 1] = r1
+            else:
+                V.d[a, 1] = DEFAULT_NAN64
+            done = True
+    elif q == 1:
+        ok = True
+        for i in range(4):
+            if (V.f32[b, i] != V.f32[b, i] or V.f32[c, i] != V.f32[c, i]
+                    or (op == T.FMLA_v and V.f32[a, i] != V.f32[a, i])):
+                ok = False
+        if ok:
+            flags = np.int64(0)
+            for i in range(4):
+                x, y, z = V.f32[b, i], V.f32[c, i], V.f32[a, i]
+                if op == T.FMLA_v:
+                    r = fma32(x, y, z)
+                    flags |= fma_flags(x, y, z, r, False)
+                else:
+                    r = x + y if op == T.FADD_v else x - y if op == T.FSUB_v else x * y
+                    flags |= arith_flags(kind, x, y, r, False)
+                if r == r:
+                    V.f32[a, i] = r
+                else:
+                    V.s[a, i] = DEFAULT_NAN32
+            R[FPSR] |= flags
+            done = True
+    if not done:
+        three_lanes(op, w, R, V, a, b, c)
     return pc + 4
 
 
