@@ -63,14 +63,13 @@ def test_saturating_simd_matches_unicorn():
 def _sat_cases():
     """(word, lane width) of the ops that saturate only on MIN * MIN, and one
     that never saturates (QC must survive it: the flag is cumulative)."""
-    VELEM, S3DIFF = (H.T.BY_NAME[k] for k in ("VELEM", "S3DIFF"))
     B = H.T.BY_NAME
     yield B["SQDMULH_v"].encode(q=1, size=1, vm=2, vn=1, vd=0), 16            # sqdmulh v0.8h
     yield B["SQRDMULH_v"].encode(q=1, size=2, vm=2, vn=1, vd=0), 32           # sqrdmulh v0.4s
-    yield VELEM.encode(q=0, u=0, size=1, l=1, m=1, rm=3, opcode=12, h=0, rn=1, rd=0), 16  # sqdmulh by element
+    yield B["SQDMULH_vi"].encode(q=0, size=1, l=1, vm=16 | 3, h=0, vn=1, vd=0), 16   # sqdmulh v0.4h, v1.4h, v3.h[3]
     yield B["SQDMULL_v"].encode(q=1, size=2, vm=2, vn=1, vd=0), 32            # sqdmull2 v0.2d
-    yield VELEM.encode(q=0, u=0, size=2, l=1, m=0, rm=2, opcode=3, h=1, rn=1, rd=0), 32   # sqdmlal by element
-    yield S3DIFF.encode(u=0, size=1, rm=2, opcode=11, rn=1, rd=0), 16          # sqdmlsl s0, h1, h2
+    yield B["SQDMLAL_vi"].encode(q=0, size=2, l=1, vm=2, h=1, vn=1, vd=0), 32  # sqdmlal v0.2d, v1.2s, v2.s[3]
+    yield B["SQDMLSL_s"].encode(size=1, vm=2, vn=1, vd=0), 16                  # sqdmlsl s0, h1, h2
     yield B["SHADD_v"].encode(q=1, size=0, vm=2, vn=1, vd=0), 8               # shadd: never saturates
 
 

@@ -29,8 +29,20 @@ import numpy as np
 _V3 = "0 q:1 {u} 01110 size:2 1 vm:5 {o} 1 vn:5 vd:5"      # SIMD three same
 _V3B = "0 q:1 {u} 01110 {size} 1 vm:5 00011 1 vn:5 vd:5"    # its bitwise forms: size is the op
 _V3D = "0 q:1 {u} 01110 size:2 1 vm:5 {o} 00 vn:5 vd:5"      # SIMD three different
+_S3D = "01 {u} 11110 size:2 1 vm:5 {o} 00 vn:5 vd:5"         # ... scalar (the SQDM* forms)
+_S3 = "01 {u} 11110 {size} 1 vm:5 {o} 1 vn:5 vd:5"           # SIMD scalar three same (size 11: the 64-bit-only forms)
+_S2 = "01 {u} 11110 {size} 10000 {o} 10 vn:5 vd:5"           # SIMD scalar two-register miscellaneous
 _V2 = "0 q:1 {u} 01110 size:2 10000 {o} 10 vn:5 vd:5"        # SIMD two-register miscellaneous
 _V2B = "0 q:1 {u} 01110 {size} 10000 {o} 10 vn:5 vd:5"       # the same with size part of the op
+_V3F = "0 q:1 {u} 01110 {a} sz:1 1 vm:5 {o} 1 vn:5 vd:5"      # SIMD three same, FP (a: bit 23, part of the op)
+_S3F = "01 {u} 11110 {a} sz:1 1 vm:5 {o} 1 vn:5 vd:5"         # ... scalar
+_V2F = "0 q:1 {u} 01110 {a} sz:1 10000 {o} 10 vn:5 vd:5"      # SIMD two-register miscellaneous, FP
+_S2F = "01 {u} 11110 {a} sz:1 10000 {o} 10 vn:5 vd:5"         # ... scalar
+_VAC = "0 q:1 {u} 01110 size:2 11000 {o} 10 vn:5 vd:5"        # SIMD across lanes, integer
+_VE = "0 q:1 {u} 01111 size:2 l:1 vm:5 {o} h:1 0 vn:5 vd:5"   # SIMD by element (vm: M:Rm, see exec_velem)
+_SE = "01 {u} 11111 size:2 l:1 vm:5 {o} h:1 0 vn:5 vd:5"      # ... scalar
+_VEF = "0 q:1 {u} 01111 1 sz:1 l:1 vm:5 {o} h:1 0 vn:5 vd:5"  # ... FP (single or double)
+_SEF = "01 {u} 11111 1 sz:1 l:1 vm:5 {o} h:1 0 vn:5 vd:5"     # ... FP scalar
 
 _RAW = [
     # ---- integer data processing (class int) ------------------------------
@@ -177,25 +189,11 @@ _RAW = [
     ("UMOV",     "0 q:1 0 01110000 imm5:5 0 0111 1 rn:5 rd:5", "simd"),
     ("INS_ELEM", "0 1 1 01110000 imm5:5 0 imm4:4 1 rn:5 rd:5", "simd"),
     ("VMOVI",    "0 q:1 op:1 0111100000 abc:3 cmode:4 0 1 defgh:5 rd:5", "simd"),
-    # V3SAME minus the integer forms (split into one row each below): the FP three-same
-    # forms (opcode 11xxx) and ADDP/PMUL's neighbours stay one row for now.
-    ("V3SAME",   "0 q:1 u:1 01110 size:2 1 rm:5 11 opcode:3 1 rn:5 rd:5", "simd"),
-    # V2MISC minus the integer forms (one row each below): the FP two-register forms.
-    ("V2MISC",   "0 q:1 u:1 01110 size:2 10000 opcode:5 10 rn:5 rd:5", "simd"),
-    ("VACROSS",  "0 q:1 u:1 01110 size:2 11000 opcode:5 10 rn:5 rd:5", "simd"),
     ("VSHIFT",   "0 q:1 u:1 011110 immh:4 immb:3 opcode:5 1 rn:5 rd:5", "simd"),
     ("EXT",      "0 q:1 101110 00 0 rm:5 0 imm4:4 0 rn:5 rd:5", "simd"),
     ("TBL",      "0 q:1 001110 000 rm:5 0 len:2 op:1 00 rn:5 rd:5", "simd"),
     ("VPERM",    "0 q:1 001110 size:2 0 rm:5 0 opcode:3 10 rn:5 rd:5", "simd"),
-    ("ADDP_S",   "01 0 11110 size:2 11000 11011 10 rn:5 rd:5", "simd"),
-    ("VELEM",    "0 q:1 u:1 01111 size:2 l:1 m:1 rm:4 opcode:4 h:1 0 rn:5 rd:5", "simd"),
-    ("S3SAME",   "01 u:1 11110 size:2 1 rm:5 opcode:5 1 rn:5 rd:5", "simd"),
-    ("S2MISC",   "01 u:1 11110 size:2 10000 opcode:5 10 rn:5 rd:5", "simd"),
-    ("SPAIR",    "01 u:1 11110 size:2 11000 opcode:5 10 rn:5 rd:5", "simd"),
     ("SSHIFT",   "01 u:1 111110 immh:4 immb:3 opcode:5 1 rn:5 rd:5", "simd"),
-    ("DUP_S",    "01 0 11110000 imm5:5 0 0000 1 rn:5 rd:5", "simd"),
-    ("SELEM",    "01 u:1 11111 size:2 l:1 m:1 rm:4 opcode:4 h:1 0 rn:5 rd:5", "simd"),
-    ("S3DIFF",   "01 u:1 11110 size:2 1 rm:5 opcode:4 00 rn:5 rd:5", "simd"),   # SQDMULL.. (exec_sat)
     # ---- Advanced SIMD three same, integer (one row per form) ------------------
     # _V3 is the group's pattern; U and opcode are each row's fixed bits.  Constraints:
     # x=FIELD:VALUE,... marks a reserved combination (no .1d vector: x=size:3,q:0).
@@ -282,6 +280,9 @@ _RAW = [
     ("UMULL_v",   _V3D.format(u=1, o="1100"), "simd", "x=size:3 q2 asm=vd.W,vn.T,vm.T"),
     ("SQDMULL_v", _V3D.format(u=0, o="1101"), "simd", "x=size:0 x=size:3 q2 asm=vd.W,vn.T,vm.T"),
     ("PMULL_v",   _V3D.format(u=0, o="1110"), "simd", "x=size:1 x=size:2 q2 asm=vd.W,vn.T,vm.T"),
+    ("SQDMLAL_s", _S3D.format(u=0, o="1001"), "simd", "x=size:0 x=size:3 asm=vd.EW,vn.E,vm.E"),
+    ("SQDMLSL_s", _S3D.format(u=0, o="1011"), "simd", "x=size:0 x=size:3 asm=vd.EW,vn.E,vm.E"),
+    ("SQDMULL_s", _S3D.format(u=0, o="1101"), "simd", "x=size:0 x=size:3 asm=vd.EW,vn.E,vm.E"),
     # ---- Advanced SIMD two-register miscellaneous, integer (one row per form) ------
     ("REV64_v",   _V2.format(u=0, o="00000"), "simd", "x=size:3 asm=vd.T,vn.T"),
     ("REV32_v",   _V2.format(u=1, o="00000"), "simd", "x=size:2 x=size:3 asm=vd.T,vn.T"),
@@ -311,6 +312,179 @@ _RAW = [
     ("SHLL_v",    _V2.format(u=1, o="10011"), "simd", "x=size:3 q2 asm=vd.W,vn.T,#E"),
     ("SQXTN_v",   _V2.format(u=0, o="10100"), "simd", "x=size:3 q2 asm=vd.T,vn.W"),
     ("UQXTN_v",   _V2.format(u=1, o="10100"), "simd", "x=size:3 q2 asm=vd.T,vn.W"),
+    # ---- Advanced SIMD three same, floating point (one row per form) -------------
+    # sz picks single (0) or double (1) lanes; .1d is reserved (x=sz:1,q:0).
+    ("FMAXNM_v", _V3F.format(u=0, a=0, o="11000"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F,vm.F"),
+    ("FMLA_v",   _V3F.format(u=0, a=0, o="11001"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F,vm.F"),
+    ("FADD_v",   _V3F.format(u=0, a=0, o="11010"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F,vm.F"),
+    ("FMULX_v",  _V3F.format(u=0, a=0, o="11011"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F,vm.F"),
+    ("FCMEQ_v",  _V3F.format(u=0, a=0, o="11100"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F,vm.F"),
+    ("FMAX_v",   _V3F.format(u=0, a=0, o="11110"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F,vm.F"),
+    ("FMINNM_v", _V3F.format(u=0, a=1, o="11000"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F,vm.F"),
+    ("FMLS_v",   _V3F.format(u=0, a=1, o="11001"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F,vm.F"),
+    ("FSUB_v",   _V3F.format(u=0, a=1, o="11010"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F,vm.F"),
+    ("FMIN_v",   _V3F.format(u=0, a=1, o="11110"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F,vm.F"),
+    ("FMAXNMP_v", _V3F.format(u=1, a=0, o="11000"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F,vm.F"),
+    ("FADDP_v",  _V3F.format(u=1, a=0, o="11010"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F,vm.F"),
+    ("FMUL_v",   _V3F.format(u=1, a=0, o="11011"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F,vm.F"),
+    ("FCMGE_v",  _V3F.format(u=1, a=0, o="11100"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F,vm.F"),
+    ("FACGE_v",  _V3F.format(u=1, a=0, o="11101"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F,vm.F"),
+    ("FMAXP_v",  _V3F.format(u=1, a=0, o="11110"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F,vm.F"),
+    ("FDIV_v",   _V3F.format(u=1, a=0, o="11111"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F,vm.F"),
+    ("FMINNMP_v", _V3F.format(u=1, a=1, o="11000"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F,vm.F"),
+    ("FABD_v",   _V3F.format(u=1, a=1, o="11010"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F,vm.F"),
+    ("FCMGT_v",  _V3F.format(u=1, a=1, o="11100"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F,vm.F"),
+    ("FACGT_v",  _V3F.format(u=1, a=1, o="11101"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F,vm.F"),
+    ("FMINP_v",  _V3F.format(u=1, a=1, o="11110"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F,vm.F"),
+    # ... scalar (s or d registers)
+    ("FMULX_s",  _S3F.format(u=0, a=0, o="11011"), "simd", "asm=vd.S,vn.S,vm.S"),
+    ("FCMEQ_s",  _S3F.format(u=0, a=0, o="11100"), "simd", "asm=vd.S,vn.S,vm.S"),
+    ("FCMGE_s",  _S3F.format(u=1, a=0, o="11100"), "simd", "asm=vd.S,vn.S,vm.S"),
+    ("FACGE_s",  _S3F.format(u=1, a=0, o="11101"), "simd", "asm=vd.S,vn.S,vm.S"),
+    ("FABD_s",   _S3F.format(u=1, a=1, o="11010"), "simd", "asm=vd.S,vn.S,vm.S"),
+    ("FCMGT_s",  _S3F.format(u=1, a=1, o="11100"), "simd", "asm=vd.S,vn.S,vm.S"),
+    ("FACGT_s",  _S3F.format(u=1, a=1, o="11101"), "simd", "asm=vd.S,vn.S,vm.S"),
+    # ---- Advanced SIMD two-register miscellaneous, floating point (one row per form) ----
+    ("FCMGT0_v", _V2F.format(u=0, a=1, o="01100"), "simd", "x=sz:1,q:0 mn=fcmgt asm=vd.F,vn.F,#0.0"),
+    ("FCMGE0_v", _V2F.format(u=1, a=1, o="01100"), "simd", "x=sz:1,q:0 mn=fcmge asm=vd.F,vn.F,#0.0"),
+    ("FCMEQ0_v", _V2F.format(u=0, a=1, o="01101"), "simd", "x=sz:1,q:0 mn=fcmeq asm=vd.F,vn.F,#0.0"),
+    ("FCMLE0_v", _V2F.format(u=1, a=1, o="01101"), "simd", "x=sz:1,q:0 mn=fcmle asm=vd.F,vn.F,#0.0"),
+    ("FCMLT0_v", _V2F.format(u=0, a=1, o="01110"), "simd", "x=sz:1,q:0 mn=fcmlt asm=vd.F,vn.F,#0.0"),
+    ("FABS_v",   _V2F.format(u=0, a=1, o="01111"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F"),
+    ("FNEG_v",   _V2F.format(u=1, a=1, o="01111"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F"),
+    ("FRINTN_v", _V2F.format(u=0, a=0, o="11000"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F"),
+    ("FRINTP_v", _V2F.format(u=0, a=1, o="11000"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F"),
+    ("FRINTA_v", _V2F.format(u=1, a=0, o="11000"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F"),
+    ("FRINTM_v", _V2F.format(u=0, a=0, o="11001"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F"),
+    ("FRINTZ_v", _V2F.format(u=0, a=1, o="11001"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F"),
+    ("FRINTX_v", _V2F.format(u=1, a=0, o="11001"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F"),
+    ("FRINTI_v", _V2F.format(u=1, a=1, o="11001"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F"),
+    ("FCVTNS_v", _V2F.format(u=0, a=0, o="11010"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F"),
+    ("FCVTPS_v", _V2F.format(u=0, a=1, o="11010"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F"),
+    ("FCVTNU_v", _V2F.format(u=1, a=0, o="11010"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F"),
+    ("FCVTPU_v", _V2F.format(u=1, a=1, o="11010"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F"),
+    ("FCVTMS_v", _V2F.format(u=0, a=0, o="11011"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F"),
+    ("FCVTZS_v", _V2F.format(u=0, a=1, o="11011"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F"),
+    ("FCVTMU_v", _V2F.format(u=1, a=0, o="11011"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F"),
+    ("FCVTZU_v", _V2F.format(u=1, a=1, o="11011"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F"),
+    ("FCVTAS_v", _V2F.format(u=0, a=0, o="11100"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F"),
+    ("FCVTAU_v", _V2F.format(u=1, a=0, o="11100"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F"),
+    ("SCVTF_v",  _V2F.format(u=0, a=0, o="11101"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F"),
+    ("UCVTF_v",  _V2F.format(u=1, a=0, o="11101"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F"),
+    ("FSQRT_v",  _V2F.format(u=1, a=1, o="11111"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F"),
+    # FCVTN/FCVTL: double <-> single (sz = 0 would be half precision, not offered: x=sz:0)
+    ("FCVTN_v",  _V2F.format(u=0, a=0, o="10110"), "simd", "x=sz:0 q2 asm=vd.N,vn.L"),
+    ("FCVTL_v",  _V2F.format(u=0, a=0, o="10111"), "simd", "x=sz:0 q2 asm=vd.L,vn.N"),
+    # ... scalar
+    ("FCMGT0_s", _S2F.format(u=0, a=1, o="01100"), "simd", "mn=fcmgt asm=vd.S,vn.S,#0.0"),
+    ("FCMGE0_s", _S2F.format(u=1, a=1, o="01100"), "simd", "mn=fcmge asm=vd.S,vn.S,#0.0"),
+    ("FCMEQ0_s", _S2F.format(u=0, a=1, o="01101"), "simd", "mn=fcmeq asm=vd.S,vn.S,#0.0"),
+    ("FCMLE0_s", _S2F.format(u=1, a=1, o="01101"), "simd", "mn=fcmle asm=vd.S,vn.S,#0.0"),
+    ("FCMLT0_s", _S2F.format(u=0, a=1, o="01110"), "simd", "mn=fcmlt asm=vd.S,vn.S,#0.0"),
+    ("FCVTNS_s", _S2F.format(u=0, a=0, o="11010"), "simd", "asm=vd.S,vn.S"),
+    ("FCVTPS_s", _S2F.format(u=0, a=1, o="11010"), "simd", "asm=vd.S,vn.S"),
+    ("FCVTNU_s", _S2F.format(u=1, a=0, o="11010"), "simd", "asm=vd.S,vn.S"),
+    ("FCVTPU_s", _S2F.format(u=1, a=1, o="11010"), "simd", "asm=vd.S,vn.S"),
+    ("FCVTMS_s", _S2F.format(u=0, a=0, o="11011"), "simd", "asm=vd.S,vn.S"),
+    ("FCVTZS_s", _S2F.format(u=0, a=1, o="11011"), "simd", "asm=vd.S,vn.S"),
+    ("FCVTMU_s", _S2F.format(u=1, a=0, o="11011"), "simd", "asm=vd.S,vn.S"),
+    ("FCVTZU_s", _S2F.format(u=1, a=1, o="11011"), "simd", "asm=vd.S,vn.S"),
+    ("FCVTAS_s", _S2F.format(u=0, a=0, o="11100"), "simd", "asm=vd.S,vn.S"),
+    ("FCVTAU_s", _S2F.format(u=1, a=0, o="11100"), "simd", "asm=vd.S,vn.S"),
+    ("SCVTF_s",  _S2F.format(u=0, a=0, o="11101"), "simd", "asm=vd.S,vn.S"),
+    ("UCVTF_s",  _S2F.format(u=1, a=0, o="11101"), "simd", "asm=vd.S,vn.S"),
+    # ---- Advanced SIMD pairwise, scalar: ADDP (64-bit lanes only) and the FP forms ----
+    ("ADDP_s",   "01 0 11110 11 11000 11011 10 vn:5 vd:5", "simd", "asm=vd.d,vn.2d"),
+    ("FMAXNMP_s", "01 1 11110 0 sz:1 11000 01100 10 vn:5 vd:5", "simd", "asm=vd.S,vn.F2"),
+    ("FMINNMP_s", "01 1 11110 1 sz:1 11000 01100 10 vn:5 vd:5", "simd", "asm=vd.S,vn.F2"),
+    ("FADDP_s",  "01 1 11110 0 sz:1 11000 01101 10 vn:5 vd:5", "simd", "asm=vd.S,vn.F2"),
+    ("FMAXP_s",  "01 1 11110 0 sz:1 11000 01111 10 vn:5 vd:5", "simd", "asm=vd.S,vn.F2"),
+    ("FMINP_s",  "01 1 11110 1 sz:1 11000 01111 10 vn:5 vd:5", "simd", "asm=vd.S,vn.F2"),
+    # ---- Advanced SIMD across lanes (one row per form) ---------------------------------
+    # Integer: no .2s or .1d source (x=size:2,q:0 and x=size:3); FP: single .4s only (the
+    # half-precision forms have U = 0, not offered).
+    ("SADDLV_v", _VAC.format(u=0, o="00011"), "simd", "x=size:2,q:0 x=size:3 asm=vd.EW,vn.T"),
+    ("UADDLV_v", _VAC.format(u=1, o="00011"), "simd", "x=size:2,q:0 x=size:3 asm=vd.EW,vn.T"),
+    ("SMAXV_v",  _VAC.format(u=0, o="01010"), "simd", "x=size:2,q:0 x=size:3 asm=vd.E,vn.T"),
+    ("UMAXV_v",  _VAC.format(u=1, o="01010"), "simd", "x=size:2,q:0 x=size:3 asm=vd.E,vn.T"),
+    ("SMINV_v",  _VAC.format(u=0, o="11010"), "simd", "x=size:2,q:0 x=size:3 asm=vd.E,vn.T"),
+    ("UMINV_v",  _VAC.format(u=1, o="11010"), "simd", "x=size:2,q:0 x=size:3 asm=vd.E,vn.T"),
+    ("ADDV_v",   _VAC.format(u=0, o="11011"), "simd", "x=size:2,q:0 x=size:3 asm=vd.E,vn.T"),
+    ("FMAXNMV_v", "0 1 1 01110 0 0 11000 01100 10 vn:5 vd:5", "simd", "asm=vd.s,vn.4s"),
+    ("FMINNMV_v", "0 1 1 01110 1 0 11000 01100 10 vn:5 vd:5", "simd", "asm=vd.s,vn.4s"),
+    ("FMAXV_v",  "0 1 1 01110 0 0 11000 01111 10 vn:5 vd:5", "simd", "asm=vd.s,vn.4s"),
+    ("FMINV_v",  "0 1 1 01110 1 0 11000 01111 10 vn:5 vd:5", "simd", "asm=vd.s,vn.4s"),
+    # ---- Advanced SIMD by element (one row per form) ------------------------------------
+    # Integer lanes of 16 or 32 bits (x=size:0 x=size:3); FP single or double, a double
+    # index is H alone (x=sz:1,l:1) and .1d is reserved.  vm.X spells the element operand.
+    ("MLA_vi",     _VE.format(u=1, o="0000"), "simd", "x=size:0 x=size:3 asm=vd.T,vn.T,vm.X"),
+    ("MLS_vi",     _VE.format(u=1, o="0100"), "simd", "x=size:0 x=size:3 asm=vd.T,vn.T,vm.X"),
+    ("MUL_vi",     _VE.format(u=0, o="1000"), "simd", "x=size:0 x=size:3 asm=vd.T,vn.T,vm.X"),
+    ("SMLAL_vi",   _VE.format(u=0, o="0010"), "simd", "x=size:0 x=size:3 q2 asm=vd.W,vn.T,vm.X"),
+    ("UMLAL_vi",   _VE.format(u=1, o="0010"), "simd", "x=size:0 x=size:3 q2 asm=vd.W,vn.T,vm.X"),
+    ("SMLSL_vi",   _VE.format(u=0, o="0110"), "simd", "x=size:0 x=size:3 q2 asm=vd.W,vn.T,vm.X"),
+    ("UMLSL_vi",   _VE.format(u=1, o="0110"), "simd", "x=size:0 x=size:3 q2 asm=vd.W,vn.T,vm.X"),
+    ("SMULL_vi",   _VE.format(u=0, o="1010"), "simd", "x=size:0 x=size:3 q2 asm=vd.W,vn.T,vm.X"),
+    ("UMULL_vi",   _VE.format(u=1, o="1010"), "simd", "x=size:0 x=size:3 q2 asm=vd.W,vn.T,vm.X"),
+    ("SQDMLAL_vi", _VE.format(u=0, o="0011"), "simd", "x=size:0 x=size:3 q2 asm=vd.W,vn.T,vm.X"),
+    ("SQDMLSL_vi", _VE.format(u=0, o="0111"), "simd", "x=size:0 x=size:3 q2 asm=vd.W,vn.T,vm.X"),
+    ("SQDMULL_vi", _VE.format(u=0, o="1011"), "simd", "x=size:0 x=size:3 q2 asm=vd.W,vn.T,vm.X"),
+    ("SQDMULH_vi", _VE.format(u=0, o="1100"), "simd", "x=size:0 x=size:3 asm=vd.T,vn.T,vm.X"),
+    ("SQRDMULH_vi", _VE.format(u=0, o="1101"), "simd", "x=size:0 x=size:3 asm=vd.T,vn.T,vm.X"),
+    ("FMLA_vi",    _VEF.format(u=0, o="0001"), "simd", "x=sz:1,l:1 x=sz:1,q:0 asm=vd.F,vn.F,vm.X"),
+    ("FMLS_vi",    _VEF.format(u=0, o="0101"), "simd", "x=sz:1,l:1 x=sz:1,q:0 asm=vd.F,vn.F,vm.X"),
+    ("FMUL_vi",    _VEF.format(u=0, o="1001"), "simd", "x=sz:1,l:1 x=sz:1,q:0 asm=vd.F,vn.F,vm.X"),
+    ("FMULX_vi",   _VEF.format(u=1, o="1001"), "simd", "x=sz:1,l:1 x=sz:1,q:0 asm=vd.F,vn.F,vm.X"),
+    ("SQDMLAL_si", _SE.format(u=0, o="0011"), "simd", "x=size:0 x=size:3 asm=vd.EW,vn.E,vm.X"),
+    ("SQDMLSL_si", _SE.format(u=0, o="0111"), "simd", "x=size:0 x=size:3 asm=vd.EW,vn.E,vm.X"),
+    ("SQDMULL_si", _SE.format(u=0, o="1011"), "simd", "x=size:0 x=size:3 asm=vd.EW,vn.E,vm.X"),
+    ("SQDMULH_si", _SE.format(u=0, o="1100"), "simd", "x=size:0 x=size:3 asm=vd.E,vn.E,vm.X"),
+    ("SQRDMULH_si", _SE.format(u=0, o="1101"), "simd", "x=size:0 x=size:3 asm=vd.E,vn.E,vm.X"),
+    ("FMLA_si",    _SEF.format(u=0, o="0001"), "simd", "x=sz:1,l:1 asm=vd.S,vn.S,vm.X"),
+    ("FMLS_si",    _SEF.format(u=0, o="0101"), "simd", "x=sz:1,l:1 asm=vd.S,vn.S,vm.X"),
+    ("FMUL_si",    _SEF.format(u=0, o="1001"), "simd", "x=sz:1,l:1 asm=vd.S,vn.S,vm.X"),
+    ("FMULX_si",   _SEF.format(u=1, o="1001"), "simd", "x=sz:1,l:1 asm=vd.S,vn.S,vm.X"),
+    # ---- Advanced SIMD scalar three same and two-register, integer (one row per form) ----
+    # The plain forms exist for 64-bit lanes only (size 11 in the pattern); the saturating
+    # ones for every size, SRSHL/URSHL for 64 bits, SQ(R)DMULH for 16 and 32.
+    ("ADD_s",    _S3.format(u=0, size="11", o="10000"), "simd", "asm=vd.d,vn.d,vm.d"),
+    ("SUB_s",    _S3.format(u=1, size="11", o="10000"), "simd", "asm=vd.d,vn.d,vm.d"),
+    ("CMTST_s",  _S3.format(u=0, size="11", o="10001"), "simd", "asm=vd.d,vn.d,vm.d"),
+    ("CMEQ_s",   _S3.format(u=1, size="11", o="10001"), "simd", "asm=vd.d,vn.d,vm.d"),
+    ("CMGT_s",   _S3.format(u=0, size="11", o="00110"), "simd", "asm=vd.d,vn.d,vm.d"),
+    ("CMHI_s",   _S3.format(u=1, size="11", o="00110"), "simd", "asm=vd.d,vn.d,vm.d"),
+    ("CMGE_s",   _S3.format(u=0, size="11", o="00111"), "simd", "asm=vd.d,vn.d,vm.d"),
+    ("CMHS_s",   _S3.format(u=1, size="11", o="00111"), "simd", "asm=vd.d,vn.d,vm.d"),
+    ("SSHL_s",   _S3.format(u=0, size="11", o="01000"), "simd", "asm=vd.d,vn.d,vm.d"),
+    ("USHL_s",   _S3.format(u=1, size="11", o="01000"), "simd", "asm=vd.d,vn.d,vm.d"),
+    ("SRSHL_s",  _S3.format(u=0, size="11", o="01010"), "simd", "asm=vd.d,vn.d,vm.d"),
+    ("URSHL_s",  _S3.format(u=1, size="11", o="01010"), "simd", "asm=vd.d,vn.d,vm.d"),
+    ("SQADD_s",  _S3.format(u=0, size="size:2", o="00001"), "simd", "asm=vd.E,vn.E,vm.E"),
+    ("UQADD_s",  _S3.format(u=1, size="size:2", o="00001"), "simd", "asm=vd.E,vn.E,vm.E"),
+    ("SQSUB_s",  _S3.format(u=0, size="size:2", o="00101"), "simd", "asm=vd.E,vn.E,vm.E"),
+    ("UQSUB_s",  _S3.format(u=1, size="size:2", o="00101"), "simd", "asm=vd.E,vn.E,vm.E"),
+    ("SQSHL_s",  _S3.format(u=0, size="size:2", o="01001"), "simd", "asm=vd.E,vn.E,vm.E"),
+    ("UQSHL_s",  _S3.format(u=1, size="size:2", o="01001"), "simd", "asm=vd.E,vn.E,vm.E"),
+    ("SQRSHL_s", _S3.format(u=0, size="size:2", o="01011"), "simd", "asm=vd.E,vn.E,vm.E"),
+    ("UQRSHL_s", _S3.format(u=1, size="size:2", o="01011"), "simd", "asm=vd.E,vn.E,vm.E"),
+    ("SQDMULH_s", _S3.format(u=0, size="size:2", o="10110"), "simd", "x=size:0 x=size:3 asm=vd.E,vn.E,vm.E"),
+    ("SQRDMULH_s", _S3.format(u=1, size="size:2", o="10110"), "simd", "x=size:0 x=size:3 asm=vd.E,vn.E,vm.E"),
+    ("CMGT0_s",  _S2.format(u=0, size="11", o="01000"), "simd", "mn=cmgt asm=vd.d,vn.d,#0"),
+    ("CMGE0_s",  _S2.format(u=1, size="11", o="01000"), "simd", "mn=cmge asm=vd.d,vn.d,#0"),
+    ("CMEQ0_s",  _S2.format(u=0, size="11", o="01001"), "simd", "mn=cmeq asm=vd.d,vn.d,#0"),
+    ("CMLE0_s",  _S2.format(u=1, size="11", o="01001"), "simd", "mn=cmle asm=vd.d,vn.d,#0"),
+    ("CMLT0_s",  _S2.format(u=0, size="11", o="01010"), "simd", "mn=cmlt asm=vd.d,vn.d,#0"),
+    ("ABS_s",    _S2.format(u=0, size="11", o="01011"), "simd", "asm=vd.d,vn.d"),
+    ("NEG_s",    _S2.format(u=1, size="11", o="01011"), "simd", "asm=vd.d,vn.d"),
+    ("SUQADD_s", _S2.format(u=0, size="size:2", o="00011"), "simd", "asm=vd.E,vn.E"),
+    ("USQADD_s", _S2.format(u=1, size="size:2", o="00011"), "simd", "asm=vd.E,vn.E"),
+    ("SQABS_s",  _S2.format(u=0, size="size:2", o="00111"), "simd", "asm=vd.E,vn.E"),
+    ("SQNEG_s",  _S2.format(u=1, size="size:2", o="00111"), "simd", "asm=vd.E,vn.E"),
+    ("SQXTN_s",  _S2.format(u=0, size="size:2", o="10100"), "simd", "x=size:3 asm=vd.E,vn.EW"),
+    ("UQXTN_s",  _S2.format(u=1, size="size:2", o="10100"), "simd", "x=size:3 asm=vd.E,vn.EW"),
+    ("SQXTUN_s", _S2.format(u=1, size="size:2", o="10010"), "simd", "x=size:3 asm=vd.E,vn.EW"),
+    # DUP (element, scalar), spelled MOV: imm5 = x0000 is reserved
+    ("DUP_s",    "01 0 11110000 imm5:5 0 0000 1 vn:5 vd:5", "simd", "x=imm5:bx0000 mn=mov asm=vd.J,vn.JX"),
 ]
 
 

@@ -19,7 +19,7 @@ from numba import njit
 from . import decode_table as T
 from .state import DISCARD, ZR
 from .sysregs import SUPPORTED_READ, SUPPORTED_WRITE
-from .simd_valid import elem_ok, fp2_ok, fp3_ok, is_sat, s2misc_ok, s3same_ok, sat_ok, spair_ok, sshift_ok
+from .simd_valid import is_sat, sat_ok, sshift_ok
 
 _order = sorted(range(T.NOPS), key=lambda i: -bin(T.TABLE[i].mask).count("1"))
 MASKS = np.array([T.TABLE[i].mask for i in _order], np.int64)
@@ -343,26 +343,6 @@ def _simd_valid(op, w):
         if bits(w, 29, 1) == 1 and cmode == 14:
             return True
         return True
-    if op == T.V3SAME:                             # the FP forms (opcode 11xxx)
-        return fp3_ok(u, size >> 1, bits(w, 11, 5)) and not (size & 1 and q == 0)
-    if op == T.V2MISC:                             # the FP forms (the integer ones have rows)
-        o = bits(w, 12, 5)
-        if o == 22 or o == 23:                     # FCVTN / FCVTL: single <-> double only
-            return u == 0 and size == 1
-        if o >= 12 and o != 18 and o != 19 and o != 20:
-            return fp2_ok(u, size >> 1, o) and not (size & 1 and q == 0)
-        return False
-    if op == T.VACROSS:
-        o = bits(w, 12, 5)
-        if o == 27 or o == 10 or o == 26:
-            if o == 27 and u == 1:
-                return False
-            return size < 2 or (size == 2 and q == 1)
-        if o == 3:
-            return size < 2 or (size == 2 and q == 1)
-        if o == 12 or o == 15:                     # FMAXNMV FMINNMV FMAXV FMINV (4S)
-            return u == 1 and q == 1 and size & 1 == 0
-        return False
     if op == T.VSHIFT:
         immh = bits(w, 19, 4)
         o = bits(w, 11, 5)
@@ -384,22 +364,8 @@ def _simd_valid(op, w):
     if op == T.VPERM:
         o = bits(w, 12, 3)
         return o != 0 and o != 4 and not (size == 3 and q == 0)
-    if op == T.ADDP_S:
-        return size == 3
-    if op == T.VELEM:
-        return elem_ok(w, False)
-    if op == T.SELEM:
-        return elem_ok(w, True)
-    if op == T.S3SAME:
-        return s3same_ok(w)
-    if op == T.S2MISC:
-        return s2misc_ok(w)
-    if op == T.SPAIR:
-        return spair_ok(w)
     if op == T.SSHIFT:
         return sshift_ok(w)
-    if op == T.DUP_S:
-        return bits(w, 16, 4) != 0
     return True
 
 

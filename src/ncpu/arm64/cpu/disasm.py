@@ -430,21 +430,6 @@ def _fmt_fp(name, f, w, addr):
 
 ARR = ["8b", "16b", "4h", "8h", "2s", "4s", "1d", "2d"]
 
-# AdvSIMD FP mnemonics by (opcode, U, a) for three-same and two-reg-misc
-_FP3 = {(24, 0, 0): "fmaxnm", (24, 0, 1): "fminnm", (24, 1, 0): "fmaxnmp", (24, 1, 1): "fminnmp",
-        (25, 0, 0): "fmla", (25, 0, 1): "fmls", (26, 0, 0): "fadd", (26, 0, 1): "fsub",
-        (26, 1, 0): "faddp", (26, 1, 1): "fabd", (27, 0, 0): "fmulx", (27, 1, 0): "fmul",
-        (28, 0, 0): "fcmeq", (28, 1, 0): "fcmge", (28, 1, 1): "fcmgt", (29, 1, 0): "facge",
-        (29, 1, 1): "facgt", (30, 0, 0): "fmax", (30, 0, 1): "fmin", (30, 1, 0): "fmaxp",
-        (30, 1, 1): "fminp", (31, 1, 0): "fdiv"}
-_FP2 = {(12, 0, 1): "fcmgt", (12, 1, 1): "fcmge", (13, 0, 1): "fcmeq", (13, 1, 1): "fcmle",
-        (14, 0, 1): "fcmlt", (15, 0, 1): "fabs", (15, 1, 1): "fneg", (24, 0, 0): "frintn",
-        (24, 0, 1): "frintp", (24, 1, 0): "frinta", (25, 0, 0): "frintm", (25, 0, 1): "frintz",
-        (25, 1, 0): "frintx", (25, 1, 1): "frinti", (26, 0, 0): "fcvtns", (26, 0, 1): "fcvtps",
-        (26, 1, 0): "fcvtnu", (26, 1, 1): "fcvtpu", (27, 0, 0): "fcvtms", (27, 0, 1): "fcvtzs",
-        (27, 1, 0): "fcvtmu", (27, 1, 1): "fcvtzu", (28, 0, 0): "fcvtas", (28, 1, 0): "fcvtau",
-        (29, 0, 0): "scvtf", (29, 1, 0): "ucvtf", (31, 1, 1): "fsqrt"}
-
 
 def _fmt_simd(name, f, w, addr):
     q = f.get("q", 1)
@@ -486,27 +471,6 @@ def _fmt_simd(name, f, w, addr):
         return fmt_sat(name, f)
     size, u = f.get("size", 0), f.get("u", 0)
     a = ARR[size * 2 + q] if size * 2 + q < 8 else "?"
-    if name == "V3SAME":                               # the FP forms: opcode 11xxx
-        o, rm = 24 + f["opcode"], f["rm"]
-        fa = ("2s", "4s", "?", "2d")[(size & 1) * 2 + q]
-        return _FP3[(o, u, size >> 1)], f"v{rd}.{fa}, v{rn}.{fa}, v{rm}.{fa}"
-    if name == "V2MISC":                               # the FP forms
-        o = f["opcode"]
-        if o == 22:
-            return ("fcvtn2" if q else "fcvtn"), f"v{rd}.{('2s', '4s')[q]}, v{rn}.2d"
-        if o == 23:
-            return ("fcvtl2" if q else "fcvtl"), f"v{rd}.2d, v{rn}.{('2s', '4s')[q]}"
-        fa = ("2s", "4s", "?", "2d")[(size & 1) * 2 + q]
-        mn = _FP2[(o, u, size >> 1)]
-        return mn, f"v{rd}.{fa}, v{rn}.{fa}" + (", #0.0" if o <= 14 else "")
-    if name == "VACROSS":
-        o = f["opcode"]
-        if o in (12, 15):
-            mn = ("fmaxnmv", "fminnmv") if o == 12 else ("fmaxv", "fminv")
-            return mn[size >> 1], f"s{rd}, v{rn}.4s"
-        mn = {27: ("addv", "?"), 10: ("smaxv", "umaxv"), 26: ("sminv", "uminv"), 3: ("saddlv", "uaddlv")}[o][u]
-        dst = "bhsd"[size + (1 if o == 3 else 0)]
-        return mn, f"{dst}{rd}, v{rn}.{a}"
     if name == "VSHIFT":
         immh, o = f["immh"], f["opcode"]
         sz = immh.bit_length() - 1
@@ -539,55 +503,6 @@ def _fmt_simd(name, f, w, addr):
     if name == "VPERM":
         mn = {1: "uzp1", 2: "trn1", 3: "zip1", 5: "uzp2", 6: "trn2", 7: "zip2"}[f["opcode"]]
         return mn, f"v{rd}.{a}, v{rn}.{a}, v{f['rm']}.{a}"
-    if name == "ADDP_S":
-        return "addp", f"d{rd}, v{rn}.2d"
-    if name in ("VELEM", "SELEM"):
-        o = f["opcode"]
-        fp = o in (1, 5, 9)
-        if fp:
-            dbl = size == 3
-            idx = f["h"] if dbl else (f["h"] << 1) | f["l"]
-            rm = (f["m"] << 4) | f["rm"]
-            mn = {1: "fmla", 5: "fmls", 9: ("fmul", "fmulx")[u]}[o]
-            t = "d" if dbl else "s"
-            dst = f"{t}{rd}, {t}{rn}" if name == "SELEM" else \
-                f"v{rd}.{('2s', '4s', '?', '2d')[dbl * 2 + q]}, v{rn}.{('2s', '4s', '?', '2d')[dbl * 2 + q]}"
-            return mn, f"{dst}, v{rm}.{t}[{idx}]"
-        if size == 1:
-            idx, rm = (f["h"] << 2) | (f["l"] << 1) | f["m"], f["rm"]
-        else:
-            idx, rm = (f["h"] << 1) | f["l"], (f["m"] << 4) | f["rm"]
-        if o in (10, 2, 6):                            # widening: [su]mull/[su]mlal/[su]mlsl(2)
-            mn = ("s", "u")[u] + {10: "mull", 2: "mlal", 6: "mlsl"}[o] + ("2" if q else "")
-            wide = {1: "4s", 2: "2d"}[size]
-            return mn, f"v{rd}.{wide}, v{rn}.{a}, v{rm}.{'bhsd'[size]}[{idx}]"
-        mn = {8: "mul", 0: "mla", 4: "mls"}[o]
-        return mn, f"v{rd}.{a}, v{rn}.{a}, v{rm}.{'bhsd'[size]}[{idx}]"
-    if name == "DUP_S":
-        imm5 = f["imm5"]
-        sz = (imm5 & -imm5).bit_length() - 1
-        t = "bhsd"[sz]
-        return "mov", f"{t}{rd}, v{rn}.{t}[{imm5 >> (sz + 1)}]"
-    if name == "S3SAME":
-        o, rm = f["opcode"], f["rm"]
-        if o >= 24:
-            t = "sd"[size & 1]
-            return _FP3[(o, u, size >> 1)], f"{t}{rd}, {t}{rn}, {t}{rm}"
-        mn = {16: ("add", "sub"), 17: ("cmtst", "cmeq"), 6: ("cmgt", "cmhi"), 7: ("cmge", "cmhs"),
-              8: ("sshl", "ushl")}[o][u]
-        return mn, f"d{rd}, d{rn}, d{rm}"
-    if name == "S2MISC":
-        o = f["opcode"]
-        if o >= 12:
-            t = "sd"[size & 1]
-            return _FP2[(o, u, size >> 1)], f"{t}{rd}, {t}{rn}" + (", #0.0" if o <= 14 else "")
-        mn = {8: ("cmgt", "cmge"), 9: ("cmeq", "cmle"), 10: ("cmlt", "?"), 11: ("abs", "neg")}[o][u]
-        return mn, f"d{rd}, d{rn}" + (", #0" if o <= 10 else "")
-    if name == "SPAIR":
-        o = f["opcode"]
-        t = "sd"[size & 1]
-        mn = {12: ("fmaxnmp", "fminnmp"), 13: ("faddp", "?"), 15: ("fmaxp", "fminp")}[o][size >> 1]
-        return mn, f"{t}{rd}, v{rn}.{('2s', '2d')[size & 1]}"
     if name == "SSHIFT":
         immh, o = f["immh"], f["opcode"]
         immhb = (immh << 3) | f["immb"]
@@ -606,7 +521,9 @@ def _fmt_simd(name, f, w, addr):
 # ---- operand templates (decode_table option asm=) -----------------------------------
 # A token is REGFIELD.KIND: vd.T is Vd with the arrangement of size and Q,
 # vd.B the same in bytes (8b/16b), vd.W lanes twice as wide over 128 bits, vd.P
-# lanes twice as wide over Q's width; #0 is itself, #E the lane width.  The
+# lanes twice as wide over Q's width; F, F2, S, N, L the FP forms' lanes by sz
+# (single or double), E/EW a scalar as wide as a lane (or twice), b/h/s/d or an
+# arrangement (4s, 2d) a fixed one, vm.X a by-element operand, J/JX DUP's; #0 (#0.0) is itself, #E the lane width.  The
 # mnemonic is the row's (decode_table option mn=: by default ADD_v -> add);
 # _ALIAS gives the preferred spelling where the ARM ARM prefers an alias.
 def _operand(tok: str, f: dict) -> str:
@@ -624,7 +541,40 @@ def _operand(tok: str, f: dict) -> str:
         return f"v{r}.{('8h', '4s', '2d', '1q')[f['size']]}"
     if kind == "P":                                  # twice the lane width, half the lanes (pairwise long)
         return f"v{r}.{ARR[f['size'] * 2 + 2 + q]}"
+    if kind == "F":                                  # FP lanes: single or double by sz, Q's width
+        return f"v{r}.{('2s', '4s', '1d', '2d')[f['sz'] * 2 + q]}"
+    if kind == "F2":                                 # the two FP lanes of a scalar pairwise op
+        return f"v{r}.{('2s', '2d')[f['sz']]}"
+    if kind == "S":                                  # an FP scalar: s or d by sz
+        return f"{'sd'[f['sz']]}{r}"
+    if kind == "N":                                  # FP lanes of half the width, Q's half (FCVTN, FCVTL)
+        return f"v{r}.{('4h', '8h', '2s', '4s')[f['sz'] * 2 + q]}"
+    if kind == "L":                                  # FP lanes of the full width over 128 bits
+        return f"v{r}.{('4s', '2d')[f['sz']]}"
+    if kind == "E":                                  # a scalar as wide as a lane: b h s d by size
+        return f"{'bhsd'[f['size']]}{r}"
+    if kind == "EW":                                 # ... twice as wide (SADDLV, UADDLV)
+        return f"{'bhsd'[f['size'] + 1]}{r}"
+    if kind == "J" or kind == "JX":                  # DUP (scalar): the lane size is imm5's lowest set bit
+        sz = (f["imm5"] & -f["imm5"]).bit_length() - 1
+        return f"{'bhsd'[sz]}{r}" if kind == "J" else f"v{r}.{'bhsd'[sz]}[{f['imm5'] >> (sz + 1)}]"
+    if kind == "X":                                  # the element of a by-element form (exec_velem)
+        return _element(f)
+    if kind in ("b", "h", "s", "d"):                 # a fixed scalar register
+        return f"{kind}{r}"
+    if kind in ARR:                                  # a fixed arrangement
+        return f"v{r}.{kind}"
     raise ValueError(f"operand template {tok}")
+
+
+def _element(f: dict) -> str:
+    """Vm[idx] of a by-element form: vm is M:Rm; 16-bit lanes index by H:L:M from v0-v15."""
+    vm, h, l = f["vm"], f["h"], f["l"]
+    if "sz" in f:                                    # FP: single (index H:L) or double (H)
+        return f"v{vm}.{'sd'[f['sz']]}[{h if f['sz'] else (h << 1) | l}]"
+    if f["size"] == 1:
+        return f"v{vm & 15}.h[{(h << 2) | (l << 1) | (vm >> 4)}]"
+    return f"v{vm}.{'bhsd'[f['size']]}[{(h << 1) | l}]"
 
 
 _ALIAS = {"ORR_v": lambda f: ("mov", ("vd.B", "vn.B")) if f["vn"] == f["vm"] else None}

@@ -5,13 +5,13 @@
   two-reg misc  SUQADD USQADD SQABS SQNEG SQXTN UQXTN SQXTUN
   shift by imm  [SU]RSHR [SU]RSRA SQSHLU [SU]QSHL, and the narrowing RSHRN
                 SQSHRUN SQRSHRUN [SU]QSHRN [SU]QRSHRN
-  three diff    SQDMULL SQDMLAL SQDMLSL
-  by element    SQDMULH SQRDMULH SQDMULL SQDMLAL SQDMLSL
 
-The vector three-same, three-different and two-register forms are rows of
-their own (exec_vec3.py, exec_vdiff.py, exec_vmisc.py run them with the lane
-functions below: three_lane, misc_lane, narrow); `exec_sat` runs the scalar
-forms and the vector shifts and by-element forms, which still live in
+The vector three-same, three-different and two-register forms, the scalar
+three-different ones (SQDMULL, SQDMLAL, SQDMLSL) and the by-element ones
+(SQDMULH ... SQDMLSL) are rows of their own (exec_vec3.py, exec_vdiff.py,
+exec_vmisc.py, exec_velem.py run them, with the lane functions below:
+three_lane, misc_lane, narrow); `exec_sat` runs the scalar three-same and
+two-register forms and the shifts, which still live in
 coarse encoding groups (table entries) beside the plain integer SIMD ops,
 told apart by opcode: simd_valid.is_sat claims a word for this module and
 checks its reserved values.  The lane
@@ -23,7 +23,7 @@ from numba import njit
 
 from . import decode_table as T
 from .decoder import bits
-from .sat_lanes import (add_wide, doubling_mul_high, doubling_mul_long, hi_of, rshr, sat, shl_wide, shr,
+from .sat_lanes import (add_wide, doubling_mul_high, hi_of, rshr, sat, shl_wide, shr,
                         sub_wide, sx)
 from .state import FPSR
 from .vregs import lane, set_scalar, write_lanes, write_narrow
@@ -133,33 +133,12 @@ def narrow(V, rd, rn, sz, q, scalar, s, rnd, in_sg, out_sg, saturate):
 def exec_sat(op, w, V, R):
     rd = w & 31
     rn = (w >> 5) & 31
-    rm = (w >> 16) & 31
     q = bits(w, 30, 1)
     u = bits(w, 29, 1)
-    size = bits(w, 22, 2)
-    scalar = not (op == T.VSHIFT or op == T.VELEM)
+    scalar = op != T.VSHIFT
     res = np.empty(16, np.int64)
     qc = False
-    if op == T.S3SAME:
-        o = bits(w, 11, 5)
-        n = 1 if scalar else (16 if q else 8) >> size
-        for i in range(n):
-            r, f = three_lane(o, u, lane(V, rn, size, i), lane(V, rm, size, i), 8 << size)
-            res[i] = r
-            qc |= f
-        _put(V, rd, size, res, n, q, scalar)
-    elif op == T.S2MISC:
-        o = bits(w, 12, 5)
-        if o == 18 or o == 20:                       # SQXTUN; SQXTN / UQXTN
-            qc = narrow(V, rd, rn, size, q, scalar, 0, False, u == 0 or o == 18, u == 0 and o == 20, True)
-        else:
-            n = 1 if scalar else (16 if q else 8) >> size
-            for i in range(n):
-                r, f = misc_lane(o, u, lane(V, rn, size, i), lane(V, rd, size, i), 8 << size)
-                res[i] = r
-                qc |= f
-            _put(V, rd, size, res, n, q, scalar)
-    elif op == T.VSHIFT or op == T.SSHIFT:
+    if op == T.VSHIFT or op == T.SSHIFT:
         immh = bits(w, 19, 4)
         immhb = bits(w, 16, 7)
         o = bits(w, 11, 5)
@@ -178,39 +157,5 @@ def exec_sat(op, w, V, R):
                 res[i] = r
                 qc |= f
             _put(V, rd, sz, res, n, q, scalar)
-    elif op == T.S3DIFF:                             # 9 SQDMLAL, 11 SQDMLSL, 13 SQDMULL (scalar)
-        o = bits(w, 12, 4)
-        esize = 8 << size
-        r, f = doubling_mul_long(sx(lane(V, rn, size, 0), esize, True), sx(lane(V, rm, size, 0), esize, True),
-                                 lane(V, rd, size + 1, 0), 2 * esize, 1 if o == 9 else (-1 if o == 11 else 0))
-        res[0] = r
-        qc |= f
-        _put(V, rd, size + 1, res, 1, 1, scalar)
-    else:                                            # by element
-        o = bits(w, 12, 4)
-        h, l, m = bits(w, 11, 1), bits(w, 21, 1), bits(w, 20, 1)
-        if size == 1:                                # 16-bit lanes: index H:L:M, Vm in v0-v15
-            idx, rmi = (h << 2) | (l << 1) | m, rm & 15
-        else:
-            idx, rmi = (h << 1) | l, rm
-        esize = 8 << size
-        y = sx(lane(V, rmi, size, idx), esize, True)
-        if o == 12 or o == 13:                       # SQDMULH, SQRDMULH
-            n = 1 if scalar else (16 if q else 8) >> size
-            for i in range(n):
-                r, f = doubling_mul_high(sx(lane(V, rn, size, i), esize, True), y, esize, o - 12)
-                res[i] = r
-                qc |= f
-            _put(V, rd, size, res, n, q, scalar)
-        else:                                        # 3 SQDMLAL, 7 SQDMLSL, 11 SQDMULL
-            acc = 1 if o == 3 else (-1 if o == 7 else 0)
-            cnt = 1 if scalar else 4 >> (size - 1)
-            off = cnt if q and not scalar else 0
-            for i in range(cnt):
-                a = sx(lane(V, rn, size, off + i), esize, True)
-                r, f = doubling_mul_long(a, y, lane(V, rd, size + 1, i), 2 * esize, acc)
-                res[i] = r
-                qc |= f
-            _put(V, rd, size + 1, res, cnt, 1, scalar)
     if qc:
         R[FPSR] |= QC

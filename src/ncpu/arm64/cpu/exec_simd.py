@@ -13,13 +13,13 @@ import numpy as np
 from numba import njit
 
 from . import decode_table as T
-from .alu import lsr, sextn, ult
+from .alu import lsr, sextn
 from .decoder import bits
 from .exec_int import xr
 from .exec_sat import exec_sat
 from .simd_valid import is_sat
 from .vregs import lane, set_lane, write_lanes, write_narrow
-from .exec_vfp import by_element, exec_scalar, vfp_across, vfp_fixed, vfp_three_same, vfp_two_misc
+from .exec_vfp import exec_scalar, vfp_fixed
 from .state import FPCR
 
 
@@ -32,32 +32,6 @@ def _s(x, sz):
 @njit(cache=True)
 def _emask(sz):
     return np.int64(-1) if sz == 3 else (np.int64(1) << (8 << sz)) - 1
-
-
-@njit(cache=True)
-def _across(V, w, rd, rn, q):
-    o = bits(w, 12, 5)
-    u = bits(w, 29, 1)
-    sz = bits(w, 22, 2)
-    n = (16 if q else 8) >> sz
-    acc = lane(V, rn, sz, 0)
-    if o == 3 or o == 27:
-        acc = np.int64(0)
-        for i in range(n):
-            x = lane(V, rn, sz, i)
-            acc += _s(x, sz) if (o == 3 and u == 0) else x
-        V.d[rd, 0] = 0
-        V.d[rd, 1] = 0
-        set_lane(V, rd, sz + 1 if o == 3 else sz, 0, acc)
-        return
-    for i in range(1, n):
-        x = lane(V, rn, sz, i)
-        gt = x > acc if u else _s(x, sz) > _s(acc, sz)
-        if gt == (o == 10):
-            acc = x
-    V.d[rd, 0] = 0
-    V.d[rd, 1] = 0
-    set_lane(V, rd, sz, 0, acc)
 
 
 @njit(cache=True)
@@ -180,19 +154,8 @@ def exec_simd(op, w, imm, pc, R, V, st):
     if is_sat(op, w):                                    # saturating / rounding / halving forms
         exec_sat(op, w, V, R)
         return pc + 4
-    if op >= T.S3SAME and op != T.SELEM:
+    if op == T.SSHIFT:
         exec_scalar(op, w, V, R[FPCR], R)
-    elif op == T.VELEM or op == T.SELEM:
-        by_element(V, w, rd, rn, q, op == T.SELEM, R[FPCR], R)
-    elif op == T.V3SAME:                                 # the FP forms (the integer ones: exec_vec3)
-        vfp_three_same(V, w, rd, rn, rm, q, R[FPCR], R)
-    elif op == T.V2MISC:                                 # the FP forms (the integer ones: exec_vmisc)
-        vfp_two_misc(V, w, rd, rn, q, R[FPCR], R)
-    elif op == T.VACROSS:
-        if bits(w, 12, 5) == 12 or bits(w, 12, 5) == 15:
-            vfp_across(V, w, rd, rn, R[FPCR], R)
-        else:
-            _across(V, w, rd, rn, q)
     elif op == T.VSHIFT:
         if bits(w, 11, 5) >= 28:
             vfp_fixed(V, w, rd, rn, q, bits(w, 19, 4), bits(w, 16, 7), R)
@@ -220,8 +183,4 @@ def exec_simd(op, w, imm, pc, R, V, st):
         write_lanes(V, rd, 0, res, nb, q)
     elif op == T.VPERM:
         _perm(V, w, rd, rn, rm, q)
-    else:                                                # ADDP (scalar)
-        x = V.d[rn, 0] + V.d[rn, 1]
-        V.d[rd, 0] = x
-        V.d[rd, 1] = 0
     return pc + 4

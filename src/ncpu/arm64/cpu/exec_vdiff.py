@@ -15,7 +15,7 @@ from .exec_sat import QC
 from .rows import executes
 from .sat_lanes import doubling_mul_long, sx
 from .state import FPSR
-from .vregs import lane, set_lane, write_lanes, write_narrow
+from .vregs import lane, set_lane, set_scalar, write_lanes, write_narrow
 
 ADDL, ADDW, SUBL, SUBW, ABAL, ABDL, MLAL, MLSL, MULL = range(9)
 # The lane operation and signedness (1: unsigned) of each long or wide row.
@@ -81,14 +81,16 @@ def vdiff_narrow_high(op, w, imm, pc, R, V, st, a, b, c, d):
     return pc + 4
 
 
-@executes("SQDMLAL_v", "SQDMLSL_v", "SQDMULL_v")
+@executes("SQDMLAL_v", "SQDMLSL_v", "SQDMULL_v", "SQDMLAL_s", "SQDMLSL_s", "SQDMULL_s")
 def vdiff_sqdm(op, w, imm, pc, R, V, st, a, b, c, d):
-    """Saturating doubling multiply long (and accumulate); a saturated lane sets FPSR.QC."""
+    """Saturating doubling multiply long (and accumulate), vector or scalar (`_s`: one lane);
+    a saturated lane sets FPSR.QC."""
     q = fld(op, w, T.FLD_Q)
     sz = fld(op, w, T.FLD_SIZE)
     esize = 8 << sz
-    acc = 1 if op == T.SQDMLAL_v else (-1 if op == T.SQDMLSL_v else 0)
-    cnt = 8 >> sz
+    scalar = op == T.SQDMLAL_s or op == T.SQDMLSL_s or op == T.SQDMULL_s
+    acc = 1 if op == T.SQDMLAL_v or op == T.SQDMLAL_s else (-1 if op == T.SQDMLSL_v or op == T.SQDMLSL_s else 0)
+    cnt = 1 if scalar else 8 >> sz
     off = cnt if q else 0
     res = np.empty(8, np.int64)
     qc = False
@@ -98,7 +100,10 @@ def vdiff_sqdm(op, w, imm, pc, R, V, st, a, b, c, d):
         r, f = doubling_mul_long(x, y, lane(V, a, sz + 1, i), 2 * esize, acc)
         res[i] = r
         qc |= f
-    write_lanes(V, a, sz + 1, res, cnt, 1)
+    if scalar:
+        set_scalar(V, a, sz + 1, res[0])
+    else:
+        write_lanes(V, a, sz + 1, res, cnt, 1)
     if qc:
         R[FPSR] |= QC
     return pc + 4

@@ -43,7 +43,8 @@ import textwrap
 from pathlib import Path
 
 from . import decode_table as T
-from . import exec_fp, exec_int, exec_mem, exec_vdiff, exec_vec3, exec_vmisc  # noqa: F401  (register their families)
+from . import (exec_fp, exec_int, exec_mem, exec_vacross, exec_vdiff, exec_vec3,  # noqa: F401  (register their families)
+               exec_velem, exec_vfparith, exec_vmisc, exec_vscalar)
 from .rows import EXECUTOR, HOT, INLINED, OUT_OF_LINE
 
 RUN = Path(__file__).with_name("run.py")

@@ -28,8 +28,8 @@ from .vregs import borrowed_v
 # ---- GENERATED IMPORTS BEGIN
 from .exec_fp import (  # noqa: F811
     K_ADD, K_DIV, K_MUL, K_SUB, _arith2, _arith_rare, _compare_rare, _fcmp,
-    _fma_rare, _sign, _unary, arith_flags, cvtf_flags, fma64, fma_flags, sqrt_flags,
-    to_int, to_int_flags,
+    _fma_rare, _sign, _unary, arith_flags, cvtf_flags, fma32, fma64, fma_flags,
+    sqrt_flags, to_int, to_int_flags,
 )
 from .exec_int import (  # noqa: F811
     A_EXEC, FPSR, M32, NZCV, ST_REASON, _add_sub, _result, add_with_carry,
@@ -43,25 +43,37 @@ from .exec_mem import (  # noqa: F811
 from .exec_vec3 import (  # noqa: F811
     lanes_add, lanes_eq_zero, lanes_sub, tops,
 )
+from .exec_vfparith import (  # noqa: F811
+    DEFAULT_NAN32, DEFAULT_NAN64, three_lanes,
+)
 # the rows that run in the generated code (the others: their class executors)
-DISPATCHED = np.zeros(261, np.bool_)
+DISPATCHED = np.zeros(409, np.bool_)
 DISPATCHED[np.array([
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
     25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
     48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70,
     71, 72, 73, 74, 75, 76, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 103, 104, 105, 106, 111,
-    112, 113, 114, 115, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 130, 184, 185,
-    187, 199, 200, 201, 202, 203, 204, 205, 206, 243, 251, 255
+    112, 113, 114, 115, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 130, 173, 174,
+    176, 188, 189, 190, 191, 192, 193, 194, 195, 235, 243, 247, 254, 255, 261, 265
 ])] = True
 # the rows cold_rows.exec_cold runs (the other rows that leave the inner loop: class executors)
-COLD = np.zeros(261, np.bool_)
+COLD = np.zeros(409, np.bool_)
 COLD[np.array([
-    107, 108, 109, 110, 116, 117, 129, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164,
-    165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182,
-    183, 186, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 207, 208, 209, 210, 211,
-    212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229,
-    230, 231, 232, 233, 234, 235, 236, 237, 238, 239, 240, 241, 242, 244, 245, 246, 247, 248,
-    249, 250, 252, 253, 254, 256, 257, 258, 259, 260
+    107, 108, 109, 110, 116, 117, 129, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153,
+    154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171,
+    172, 175, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 196, 197, 198, 199, 200,
+    201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218,
+    219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 236, 237,
+    238, 239, 240, 241, 242, 244, 245, 246, 248, 249, 250, 251, 252, 253, 256, 257, 258, 259,
+    260, 262, 263, 264, 266, 267, 268, 269, 270, 271, 272, 273, 274, 275, 276, 277, 278, 279,
+    280, 281, 282, 283, 284, 285, 286, 287, 288, 289, 290, 291, 292, 293, 294, 295, 296, 297,
+    298, 299, 300, 301, 302, 303, 304, 305, 306, 307, 308, 309, 310, 311, 312, 313, 314, 315,
+    316, 317, 318, 319, 320, 321, 322, 323, 324, 325, 326, 327, 328, 329, 330, 331, 332, 333,
+    334, 335, 336, 337, 338, 339, 340, 341, 342, 343, 344, 345, 346, 347, 348, 349, 350, 351,
+    352, 353, 354, 355, 356, 357, 358, 359, 360, 361, 362, 363, 364, 365, 366, 367, 368, 369,
+    370, 371, 372, 373, 374, 375, 376, 377, 378, 379, 380, 381, 382, 383, 384, 385, 386, 387,
+    388, 389, 390, 391, 392, 393, 394, 395, 396, 397, 398, 399, 400, 401, 402, 403, 404, 405,
+    406, 407, 408
 ], np.int64)] = True
 # ---- GENERATED IMPORTS END
 
@@ -2259,7 +2271,7 @@ def _run(R, V, m, st, max_steps, hk):
                         fmov_gen_x = np.int64(V_s[fmov_gen_rn, 0])
                     R[a] = fmov_gen_x if fmov_gen_sf else fmov_gen_x & M32
                 pc = pc + 4
-            elif op == 184:  # ADD_v
+            elif op == 173:  # ADD_v
                 add_v_q = w >> 30 & 1
                 add_v_sz = w >> 22 & 3
                 add_v_h = tops(add_v_sz)
@@ -2268,7 +2280,7 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = add_v_r0
                 V_d[a, 1] = add_v_r1 if add_v_q else 0
                 pc = pc + 4
-            elif op == 185:  # SUB_v
+            elif op == 174:  # SUB_v
                 sub_v_q = w >> 30 & 1
                 sub_v_sz = w >> 22 & 3
                 sub_v_h = tops(sub_v_sz)
@@ -2277,7 +2289,7 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = sub_v_r0
                 V_d[a, 1] = sub_v_r1 if sub_v_q else 0
                 pc = pc + 4
-            elif op == 187:  # CMEQ_v
+            elif op == 176:  # CMEQ_v
                 cmeq_v_q = w >> 30 & 1
                 cmeq_v_sz = w >> 22 & 3
                 cmeq_v_h = tops(cmeq_v_sz)
@@ -2286,7 +2298,7 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = cmeq_v_r0
                 V_d[a, 1] = cmeq_v_r1 if cmeq_v_q else 0
                 pc = pc + 4
-            elif op == 199:  # AND_v
+            elif op == 188:  # AND_v
                 and_v_q = w >> 30 & 1
                 for and_v_h in range(2 if and_v_q else 1):
                     and_v_x, and_v_y, and_v_old = (V_d[b, and_v_h], V_d[c, and_v_h], V_d[a, and_v_h])
@@ -2295,7 +2307,7 @@ def _run(R, V, m, st, max_steps, hk):
                 if not and_v_q:
                     V_d[a, 1] = 0
                 pc = pc + 4
-            elif op == 200:  # BIC_v
+            elif op == 189:  # BIC_v
                 bic_v_q = w >> 30 & 1
                 for bic_v_h in range(2 if bic_v_q else 1):
                     bic_v_x, bic_v_y, bic_v_old = (V_d[b, bic_v_h], V_d[c, bic_v_h], V_d[a, bic_v_h])
@@ -2304,7 +2316,7 @@ def _run(R, V, m, st, max_steps, hk):
                 if not bic_v_q:
                     V_d[a, 1] = 0
                 pc = pc + 4
-            elif op == 201:  # ORR_v
+            elif op == 190:  # ORR_v
                 orr_v_q = w >> 30 & 1
                 for orr_v_h in range(2 if orr_v_q else 1):
                     orr_v_x, orr_v_y, orr_v_old = (V_d[b, orr_v_h], V_d[c, orr_v_h], V_d[a, orr_v_h])
@@ -2313,7 +2325,7 @@ def _run(R, V, m, st, max_steps, hk):
                 if not orr_v_q:
                     V_d[a, 1] = 0
                 pc = pc + 4
-            elif op == 202:  # ORN_v
+            elif op == 191:  # ORN_v
                 orn_v_q = w >> 30 & 1
                 for orn_v_h in range(2 if orn_v_q else 1):
                     orn_v_x, orn_v_y, orn_v_old = (V_d[b, orn_v_h], V_d[c, orn_v_h], V_d[a, orn_v_h])
@@ -2322,7 +2334,7 @@ def _run(R, V, m, st, max_steps, hk):
                 if not orn_v_q:
                     V_d[a, 1] = 0
                 pc = pc + 4
-            elif op == 203:  # EOR_v
+            elif op == 192:  # EOR_v
                 eor_v_q = w >> 30 & 1
                 for eor_v_h in range(2 if eor_v_q else 1):
                     eor_v_x, eor_v_y, eor_v_old = (V_d[b, eor_v_h], V_d[c, eor_v_h], V_d[a, eor_v_h])
@@ -2331,7 +2343,7 @@ def _run(R, V, m, st, max_steps, hk):
                 if not eor_v_q:
                     V_d[a, 1] = 0
                 pc = pc + 4
-            elif op == 204:  # BSL_v
+            elif op == 193:  # BSL_v
                 bsl_v_q = w >> 30 & 1
                 for bsl_v_h in range(2 if bsl_v_q else 1):
                     bsl_v_x, bsl_v_y, bsl_v_old = (V_d[b, bsl_v_h], V_d[c, bsl_v_h], V_d[a, bsl_v_h])
@@ -2340,7 +2352,7 @@ def _run(R, V, m, st, max_steps, hk):
                 if not bsl_v_q:
                     V_d[a, 1] = 0
                 pc = pc + 4
-            elif op == 205:  # BIT_v
+            elif op == 194:  # BIT_v
                 bit_v_q = w >> 30 & 1
                 for bit_v_h in range(2 if bit_v_q else 1):
                     bit_v_x, bit_v_y, bit_v_old = (V_d[b, bit_v_h], V_d[c, bit_v_h], V_d[a, bit_v_h])
@@ -2349,7 +2361,7 @@ def _run(R, V, m, st, max_steps, hk):
                 if not bit_v_q:
                     V_d[a, 1] = 0
                 pc = pc + 4
-            elif op == 206:  # BIF_v
+            elif op == 195:  # BIF_v
                 bif_v_q = w >> 30 & 1
                 for bif_v_h in range(2 if bif_v_q else 1):
                     bif_v_x, bif_v_y, bif_v_old = (V_d[b, bif_v_h], V_d[c, bif_v_h], V_d[a, bif_v_h])
@@ -2358,7 +2370,7 @@ def _run(R, V, m, st, max_steps, hk):
                 if not bif_v_q:
                     V_d[a, 1] = 0
                 pc = pc + 4
-            elif op == 243:  # NOT_v
+            elif op == 235:  # NOT_v
                 not_v_q = w >> 30 & 1
                 not_v_sz = 0
                 not_v_h = tops(not_v_sz)
@@ -2367,7 +2379,7 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = not_v_r0
                 V_d[a, 1] = not_v_r1 if not_v_q else 0
                 pc = pc + 4
-            elif op == 251:  # CMEQ0_v
+            elif op == 243:  # CMEQ0_v
                 cmeq0_v_q = w >> 30 & 1
                 cmeq0_v_sz = w >> 22 & 3
                 cmeq0_v_h = tops(cmeq0_v_sz)
@@ -2376,7 +2388,7 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = cmeq0_v_r0
                 V_d[a, 1] = cmeq0_v_r1 if cmeq0_v_q else 0
                 pc = pc + 4
-            elif op == 255:  # NEG_v
+            elif op == 247:  # NEG_v
                 neg_v_q = w >> 30 & 1
                 neg_v_sz = w >> 22 & 3
                 neg_v_h = tops(neg_v_sz)
@@ -2384,6 +2396,169 @@ def _run(R, V, m, st, max_steps, hk):
                 neg_v_r0, neg_v_r1 = (lanes_sub(np.int64(0), neg_v_x0, neg_v_h), lanes_sub(np.int64(0), neg_v_x1, neg_v_h))
                 V_d[a, 0] = neg_v_r0
                 V_d[a, 1] = neg_v_r1 if neg_v_q else 0
+                pc = pc + 4
+            elif op == 254:  # FMLA_v
+                fmla_v_q = w >> 30 & 1
+                fmla_v_dbl = w >> 22 & 1 == 1
+                fmla_v_kind = K_MUL
+                fmla_v_done = False
+                if fmla_v_q == 1 and fmla_v_dbl:
+                    fmla_v_x0, fmla_v_x1, fmla_v_y0, fmla_v_y1 = (V_f64[b, 0], V_f64[b, 1], V_f64[c, 0], V_f64[c, 1])
+                    fmla_v_z0, fmla_v_z1 = (V_f64[a, 0], V_f64[a, 1])
+                    if fmla_v_x0 == fmla_v_x0 and fmla_v_x1 == fmla_v_x1 and (fmla_v_y0 == fmla_v_y0) and (fmla_v_y1 == fmla_v_y1) and (fmla_v_z0 == fmla_v_z0 and fmla_v_z1 == fmla_v_z1):
+                        fmla_v_r0, fmla_v_r1 = (fma64(fmla_v_x0, fmla_v_y0, fmla_v_z0), fma64(fmla_v_x1, fmla_v_y1, fmla_v_z1))
+                        R[FPSR] |= fma_flags(fmla_v_x0, fmla_v_y0, fmla_v_z0, fmla_v_r0, True) | fma_flags(fmla_v_x1, fmla_v_y1, fmla_v_z1, fmla_v_r1, True)
+                        if fmla_v_r0 == fmla_v_r0:
+                            V_f64[a, 0] = fmla_v_r0
+                        else:
+                            V_d[a, 0] = DEFAULT_NAN64
+                        if fmla_v_r1 == fmla_v_r1:
+                            V_f64[a, 1] = fmla_v_r1
+                        else:
+                            V_d[a, 1] = DEFAULT_NAN64
+                        fmla_v_done = True
+                elif fmla_v_q == 1:
+                    fmla_v_ok = True
+                    for fmla_v_i in range(4):
+                        if V_f32[b, fmla_v_i] != V_f32[b, fmla_v_i] or V_f32[c, fmla_v_i] != V_f32[c, fmla_v_i] or V_f32[a, fmla_v_i] != V_f32[a, fmla_v_i]:
+                            fmla_v_ok = False
+                    if fmla_v_ok:
+                        fmla_v_flags = np.int64(0)
+                        for fmla_v_i in range(4):
+                            fmla_v_x, fmla_v_y, fmla_v_z = (V_f32[b, fmla_v_i], V_f32[c, fmla_v_i], V_f32[a, fmla_v_i])
+                            fmla_v_r = fma32(fmla_v_x, fmla_v_y, fmla_v_z)
+                            fmla_v_flags |= fma_flags(fmla_v_x, fmla_v_y, fmla_v_z, fmla_v_r, False)
+                            if fmla_v_r == fmla_v_r:
+                                V_f32[a, fmla_v_i] = fmla_v_r
+                            else:
+                                V_s[a, fmla_v_i] = DEFAULT_NAN32
+                        R[FPSR] |= fmla_v_flags
+                        fmla_v_done = True
+                if not fmla_v_done:
+                    three_lanes(254, w, R, V, a, b, c)
+                pc = pc + 4
+            elif op == 255:  # FADD_v
+                fadd_v_q = w >> 30 & 1
+                fadd_v_dbl = w >> 22 & 1 == 1
+                fadd_v_kind = K_ADD
+                fadd_v_done = False
+                if fadd_v_q == 1 and fadd_v_dbl:
+                    fadd_v_x0, fadd_v_x1, fadd_v_y0, fadd_v_y1 = (V_f64[b, 0], V_f64[b, 1], V_f64[c, 0], V_f64[c, 1])
+                    fadd_v_z0, fadd_v_z1 = (V_f64[a, 0], V_f64[a, 1])
+                    if fadd_v_x0 == fadd_v_x0 and fadd_v_x1 == fadd_v_x1 and (fadd_v_y0 == fadd_v_y0) and (fadd_v_y1 == fadd_v_y1):
+                        fadd_v_r0 = fadd_v_x0 + fadd_v_y0
+                        fadd_v_r1 = fadd_v_x1 + fadd_v_y1
+                        R[FPSR] |= arith_flags(fadd_v_kind, fadd_v_x0, fadd_v_y0, fadd_v_r0, True) | arith_flags(fadd_v_kind, fadd_v_x1, fadd_v_y1, fadd_v_r1, True)
+                        if fadd_v_r0 == fadd_v_r0:
+                            V_f64[a, 0] = fadd_v_r0
+                        else:
+                            V_d[a, 0] = DEFAULT_NAN64
+                        if fadd_v_r1 == fadd_v_r1:
+                            V_f64[a, 1] = fadd_v_r1
+                        else:
+                            V_d[a, 1] = DEFAULT_NAN64
+                        fadd_v_done = True
+                elif fadd_v_q == 1:
+                    fadd_v_ok = True
+                    for fadd_v_i in range(4):
+                        if V_f32[b, fadd_v_i] != V_f32[b, fadd_v_i] or V_f32[c, fadd_v_i] != V_f32[c, fadd_v_i]:
+                            fadd_v_ok = False
+                    if fadd_v_ok:
+                        fadd_v_flags = np.int64(0)
+                        for fadd_v_i in range(4):
+                            fadd_v_x, fadd_v_y, fadd_v_z = (V_f32[b, fadd_v_i], V_f32[c, fadd_v_i], V_f32[a, fadd_v_i])
+                            fadd_v_r = fadd_v_x + fadd_v_y
+                            fadd_v_flags |= arith_flags(fadd_v_kind, fadd_v_x, fadd_v_y, fadd_v_r, False)
+                            if fadd_v_r == fadd_v_r:
+                                V_f32[a, fadd_v_i] = fadd_v_r
+                            else:
+                                V_s[a, fadd_v_i] = DEFAULT_NAN32
+                        R[FPSR] |= fadd_v_flags
+                        fadd_v_done = True
+                if not fadd_v_done:
+                    three_lanes(255, w, R, V, a, b, c)
+                pc = pc + 4
+            elif op == 261:  # FSUB_v
+                fsub_v_q = w >> 30 & 1
+                fsub_v_dbl = w >> 22 & 1 == 1
+                fsub_v_kind = K_SUB
+                fsub_v_done = False
+                if fsub_v_q == 1 and fsub_v_dbl:
+                    fsub_v_x0, fsub_v_x1, fsub_v_y0, fsub_v_y1 = (V_f64[b, 0], V_f64[b, 1], V_f64[c, 0], V_f64[c, 1])
+                    fsub_v_z0, fsub_v_z1 = (V_f64[a, 0], V_f64[a, 1])
+                    if fsub_v_x0 == fsub_v_x0 and fsub_v_x1 == fsub_v_x1 and (fsub_v_y0 == fsub_v_y0) and (fsub_v_y1 == fsub_v_y1):
+                        fsub_v_r0 = fsub_v_x0 - fsub_v_y0
+                        fsub_v_r1 = fsub_v_x1 - fsub_v_y1
+                        R[FPSR] |= arith_flags(fsub_v_kind, fsub_v_x0, fsub_v_y0, fsub_v_r0, True) | arith_flags(fsub_v_kind, fsub_v_x1, fsub_v_y1, fsub_v_r1, True)
+                        if fsub_v_r0 == fsub_v_r0:
+                            V_f64[a, 0] = fsub_v_r0
+                        else:
+                            V_d[a, 0] = DEFAULT_NAN64
+                        if fsub_v_r1 == fsub_v_r1:
+                            V_f64[a, 1] = fsub_v_r1
+                        else:
+                            V_d[a, 1] = DEFAULT_NAN64
+                        fsub_v_done = True
+                elif fsub_v_q == 1:
+                    fsub_v_ok = True
+                    for fsub_v_i in range(4):
+                        if V_f32[b, fsub_v_i] != V_f32[b, fsub_v_i] or V_f32[c, fsub_v_i] != V_f32[c, fsub_v_i]:
+                            fsub_v_ok = False
+                    if fsub_v_ok:
+                        fsub_v_flags = np.int64(0)
+                        for fsub_v_i in range(4):
+                            fsub_v_x, fsub_v_y, fsub_v_z = (V_f32[b, fsub_v_i], V_f32[c, fsub_v_i], V_f32[a, fsub_v_i])
+                            fsub_v_r = fsub_v_x - fsub_v_y
+                            fsub_v_flags |= arith_flags(fsub_v_kind, fsub_v_x, fsub_v_y, fsub_v_r, False)
+                            if fsub_v_r == fsub_v_r:
+                                V_f32[a, fsub_v_i] = fsub_v_r
+                            else:
+                                V_s[a, fsub_v_i] = DEFAULT_NAN32
+                        R[FPSR] |= fsub_v_flags
+                        fsub_v_done = True
+                if not fsub_v_done:
+                    three_lanes(261, w, R, V, a, b, c)
+                pc = pc + 4
+            elif op == 265:  # FMUL_v
+                fmul_v_q = w >> 30 & 1
+                fmul_v_dbl = w >> 22 & 1 == 1
+                fmul_v_kind = K_MUL
+                fmul_v_done = False
+                if fmul_v_q == 1 and fmul_v_dbl:
+                    fmul_v_x0, fmul_v_x1, fmul_v_y0, fmul_v_y1 = (V_f64[b, 0], V_f64[b, 1], V_f64[c, 0], V_f64[c, 1])
+                    fmul_v_z0, fmul_v_z1 = (V_f64[a, 0], V_f64[a, 1])
+                    if fmul_v_x0 == fmul_v_x0 and fmul_v_x1 == fmul_v_x1 and (fmul_v_y0 == fmul_v_y0) and (fmul_v_y1 == fmul_v_y1):
+                        fmul_v_r0 = fmul_v_x0 * fmul_v_y0
+                        fmul_v_r1 = fmul_v_x1 * fmul_v_y1
+                        R[FPSR] |= arith_flags(fmul_v_kind, fmul_v_x0, fmul_v_y0, fmul_v_r0, True) | arith_flags(fmul_v_kind, fmul_v_x1, fmul_v_y1, fmul_v_r1, True)
+                        if fmul_v_r0 == fmul_v_r0:
+                            V_f64[a, 0] = fmul_v_r0
+                        else:
+                            V_d[a, 0] = DEFAULT_NAN64
+                        if fmul_v_r1 == fmul_v_r1:
+                            V_f64[a, 1] = fmul_v_r1
+                        else:
+                            V_d[a, 1] = DEFAULT_NAN64
+                        fmul_v_done = True
+                elif fmul_v_q == 1:
+                    fmul_v_ok = True
+                    for fmul_v_i in range(4):
+                        if V_f32[b, fmul_v_i] != V_f32[b, fmul_v_i] or V_f32[c, fmul_v_i] != V_f32[c, fmul_v_i]:
+                            fmul_v_ok = False
+                    if fmul_v_ok:
+                        fmul_v_flags = np.int64(0)
+                        for fmul_v_i in range(4):
+                            fmul_v_x, fmul_v_y, fmul_v_z = (V_f32[b, fmul_v_i], V_f32[c, fmul_v_i], V_f32[a, fmul_v_i])
+                            fmul_v_r = fmul_v_x * fmul_v_y
+                            fmul_v_flags |= arith_flags(fmul_v_kind, fmul_v_x, fmul_v_y, fmul_v_r, False)
+                            if fmul_v_r == fmul_v_r:
+                                V_f32[a, fmul_v_i] = fmul_v_r
+                            else:
+                                V_s[a, fmul_v_i] = DEFAULT_NAN32
+                        R[FPSR] |= fmul_v_flags
+                        fmul_v_done = True
+                if not fmul_v_done:
+                    three_lanes(265, w, R, V, a, b, c)
                 pc = pc + 4
             else:                                          # a row without a family
                 break
