@@ -49,6 +49,7 @@ ALTERNATIVE_SECONDS = 0.15  # after a solution, how long to look for one that di
 MEET_AHEAD = 4  # a met term at most this much larger than the enumerated sizes is reported at once
 MEET_PATIENCE = 0.2  # after reporting it, how long to look for a smaller term (inside the portfolio's grace)
 LARGE_MEET_PATIENCE = 1.5  # how long a larger met term waits for a regular find before it is reported
+MET_POOL = 32  # met pairs and residual hits kept per target, to look for one that differs off the examples
 LEVEL_CAP = 400_000  # terms kept per size; beyond it only targets are checked
 # Order of the operations within a level, cheapest first: bitwise ops need
 # no wrap, shifts and ADD/SUB one, MUL a wide product, DIV/MOD several passes.
@@ -172,6 +173,17 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12,
     state = {"solved_at": None}
 
     met: dict[int, tuple[int, tuple]] = {}  # target index -> (size, description) found by `meet`
+    # Every met pair and residual hit seen (a few per target), to find one
+    # that fits the examples but behaves otherwise on the probes: a met term
+    # is large, and large terms fit examples by chance.
+    met_pool: dict[int, list[tuple[int, tuple]]] = {}
+
+    def offer_met(ti: int, total: int, desc: tuple) -> None:
+        if ti not in met or total < met[ti][0]:
+            met[ti] = (total, desc)
+        pool = met_pool.setdefault(ti, [])
+        if len(pool) < MET_POOL:
+            pool.append((total, desc))
 
     def finished() -> bool:
         if len(found) < len(targets):
@@ -234,9 +246,7 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12,
             for hi in hits[:16]:
                 ri = int(order[pos[hi]])
                 hi = maybe[hi]
-                total = at_size + int(res.costs[ri])
-                if ti not in met or total < met[ti][0]:
-                    met[ti] = (total, ("resid", ti, ri, describe(int(hi))))
+                offer_met(ti, at_size + int(res.costs[ri]), ("resid", ti, ri, describe(int(hi))))
 
     note_hits(hash_examples(leaf_values[keep]), lambda i: ("leaf", i), leaf_hash[keep])
     note_residuals(hash_examples(leaf_values[keep]), lambda i: ("leaf", i), 1)
@@ -297,10 +307,13 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12,
                 hits = np.flatnonzero(sorted_h[pos] == h)
                 for vi in hits[:64]:
                     n_size, ni = where[order[pos[vi]]]
+                    pair = (int(n_size), (op, swap, (newest, int(vi)), (int(n_size), int(ni))))
                     if best is None or n_size < best[0]:
-                        best = (int(n_size), (op, swap, (newest, int(vi)), (int(n_size), int(ni))))
-            if best is not None and (ti not in met or newest + best[0] + 1 < met[ti][0]):
-                met[ti] = (newest + best[0] + 1, ("meet", *best[1]))
+                        best = pair
+                    if len(met_pool.get(ti, ())) < MET_POOL // 2:  # a few others, for `met_alternative`
+                        offer_met(ti, newest + pair[0] + 1, ("meet", *pair[1]))
+            if best is not None:
+                offer_met(ti, newest + best[0] + 1, ("meet", *best[1]))
             # One step ahead: AND / OR of a new term with an input (x & f(x)).
             for li, leaf in enumerate(leaves):
                 if leaf.kind != "input" or (ti in met and met[ti][0] <= newest + 2):
@@ -310,8 +323,9 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12,
                         continue
                     h = hash_examples(vecops.BINARY[op](V, banks[1].values[li, :E][None, :]))
                     hits = np.flatnonzero(h == target_hash[ti])
+                    for hit in hits[:4]:
+                        offer_met(ti, newest + 2, ("meet", op, False, (newest, int(hit)), (1, li)))
                     if hits.size:
-                        met[ti] = (newest + 2, ("meet", op, False, (newest, int(hits[0])), (1, li)))
                         break
             # NOT / NEG of a known term.
             for op, need in (("NOT", lambda t: ~t), ("NEG", lambda t: -t)):
@@ -321,8 +335,7 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12,
                 pos = min(int(np.searchsorted(sorted_h, h)), len(sorted_h) - 1)
                 if sorted_h[pos] == h:
                     n_size, ni = (int(v) for v in where[order[pos]])
-                    if ti not in met or n_size + 1 < met[ti][0]:
-                        met[ti] = (n_size + 1, ("meet1", op, (n_size, ni)))
+                    offer_met(ti, n_size + 1, ("meet1", op, (n_size, ni)))
 
     def met_program(final: bool = False) -> list[str] | None:
         """The program of the met pairs (and regular finds) once every target
@@ -337,13 +350,31 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12,
                              for ti, (t, d) in met.items() if ti not in found):
             return None
         state["met_yielded"] = True
-        return next(_emit(targets, {ti: built(found[ti]) if ti in found else built(met[ti][1])
-                                    for ti in range(len(targets))}, spec), None)
+        chosen = {ti: built(found[ti]) if ti in found else built(met[ti][1]) for ti in range(len(targets))}
+        if want_alternative and 0 not in found and (other := met_alternative(chosen[0])) is not None:
+            state["met_alternative"] = other
+        return next(_emit(targets, chosen, spec), None)
+
+    def met_alternative(chosen: T.Term) -> T.Term | None:
+        """The smallest pooled met term (single register target) that fits
+        the examples like `chosen` but gives other values on the probes."""
+        def full(t: T.Term) -> np.ndarray:
+            return vecops.wrap(T.evaluate(t, regs, memory))
+
+        mine = full(chosen)
+        for _, desc in sorted(met_pool.get(0, []), key=lambda item: item[0]):
+            term = built(desc)
+            values = full(term)
+            if (values[:E] == mine[:E]).all() and (values[E:] != mine[E:]).any():
+                return term
+        return None
 
     size = 1
     meet(1)
     if (early := met_program()) is not None:
         yield early
+        if "met_alternative" in state:
+            yield from _emit(targets, {0: state.pop("met_alternative")}, spec)
     while not finished() and size < max_size and time.monotonic() < deadline:
         size += 1
         parts_v, parts_h, parts_op, parts_l, parts_r = [], [], [], [], []
@@ -404,9 +435,13 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12,
             meet(size)
             if (early := met_program()) is not None:
                 yield early
+                if "met_alternative" in state:
+                    yield from _emit(targets, {0: state.pop("met_alternative")}, spec)
     if len(found) < len(targets):
         if (late := met_program(final=True)) is not None:
             yield late
+        if "met_alternative" in state:
+            yield from _emit(targets, {0: state["met_alternative"]}, spec)
         return
     yield from _emit(targets, {ti: built(d) for ti, d in found.items()}, spec)
     if alternative:
