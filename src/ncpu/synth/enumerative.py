@@ -15,6 +15,8 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from ncpu.synth import macros
+from ncpu.synth.budget import Budget
 from ncpu.synth import residuals as RS
 from ncpu.synth import terms as T
 from ncpu.synth import vecops
@@ -53,8 +55,12 @@ MET_POOL = 32  # met pairs and residual hits kept per target, to look for one th
 LEVEL_CAP = 400_000  # terms kept per size; beyond it only targets are checked
 # Order of the operations within a level, cheapest first: bitwise ops need
 # no wrap, shifts and ADD/SUB one, MUL a wide product, DIV/MOD several passes.
-_EXPENSIVE = {"SHL": 1, "SHR": 1, "SAR": 1, "ADD": 1, "SUB": 1, "MUL": 2, "DIV": 3, "MOD": 3}
+_EXPENSIVE = {"SHL": 1, "SHR": 1, "SAR": 1, "ADD": 1, "SUB": 1, "MUL": 2, "DIV": 3, "MOD": 3, "MULHU": 4}
 _SCREEN = 1 << 22  # bits in the residual screen
+PROMOTE_FROM_SIZE = 6  # the first phase enumerates to this size, and promotes terms up to it
+PROMOTE_TOP = 2  # terms promoted (each with its subterms)
+PROMOTE_MAX = 8  # promoted leaves at most
+PROMOTE_SECONDS, PROMOTE_SHARE = 4.0, 0.15  # the promoted phase's budget: at most this, or this share of what is left
 RESIDUAL_DEPTH = 2  # invertible layers peeled off a register target (`synth/residuals.py`)
 
 
@@ -114,7 +120,60 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12,
            linger: float | None = None) -> Iterator[list[str]]:
     """Yields programs for `spec`. `linger` (seconds; default the module's
     short waits) is how long the search goes on after its first program to
-    find a smaller one or one that differs off the examples."""
+    find a smaller one or one that differs off the examples.
+
+    Three phases: terms up to PROMOTE_FROM_SIZE; if none fits, a short run
+    with *promoted* leaves (below); then the whole enumeration."""
+    promote: dict = {}
+    yield from _enumerate(spec, deadline, seed, max_size, linger, promote=promote)
+    if promote.get("terms") and time.monotonic() < deadline:  # the first run gave up at PROMOTE_FROM_SIZE
+        found_any = False
+        now = time.monotonic()
+        share = min(PROMOTE_SECONDS, PROMOTE_SHARE * (deadline - now))
+        until = Budget(now + share, deadline.cancelled) if isinstance(deadline, Budget) else now + share
+        for lines in _enumerate(spec, until, seed, max_size, linger, extra_leaves=promote["terms"]):
+            found_any = True
+            yield lines
+        if not found_any:
+            yield from _enumerate(spec, deadline, seed, max_size, linger)
+
+
+def _promoted(target: np.ndarray, banks: dict, term, E: int, leaf_count: int) -> list[T.Term]:
+    """Let-bound subterms for a second run: the PROMOTE_TOP terms of sizes
+    2..PROMOTE_FROM_SIZE that agree with the target on the most high bits
+    (fewest leading bits of `target ^ term` set, summed over the examples),
+    with their subterms. A term that explains most of the target's bits
+    likely shares structure with the rest of the program (P20:
+    `r = x + (x & -x)` holds all but the lowest bits of the answer, and
+    `x & -x` is its divisor); as leaves they cost one node each, and the
+    compiled program computes each once."""
+    scored = []
+    for size in range(2, PROMOTE_FROM_SIZE + 1):
+        if size not in banks:
+            continue
+        diff = (banks[size].values[:, :E] ^ target[None, :]) & 0xFFFFFFFF
+        agree = 32 - np.ceil(np.log2(diff + 1)).astype(np.int64)  # leading bits of T ^ L that are 0
+        total = agree.sum(1)
+        top = np.argsort(-total, kind="stable")[:PROMOTE_TOP]
+        scored += [(int(total[i]), size, int(i)) for i in top]
+    chosen: list[T.Term] = []
+    for _, size, i in sorted(scored, key=lambda item: (-item[0], item[1]))[:PROMOTE_TOP]:
+        stack = [term(size, i)]
+        while stack:
+            t = stack.pop()
+            if t.kind in ("unary", "binary") and t not in chosen:
+                chosen.append(t)
+                stack += list(t.args)
+    return chosen[:PROMOTE_MAX]
+
+
+def _enumerate(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12, linger: float | None = None,
+               extra_leaves: list[T.Term] = (), promote: dict | None = None) -> Iterator[list[str]]:
+    """One bottom-up run; `extra_leaves` are terms used as leaves. With
+    `promote`, a run that has found nothing (not even a met pair) once
+    PROMOTE_FROM_SIZE is enumerated stops there and leaves in
+    `promote["terms"]` the terms worth promoting (single register targets
+    with many distinct values; otherwise it goes on)."""
     if spec.examples[0].memory_out and any(len(e.memory_out) != len(spec.examples[0].memory_out)
                                            or [len(v) for _, v in e.memory_out] != [len(v) for _, v in spec.examples[0].memory_out]
                                            for e in spec.examples):
@@ -137,6 +196,7 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12,
         probes[list(spec.inputs)] = np.array(probe_inputs(spec, PROBES), np.int64).T.reshape(len(spec.inputs), PROBES)
         regs = np.concatenate([regs, probes], 1)  # [8, E + P]
     binary, unary = allowed_ops(spec)
+    binary = binary + macros.allowed(spec)  # larger components (`synth/macros.py`), enumerated last in a level
     op_names = binary + unary
     rng = np.random.default_rng(seed)
     coeff = rng.integers(1, 1 << 63, size=regs.shape[1], dtype=np.uint64) | np.uint64(1)
@@ -159,6 +219,7 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12,
     leaves += [T.const(c) for c in constants_for(spec)]
     if spec.uses_memory:
         leaves += [T.load(r, k) for r in spec.inputs for k in range(8)]
+    leaves += list(extra_leaves)
     leaf_values = np.stack([T.evaluate(t, regs, memory) for t in leaves])
     leaf_hash = hash_rows(leaf_values)
     _, keep = np.unique(leaf_hash, return_index=True)
@@ -259,7 +320,7 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12,
         a = term(*map(int, bank.left[index]))  # (size, index) rows
         if op in vecops.UNARY:
             return T.unary(op, a)
-        return T.binary(op, a, term(*map(int, bank.right[index])))
+        return macros.node(op, a, term(*map(int, bank.right[index])))
 
     def built(desc) -> T.Term:
         if desc[0] == "leaf":
@@ -278,7 +339,7 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12,
         _, op, asz, ai, bsz, bi = desc
         if op in vecops.UNARY:
             return T.unary(op, term(asz, ai))
-        return T.binary(op, term(asz, ai), term(bsz, bi))
+        return macros.node(op, term(asz, ai), term(bsz, bi))
 
     inverses = [inv for inv in _INVERSES if inv[2] in binary]
 
@@ -376,6 +437,10 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12,
         if "met_alternative" in state:
             yield from _emit(targets, {0: state.pop("met_alternative")}, spec)
     while not finished() and size < max_size and time.monotonic() < deadline:
+        if promote is not None and size >= PROMOTE_FROM_SIZE and not found and not met \
+                and want_alternative and 0 in residual_sets:
+            promote["terms"] = _promoted(targets[0][-1], banks, term, E, len(leaves))
+            return
         size += 1
         parts_v, parts_h, parts_op, parts_l, parts_r = [], [], [], [], []
         kept = 0
@@ -386,11 +451,12 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12,
         for op in sorted(binary, key=lambda op: _EXPENSIVE.get(op, 0)):
             for i in range(1, size - 1):
                 j = size - 1 - i
-                if i in banks and j in banks and not (op in vecops.COMMUTATIVE and i > j):
+                commutative = op in vecops.COMMUTATIVE or (op in macros.MACROS and macros.MACROS[op].commutative)
+                if i in banks and j in banks and not (commutative and i > j):
                     pairings.append((op, i, j))
         for op, i, j in pairings:
             A = banks[i].values
-            fn = vecops.UNARY.get(op) or vecops.BINARY[op]
+            fn = vecops.UNARY.get(op) or vecops.BINARY.get(op) or macros.MACROS[op].values
             nb = 1 if j is None else len(banks[j].values)
             rows = max(1, _CHUNK // nb)
             for start in range(0, len(A), rows):
