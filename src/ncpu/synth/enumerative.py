@@ -60,7 +60,7 @@ _SCREEN = 1 << 22  # bits in the residual screen
 PROMOTE_FROM_SIZE = 6  # the first phase enumerates to this size, and promotes terms up to it
 PROMOTE_TOP = 2  # terms promoted (each with its subterms)
 PROMOTE_MAX = 8  # promoted leaves at most
-PROMOTE_SECONDS, PROMOTE_SHARE = 4.0, 0.15  # the promoted phase's budget: at most this, or this share of what is left
+PROMOTE_CPU_SECONDS, PROMOTE_SHARE = 2.5, 0.25  # the promoted phase's budget: CPU seconds, at most this share of what is left
 RESIDUAL_DEPTH = 2  # invertible layers peeled off a register target (`synth/residuals.py`)
 
 
@@ -122,20 +122,22 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12,
     short waits) is how long the search goes on after its first program to
     find a smaller one or one that differs off the examples.
 
-    Three phases: terms up to PROMOTE_FROM_SIZE; if none fits, a short run
-    with *promoted* leaves (below); then the whole enumeration."""
-    promote: dict = {}
-    yield from _enumerate(spec, deadline, seed, max_size, linger, promote=promote)
-    if promote.get("terms") and time.monotonic() < deadline:  # the first run gave up at PROMOTE_FROM_SIZE
-        found_any = False
-        now = time.monotonic()
-        share = min(PROMOTE_SECONDS, PROMOTE_SHARE * (deadline - now))
-        until = Budget(now + share, deadline.cancelled) if isinstance(deadline, Budget) else now + share
-        for lines in _enumerate(spec, until, seed, max_size, linger, extra_leaves=promote["terms"]):
-            found_any = True
-            yield lines
-        if not found_any:
-            yield from _enumerate(spec, deadline, seed, max_size, linger)
+    If nothing fits by PROMOTE_FROM_SIZE, a short run with *promoted*
+    leaves (`_promoted`) comes in between, then the enumeration goes on."""
+    yield from _enumerate(spec, deadline, seed, max_size, linger, promote=True)
+
+
+def _promoted_phase(spec: Spec, deadline, seed: int, max_size: int, linger, terms: list[T.Term],
+                    started: tuple[float, float]) -> Iterator[list[str]]:
+    """The run with promoted leaves. Its budget is PROMOTE_CPU_SECONDS of
+    CPU time, turned into wall time by the share of a core this process has
+    had so far (`started`: wall and CPU clocks at the start), and at most
+    PROMOTE_SHARE of what is left."""
+    now = time.monotonic()
+    share = max(0.05, min(1.0, (time.process_time() - started[1]) / max(1e-3, now - started[0])))
+    wall = min(PROMOTE_CPU_SECONDS / share, PROMOTE_SHARE * (deadline - now))
+    until = Budget(now + wall, deadline.cancelled) if isinstance(deadline, Budget) else now + wall
+    yield from _enumerate(spec, until, seed, max_size, linger, extra_leaves=terms)
 
 
 def _promoted(target: np.ndarray, banks: dict, term, E: int, leaf_count: int) -> list[T.Term]:
@@ -168,12 +170,13 @@ def _promoted(target: np.ndarray, banks: dict, term, E: int, leaf_count: int) ->
 
 
 def _enumerate(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12, linger: float | None = None,
-               extra_leaves: list[T.Term] = (), promote: dict | None = None) -> Iterator[list[str]]:
+               extra_leaves: list[T.Term] = (), promote: bool = False) -> Iterator[list[str]]:
     """One bottom-up run; `extra_leaves` are terms used as leaves. With
     `promote`, a run that has found nothing (not even a met pair) once
-    PROMOTE_FROM_SIZE is enumerated stops there and leaves in
-    `promote["terms"]` the terms worth promoting (single register targets
-    with many distinct values; otherwise it goes on)."""
+    PROMOTE_FROM_SIZE is enumerated runs the promoted phase; if that finds
+    nothing, it goes on where it was (single register targets with many
+    distinct values only)."""
+    started = (time.monotonic(), time.process_time())
     if spec.examples[0].memory_out and any(len(e.memory_out) != len(spec.examples[0].memory_out)
                                            or [len(v) for _, v in e.memory_out] != [len(v) for _, v in spec.examples[0].memory_out]
                                            for e in spec.examples):
@@ -437,10 +440,16 @@ def _enumerate(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12, l
         if "met_alternative" in state:
             yield from _emit(targets, {0: state.pop("met_alternative")}, spec)
     while not finished() and size < max_size and time.monotonic() < deadline:
-        if promote is not None and size >= PROMOTE_FROM_SIZE and not found and not met \
+        if promote and size >= PROMOTE_FROM_SIZE and not found and not met \
                 and want_alternative and 0 in residual_sets:
-            promote["terms"] = _promoted(targets[0][-1], banks, term, E, len(leaves))
-            return
+            promote = False
+            promoted_any = False
+            for lines in _promoted_phase(spec, deadline, seed, max_size, linger,
+                                         _promoted(targets[0][-1], banks, term, E, len(leaves)), started):
+                promoted_any = True
+                yield lines
+            if promoted_any:
+                return
         size += 1
         parts_v, parts_h, parts_op, parts_l, parts_r = [], [], [], [], []
         kept = 0
