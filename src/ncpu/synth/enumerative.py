@@ -60,7 +60,7 @@ _SCREEN = 1 << 22  # bits in the residual screen
 PROMOTE_FROM_SIZE = 6  # the first phase enumerates to this size, and promotes terms up to it
 PROMOTE_TOP = 2  # terms promoted (each with its subterms)
 PROMOTE_MAX = 8  # promoted leaves at most
-PROMOTE_CPU_SECONDS, PROMOTE_SHARE = 2.5, 0.25  # the promoted phase's budget: CPU seconds, at most this share of what is left
+PROMOTE_CPU_SECONDS, PROMOTE_SHARE = 1.5, 0.25  # the promoted phase's budget: CPU seconds, at most this share of what is left
 RESIDUAL_DEPTH = 2  # invertible layers peeled off a register target (`synth/residuals.py`)
 
 

@@ -45,6 +45,9 @@ READY = -1  # job id of a worker's "imports done" message
 LATE_FAMILIES = {"stochastic": 1.0, "gradient": 1.0}
 
 
+LATE_NICENESS = 5  # and run at this much lower priority
+
+
 def start_delay(family: str, families: int) -> float:
     return LATE_FAMILIES.get(family, 0.0) if (os.cpu_count() or 1) < families else 0.0
 
@@ -135,7 +138,11 @@ def accept(lines: list[str], spec: Spec, engine: str = "compute",
     return (asm, python) if check_python(python, spec, deadline) else None
 
 
-def _worker(family: str, jobs, results, current) -> None:
+def _worker(family: str, jobs, results, current, late: bool = False) -> None:
+    if late:
+        # A family that seldom wins also yields the cores to the others
+        # while it runs (on a loaded machine a start delay alone does not).
+        os.nice(LATE_NICENESS)
     module = importlib.import_module(FAMILIES[family])
     results.put((READY, family, None))  # imported (torch, numba): ready for real budgets
     while True:
@@ -166,7 +173,9 @@ class Portfolio:
         self.current = context.Value("q", 0)
         self.results = context.Queue()
         self.jobs = {f: context.Queue() for f in self.families}
-        self.processes = [context.Process(target=_worker, args=(f, self.jobs[f], self.results, self.current), daemon=True)
+        self.processes = [context.Process(target=_worker, daemon=True,
+                                          args=(f, self.jobs[f], self.results, self.current,
+                                                start_delay(f, len(self.families)) > 0))
                           for f in self.families]
         for p in self.processes:
             p.start()
