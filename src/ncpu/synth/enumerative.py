@@ -140,7 +140,7 @@ def _promoted_phase(spec: Spec, deadline, seed: int, max_size: int, linger, term
     yield from _enumerate(spec, until, seed, max_size, linger, extra_leaves=terms)
 
 
-def _promoted(target: np.ndarray, banks: dict, term, E: int, leaf_count: int) -> list[T.Term]:
+def _promoted(target: np.ndarray, banks: dict, term, E: int) -> list[T.Term]:
     """Let-bound subterms for a second run: the PROMOTE_TOP terms of sizes
     2..PROMOTE_FROM_SIZE that agree with the target on the most high bits
     (fewest leading bits of `target ^ term` set, summed over the examples),
@@ -445,7 +445,7 @@ def _enumerate(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12, l
             promote = False
             promoted_any = False
             for lines in _promoted_phase(spec, deadline, seed, max_size, linger,
-                                         _promoted(targets[0][-1], banks, term, E, len(leaves)), started):
+                                         _promoted(targets[0][-1], banks, term, E), started):
                 promoted_any = True
                 yield lines
             if promoted_any:
