@@ -199,6 +199,13 @@ class Portfolio:
         for p in self.processes:
             p.start()
         self.errors: list[str] = []
+        # Compile/load the checking engine now, while the workers import,
+        # not inside the first race: with two examples, so that the
+        # engine's parallel kernel is the one loaded (a one-example batch
+        # runs the serial one; loading the parallel one took 4-10 s of the
+        # first problem's budget on a loaded machine).
+        accept(["HALT"], parse_spec({"inputs": ["R0"], "outputs": ["R0"],
+                                     "examples": [{"in": [0], "out": [0]}, {"in": [1], "out": [1]}]}), engine)
         # Wait for every worker to finish its imports, so that the first
         # problem's budget is not spent starting torch.
         waiting, until = set(self.families), time.monotonic() + 120
@@ -209,8 +216,6 @@ class Portfolio:
                 continue
             if got_id == READY:
                 waiting.discard(family)
-        # Compile/load the checking engine now, not inside the first race.
-        accept(["HALT"], parse_spec({"inputs": [], "outputs": ["R0"], "examples": [{"in": [], "out": [0]}]}), engine)
 
     def solve(self, spec: Spec, timeout: float, use_cache: bool = True, seed: int = 0,
               progress=None, started: float | None = None) -> SynthResult:
