@@ -89,3 +89,20 @@ def test_the_budget_counts_from_the_call_not_from_the_workers(monkeypatch):
     pf.synthesize(spec_of(lambda a: a ^ 0x5A5A, [(1,), (2,)]), timeout=3.0, use_cache=False)
     assert seen["timeout"] == 3.0
     assert before <= seen["started"] <= seen["built"]
+
+
+def test_the_grace_period_stretches_with_the_load_up_to_a_cap(monkeypatch):
+    """A quarter second on an idle machine; on a loaded one, where a worker
+    gets a fraction of a core, longer in proportion, never past the cap."""
+    import ncpu.synth.portfolio as pf
+
+    monkeypatch.setattr(pf.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(pf.os, "getloadavg", lambda: (0.5, 0.5, 0.5))
+    assert pf.grace_seconds() == GRACE_SECONDS
+    monkeypatch.setattr(pf.os, "getloadavg", lambda: (8.0, 8.0, 8.0))
+    assert pf.grace_seconds() == GRACE_SECONDS * 4
+    monkeypatch.setattr(pf.os, "getloadavg", lambda: (80.0, 80.0, 80.0))
+    assert pf.grace_seconds() == pf.GRACE_MAX_SECONDS
+    best = Shortest(100.0, grace=1.5)
+    best.offer(SynthResult(True, "ADD R0, R0, R1\nHALT"), 10.0)
+    assert best.deadline == 11.5

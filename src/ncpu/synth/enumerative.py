@@ -15,6 +15,8 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from ncpu.synth import macros
+from ncpu.synth.budget import Budget
 from ncpu.synth import residuals as RS
 from ncpu.synth import terms as T
 from ncpu.synth import vecops
@@ -49,11 +51,16 @@ ALTERNATIVE_SECONDS = 0.15  # after a solution, how long to look for one that di
 MEET_AHEAD = 4  # a met term at most this much larger than the enumerated sizes is reported at once
 MEET_PATIENCE = 0.2  # after reporting it, how long to look for a smaller term (inside the portfolio's grace)
 LARGE_MEET_PATIENCE = 1.5  # how long a larger met term waits for a regular find before it is reported
+MET_POOL = 32  # met pairs and residual hits kept per target, to look for one that differs off the examples
 LEVEL_CAP = 400_000  # terms kept per size; beyond it only targets are checked
 # Order of the operations within a level, cheapest first: bitwise ops need
 # no wrap, shifts and ADD/SUB one, MUL a wide product, DIV/MOD several passes.
-_EXPENSIVE = {"SHL": 1, "SHR": 1, "SAR": 1, "ADD": 1, "SUB": 1, "MUL": 2, "DIV": 3, "MOD": 3}
+_EXPENSIVE = {"SHL": 1, "SHR": 1, "SAR": 1, "ADD": 1, "SUB": 1, "MUL": 2, "DIV": 3, "MOD": 3, "MULHU": 4}
 _SCREEN = 1 << 22  # bits in the residual screen
+PROMOTE_FROM_SIZE = 6  # the first phase enumerates to this size, and promotes terms up to it
+PROMOTE_TOP = 2  # terms promoted (each with its subterms)
+PROMOTE_MAX = 8  # promoted leaves at most
+PROMOTE_CPU_SECONDS, PROMOTE_SHARE = 1.5, 0.25  # the promoted phase's budget: CPU seconds, at most this share of what is left
 RESIDUAL_DEPTH = 2  # invertible layers peeled off a register target (`synth/residuals.py`)
 
 
@@ -113,7 +120,63 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12,
            linger: float | None = None) -> Iterator[list[str]]:
     """Yields programs for `spec`. `linger` (seconds; default the module's
     short waits) is how long the search goes on after its first program to
-    find a smaller one or one that differs off the examples."""
+    find a smaller one or one that differs off the examples.
+
+    If nothing fits by PROMOTE_FROM_SIZE, a short run with *promoted*
+    leaves (`_promoted`) comes in between, then the enumeration goes on."""
+    yield from _enumerate(spec, deadline, seed, max_size, linger, promote=True)
+
+
+def _promoted_phase(spec: Spec, deadline, seed: int, max_size: int, linger, terms: list[T.Term],
+                    started: tuple[float, float]) -> Iterator[list[str]]:
+    """The run with promoted leaves. Its budget is PROMOTE_CPU_SECONDS of
+    CPU time, turned into wall time by the share of a core this process has
+    had so far (`started`: wall and CPU clocks at the start), and at most
+    PROMOTE_SHARE of what is left."""
+    now = time.monotonic()
+    share = max(0.05, min(1.0, (time.process_time() - started[1]) / max(1e-3, now - started[0])))
+    wall = min(PROMOTE_CPU_SECONDS / share, PROMOTE_SHARE * (deadline - now))
+    until = Budget(now + wall, deadline.cancelled) if isinstance(deadline, Budget) else now + wall
+    yield from _enumerate(spec, until, seed, max_size, linger, extra_leaves=terms)
+
+
+def _promoted(target: np.ndarray, banks: dict, term, E: int) -> list[T.Term]:
+    """Let-bound subterms for a second run: the PROMOTE_TOP terms of sizes
+    2..PROMOTE_FROM_SIZE that agree with the target on the most high bits
+    (fewest leading bits of `target ^ term` set, summed over the examples),
+    with their subterms. A term that explains most of the target's bits
+    likely shares structure with the rest of the program (P20:
+    `r = x + (x & -x)` holds all but the lowest bits of the answer, and
+    `x & -x` is its divisor); as leaves they cost one node each, and the
+    compiled program computes each once."""
+    scored = []
+    for size in range(2, PROMOTE_FROM_SIZE + 1):
+        if size not in banks:
+            continue
+        diff = (banks[size].values[:, :E] ^ target[None, :]) & 0xFFFFFFFF
+        agree = 32 - np.ceil(np.log2(diff + 1)).astype(np.int64)  # leading bits of T ^ L that are 0
+        total = agree.sum(1)
+        top = np.argsort(-total, kind="stable")[:PROMOTE_TOP]
+        scored += [(int(total[i]), size, int(i)) for i in top]
+    chosen: list[T.Term] = []
+    for _, size, i in sorted(scored, key=lambda item: (-item[0], item[1]))[:PROMOTE_TOP]:
+        stack = [term(size, i)]
+        while stack:
+            t = stack.pop()
+            if t.kind in ("unary", "binary") and t not in chosen:
+                chosen.append(t)
+                stack += list(t.args)
+    return chosen[:PROMOTE_MAX]
+
+
+def _enumerate(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12, linger: float | None = None,
+               extra_leaves: list[T.Term] = (), promote: bool = False) -> Iterator[list[str]]:
+    """One bottom-up run; `extra_leaves` are terms used as leaves. With
+    `promote`, a run that has found nothing (not even a met pair) once
+    PROMOTE_FROM_SIZE is enumerated runs the promoted phase; if that finds
+    nothing, it goes on where it was (single register targets with many
+    distinct values only)."""
+    started = (time.monotonic(), time.process_time())
     if spec.examples[0].memory_out and any(len(e.memory_out) != len(spec.examples[0].memory_out)
                                            or [len(v) for _, v in e.memory_out] != [len(v) for _, v in spec.examples[0].memory_out]
                                            for e in spec.examples):
@@ -136,6 +199,7 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12,
         probes[list(spec.inputs)] = np.array(probe_inputs(spec, PROBES), np.int64).T.reshape(len(spec.inputs), PROBES)
         regs = np.concatenate([regs, probes], 1)  # [8, E + P]
     binary, unary = allowed_ops(spec)
+    binary = binary + macros.allowed(spec)  # larger components (`synth/macros.py`), enumerated last in a level
     op_names = binary + unary
     rng = np.random.default_rng(seed)
     coeff = rng.integers(1, 1 << 63, size=regs.shape[1], dtype=np.uint64) | np.uint64(1)
@@ -158,6 +222,7 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12,
     leaves += [T.const(c) for c in constants_for(spec)]
     if spec.uses_memory:
         leaves += [T.load(r, k) for r in spec.inputs for k in range(8)]
+    leaves += list(extra_leaves)
     leaf_values = np.stack([T.evaluate(t, regs, memory) for t in leaves])
     leaf_hash = hash_rows(leaf_values)
     _, keep = np.unique(leaf_hash, return_index=True)
@@ -172,6 +237,17 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12,
     state = {"solved_at": None}
 
     met: dict[int, tuple[int, tuple]] = {}  # target index -> (size, description) found by `meet`
+    # Every met pair and residual hit seen (a few per target), to find one
+    # that fits the examples but behaves otherwise on the probes: a met term
+    # is large, and large terms fit examples by chance.
+    met_pool: dict[int, list[tuple[int, tuple]]] = {}
+
+    def offer_met(ti: int, total: int, desc: tuple) -> None:
+        if ti not in met or total < met[ti][0]:
+            met[ti] = (total, desc)
+        pool = met_pool.setdefault(ti, [])
+        if len(pool) < MET_POOL:
+            pool.append((total, desc))
 
     def finished() -> bool:
         if len(found) < len(targets):
@@ -234,9 +310,7 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12,
             for hi in hits[:16]:
                 ri = int(order[pos[hi]])
                 hi = maybe[hi]
-                total = at_size + int(res.costs[ri])
-                if ti not in met or total < met[ti][0]:
-                    met[ti] = (total, ("resid", ti, ri, describe(int(hi))))
+                offer_met(ti, at_size + int(res.costs[ri]), ("resid", ti, ri, describe(int(hi))))
 
     note_hits(hash_examples(leaf_values[keep]), lambda i: ("leaf", i), leaf_hash[keep])
     note_residuals(hash_examples(leaf_values[keep]), lambda i: ("leaf", i), 1)
@@ -249,7 +323,7 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12,
         a = term(*map(int, bank.left[index]))  # (size, index) rows
         if op in vecops.UNARY:
             return T.unary(op, a)
-        return T.binary(op, a, term(*map(int, bank.right[index])))
+        return macros.node(op, a, term(*map(int, bank.right[index])))
 
     def built(desc) -> T.Term:
         if desc[0] == "leaf":
@@ -268,7 +342,7 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12,
         _, op, asz, ai, bsz, bi = desc
         if op in vecops.UNARY:
             return T.unary(op, term(asz, ai))
-        return T.binary(op, term(asz, ai), term(bsz, bi))
+        return macros.node(op, term(asz, ai), term(bsz, bi))
 
     inverses = [inv for inv in _INVERSES if inv[2] in binary]
 
@@ -297,10 +371,13 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12,
                 hits = np.flatnonzero(sorted_h[pos] == h)
                 for vi in hits[:64]:
                     n_size, ni = where[order[pos[vi]]]
+                    pair = (int(n_size), (op, swap, (newest, int(vi)), (int(n_size), int(ni))))
                     if best is None or n_size < best[0]:
-                        best = (int(n_size), (op, swap, (newest, int(vi)), (int(n_size), int(ni))))
-            if best is not None and (ti not in met or newest + best[0] + 1 < met[ti][0]):
-                met[ti] = (newest + best[0] + 1, ("meet", *best[1]))
+                        best = pair
+                    if len(met_pool.get(ti, ())) < MET_POOL // 2:  # a few others, for `met_alternative`
+                        offer_met(ti, newest + pair[0] + 1, ("meet", *pair[1]))
+            if best is not None:
+                offer_met(ti, newest + best[0] + 1, ("meet", *best[1]))
             # One step ahead: AND / OR of a new term with an input (x & f(x)).
             for li, leaf in enumerate(leaves):
                 if leaf.kind != "input" or (ti in met and met[ti][0] <= newest + 2):
@@ -310,8 +387,9 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12,
                         continue
                     h = hash_examples(vecops.BINARY[op](V, banks[1].values[li, :E][None, :]))
                     hits = np.flatnonzero(h == target_hash[ti])
+                    for hit in hits[:4]:
+                        offer_met(ti, newest + 2, ("meet", op, False, (newest, int(hit)), (1, li)))
                     if hits.size:
-                        met[ti] = (newest + 2, ("meet", op, False, (newest, int(hits[0])), (1, li)))
                         break
             # NOT / NEG of a known term.
             for op, need in (("NOT", lambda t: ~t), ("NEG", lambda t: -t)):
@@ -321,8 +399,7 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12,
                 pos = min(int(np.searchsorted(sorted_h, h)), len(sorted_h) - 1)
                 if sorted_h[pos] == h:
                     n_size, ni = (int(v) for v in where[order[pos]])
-                    if ti not in met or n_size + 1 < met[ti][0]:
-                        met[ti] = (n_size + 1, ("meet1", op, (n_size, ni)))
+                    offer_met(ti, n_size + 1, ("meet1", op, (n_size, ni)))
 
     def met_program(final: bool = False) -> list[str] | None:
         """The program of the met pairs (and regular finds) once every target
@@ -337,14 +414,42 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12,
                              for ti, (t, d) in met.items() if ti not in found):
             return None
         state["met_yielded"] = True
-        return next(_emit(targets, {ti: built(found[ti]) if ti in found else built(met[ti][1])
-                                    for ti in range(len(targets))}, spec), None)
+        chosen = {ti: built(found[ti]) if ti in found else built(met[ti][1]) for ti in range(len(targets))}
+        if want_alternative and 0 not in found and (other := met_alternative(chosen[0])) is not None:
+            state["met_alternative"] = other
+        return next(_emit(targets, chosen, spec), None)
+
+    def met_alternative(chosen: T.Term) -> T.Term | None:
+        """The smallest pooled met term (single register target) that fits
+        the examples like `chosen` but gives other values on the probes."""
+        def full(t: T.Term) -> np.ndarray:
+            return vecops.wrap(T.evaluate(t, regs, memory))
+
+        mine = full(chosen)
+        for _, desc in sorted(met_pool.get(0, []), key=lambda item: item[0]):
+            term = built(desc)
+            values = full(term)
+            if (values[:E] == mine[:E]).all() and (values[E:] != mine[E:]).any():
+                return term
+        return None
 
     size = 1
     meet(1)
     if (early := met_program()) is not None:
         yield early
+        if "met_alternative" in state:
+            yield from _emit(targets, {0: state.pop("met_alternative")}, spec)
     while not finished() and size < max_size and time.monotonic() < deadline:
+        if promote and size >= PROMOTE_FROM_SIZE and not found and not met \
+                and want_alternative and 0 in residual_sets:
+            promote = False
+            promoted_any = False
+            for lines in _promoted_phase(spec, deadline, seed, max_size, linger,
+                                         _promoted(targets[0][-1], banks, term, E), started):
+                promoted_any = True
+                yield lines
+            if promoted_any:
+                return
         size += 1
         parts_v, parts_h, parts_op, parts_l, parts_r = [], [], [], [], []
         kept = 0
@@ -355,11 +460,12 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12,
         for op in sorted(binary, key=lambda op: _EXPENSIVE.get(op, 0)):
             for i in range(1, size - 1):
                 j = size - 1 - i
-                if i in banks and j in banks and not (op in vecops.COMMUTATIVE and i > j):
+                commutative = op in vecops.COMMUTATIVE or (op in macros.MACROS and macros.MACROS[op].commutative)
+                if i in banks and j in banks and not (commutative and i > j):
                     pairings.append((op, i, j))
         for op, i, j in pairings:
             A = banks[i].values
-            fn = vecops.UNARY.get(op) or vecops.BINARY[op]
+            fn = vecops.UNARY.get(op) or vecops.BINARY.get(op) or macros.MACROS[op].values
             nb = 1 if j is None else len(banks[j].values)
             rows = max(1, _CHUNK // nb)
             for start in range(0, len(A), rows):
@@ -404,9 +510,13 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12,
             meet(size)
             if (early := met_program()) is not None:
                 yield early
+                if "met_alternative" in state:
+                    yield from _emit(targets, {0: state.pop("met_alternative")}, spec)
     if len(found) < len(targets):
         if (late := met_program(final=True)) is not None:
             yield late
+        if "met_alternative" in state:
+            yield from _emit(targets, {0: state["met_alternative"]}, spec)
         return
     yield from _emit(targets, {ti: built(d) for ti, d in found.items()}, spec)
     if alternative:

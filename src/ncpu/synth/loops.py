@@ -35,7 +35,7 @@ from ncpu.isa import assemble
 from ncpu.jitcache import install as _install_jit_cache
 from ncpu.synth import vecops
 from ncpu.synth.spec import Spec
-from ncpu.synth.verify import matches, run_examples
+from ncpu.synth.verify import matches, outputs_on, probe_inputs, run_examples
 
 # Op codes of the kernel (0 = copy the first leaf).
 OPS = ["COPY", "ADD", "SUB", "MUL", "DIV", "MOD", "AND", "OR", "XOR", "SHL", "SHR", "SAR", "NEG", "NOT"]
@@ -45,6 +45,7 @@ COUNT = len(CONDITIONS)  # not a flag test: a counted loop, `for _ in range(p)`
 _JUMP = {"Z": "JZ", "LE": "JLE", "AE": "JAE", "GE": "JGE", "A": "JA", "G": "JG", "NZ": "JNZ", "L": "JL", "B": "JB"}
 MAX_ITERATIONS = 64  # per example: enough for 32-bit bit loops and small counters
 RECURRENCE_CONSTANTS = (0, 1, 2, -1, 10, 32)
+RECURRENCE_SIBLINGS = 3  # fitting bodies yielded per loop skeleton (the first, then others)
 
 _install_jit_cache()    # before the first decorator below: see ncpu.jitcache
 
@@ -252,6 +253,8 @@ def _recurrence_asm(spec, f, g, cond, p, q, u0, v0, out_v, constants) -> list[st
         return None
     ru, rv, rt, rs, rw = free[:5]
     home = {0: ru, 1: rv} | {2 + i: f"R{r}" for i, r in enumerate(spec.inputs)}
+    keep = int(g[0]) == 0 and int(g[1]) == 1  # v never changes: no update, and no v when nothing reads it
+    v_unused = keep and not out_v and 1 not in (p, q) and 1 not in (int(f[1]), int(f[3]), int(f[4]))
 
     def operand(slot):
         if slot in home:
@@ -264,13 +267,13 @@ def _recurrence_asm(spec, f, g, cond, p, q, u0, v0, out_v, constants) -> list[st
 
     if cond == COUNT:  # for _ in range(p): the counter gets its own register
         rc = free[5]
-        lines = [load(ru, u0), load(rv, v0), load(rc, p), "loop:", f"CMP {rc}, 0", "JLE done"]
+        lines = [load(ru, u0)] + ([] if v_unused else [load(rv, v0)]) + [load(rc, p), "loop:", f"CMP {rc}, 0", "JLE done"]
         lines += _emit_expr(f, rt, operand, rs, rw)
-        lines += _emit_expr(g, rv, operand, rs, rw)
+        lines += [] if keep else _emit_expr(g, rv, operand, rs, rw)
         lines += [f"MOV {ru}, {rt}", f"DEC {rc}", "JMP loop", "done:",
                   f"MOV R{spec.outputs[0]}, {rv if out_v else ru}", "HALT"]
         return lines
-    lines = [load(ru, u0), load(rv, v0), "loop:"]
+    lines = [load(ru, u0)] + ([] if v_unused else [load(rv, v0)]) + ["loop:"]
     pa, pc_ = operand(p)
     qa, qc = operand(q)
     if pc_:
@@ -279,7 +282,7 @@ def _recurrence_asm(spec, f, g, cond, p, q, u0, v0, out_v, constants) -> list[st
     lines.append(f"CMP {pa}, {qa}")
     lines.append(f"{_JUMP[CONDITIONS[cond]]} done")
     lines += _emit_expr(f, rt, operand, rs, rw)
-    lines += _emit_expr(g, rv, operand, rs, rw)
+    lines += [] if keep else _emit_expr(g, rv, operand, rs, rw)
     lines += [f"MOV {ru}, {rt}", "JMP loop", "done:", f"MOV R{spec.outputs[0]}, {rv if out_v else ru}", "HALT"]
     return lines
 
@@ -325,11 +328,13 @@ def search_recurrence(spec: Spec, deadline: float) -> Iterator[list[str]]:
     # Second: u walks the input down to zero by a two-op step on u alone
     # (u & (u - 1), ...) while v counts with one of the first g (popcount, parity).
     walk = ([(0, 0, zero)], [(x, zero) for x in inputs])
-    rounds = [("1", "1", *common), ("2u", "1s", *walk), ("1", "1", counted, inits), ("1", "1", exits[3:], primary),
+    # First of all, loops that carry one value (v never changes: round up
+    # to a power of two, double until past a limit), over every exit and start.
+    rounds = [("1", "keep", exits + counted, inits), ("1", "1", *common), ("2u", "1s", *walk), ("1", "1", counted, inits), ("1", "1", exits[3:], primary),
               ("1", "1", exits[:3], wide),
               ("2", "1", *common), ("1", "1", exits, inits), ("1", "2", *common), ("2", "1", counted, inits),
               ("1", "1", exits, wide)]
-    made = {"1": single, "1s": single_g[:40]}
+    made = {"1": single, "1s": single_g[:40], "keep": single[(single[:, 0] == 0) & (single[:, 1] == 1)][:1]}
     for f_kind, g_kind, round_exits, round_inits in rounds:
         if {"2", "2u"} & {f_kind, g_kind} and "2" not in made:
             made["2"] = _expressions(slots, allowed, nested=True)
@@ -340,11 +345,29 @@ def search_recurrence(spec: Spec, deadline: float) -> Iterator[list[str]]:
                 for g in gs:
                     if time.monotonic() > deadline:
                         return
-                    hit = _search_f(fs, g, cond, p, q, u0, v0, leaves, wanted)
-                    if hit >= 0:
-                        lines = _recurrence_asm(spec, fs[hit // 2], g, cond, p, q, u0, v0, hit % 2 == 1, constants)
+                    hit, start, first = _search_f(fs, g, cond, p, q, u0, v0, leaves, wanted), 0, None
+                    # After a fit, a few more bodies of the same loop: loops
+                    # fit few examples by chance too, and a second fit that
+                    # behaves otherwise on probe inputs says so (siblings that
+                    # behave alike are not sent: they would only cost checks).
+                    for _ in range(RECURRENCE_SIBLINGS if hit >= 0 else 0):
+                        lines = _recurrence_asm(spec, fs[start + hit // 2], g, cond, p, q, u0, v0, hit % 2 == 1,
+                                                constants)
                         if lines is not None:
-                            yield lines
+                            if first is None:
+                                first = _probe_outputs(lines, spec)
+                                yield lines
+                            elif _probe_outputs(lines, spec) != first:
+                                yield lines
+                                break
+                        start += hit // 2 + 1
+                        if start >= len(fs) or (hit := _search_f(fs[start:], g, cond, p, q, u0, v0, leaves,
+                                                                 wanted)) < 0:
+                            break
+
+
+def _probe_outputs(lines: list[str], spec: Spec) -> list[tuple]:
+    return outputs_on("\n".join(lines), spec, probe_inputs(spec), max_steps=20_000)
 
 
 def _run_ok(lines: list[str], spec: Spec) -> bool:

@@ -45,6 +45,9 @@ READY = -1  # job id of a worker's "imports done" message
 LATE_FAMILIES = {"stochastic": 1.0, "gradient": 1.0}
 
 
+LATE_NICENESS = 5  # and run at this much lower priority
+
+
 def start_delay(family: str, families: int) -> float:
     return LATE_FAMILIES.get(family, 0.0) if (os.cpu_count() or 1) < families else 0.0
 
@@ -54,6 +57,24 @@ def start_delay(family: str, families: int) -> float:
 # milliseconds with several instructions where enumeration finds one or two
 # a moment later. Short, so it adds little to a solved problem's wall time.
 GRACE_SECONDS = 0.25
+# On a loaded machine a worker gets a fraction of a core, and a quarter of a
+# wall second is too little for enumeration to finish the level where the
+# smaller program lives (mean_floor_small: the met `(a >> 1) + (b >> 1)`
+# came back before `(a + b) >> 1`). The grace is stretched by the load
+# average per core, up to GRACE_MAX_SECONDS.
+GRACE_MAX_SECONDS = 2.0
+# When the race ends, programs the workers have already sent are still
+# checked for this long: a shorter one, or one that disagrees off the
+# examples, must not be dropped because it arrived a moment late.
+DRAIN_SECONDS = 0.3
+
+
+def grace_seconds() -> float:
+    try:
+        per_core = os.getloadavg()[0] / (os.cpu_count() or 1)
+    except OSError:
+        per_core = 1.0
+    return min(GRACE_MAX_SECONDS, GRACE_SECONDS * max(1.0, per_core))
 
 
 @dataclass
@@ -81,11 +102,12 @@ ALTERNATIVES = 4
 class Shortest:
     """The shortest verified result so far (fewest instructions; ties: the
     first), a few other verified programs, and how long the race goes on:
-    the first result cuts the deadline to GRACE_SECONDS later, never past
+    the first result cuts the deadline to `grace` seconds later, never past
     the caller's."""
 
-    def __init__(self, deadline: float):
+    def __init__(self, deadline: float, grace: float = GRACE_SECONDS):
         self.deadline = deadline
+        self.grace = grace
         self.result: SynthResult | None = None
         self.length = 0
         self.verified: list[str] = []  # every verified program's assembly, best or not
@@ -95,7 +117,7 @@ class Shortest:
         if result.asm not in self.verified:
             self.verified.append(result.asm)
         if self.result is None:
-            self.deadline = min(self.deadline, now + GRACE_SECONDS)
+            self.deadline = min(self.deadline, now + self.grace)
         elif length >= self.length:
             return
         self.result, self.length = result, length
@@ -135,7 +157,11 @@ def accept(lines: list[str], spec: Spec, engine: str = "compute",
     return (asm, python) if check_python(python, spec, deadline) else None
 
 
-def _worker(family: str, jobs, results, current) -> None:
+def _worker(family: str, jobs, results, current, late: bool = False) -> None:
+    if late:
+        # A family that seldom wins also yields the cores to the others
+        # while it runs (on a loaded machine a start delay alone does not).
+        os.nice(LATE_NICENESS)
     module = importlib.import_module(FAMILIES[family])
     results.put((READY, family, None))  # imported (torch, numba): ready for real budgets
     while True:
@@ -166,11 +192,20 @@ class Portfolio:
         self.current = context.Value("q", 0)
         self.results = context.Queue()
         self.jobs = {f: context.Queue() for f in self.families}
-        self.processes = [context.Process(target=_worker, args=(f, self.jobs[f], self.results, self.current), daemon=True)
+        self.processes = [context.Process(target=_worker, daemon=True,
+                                          args=(f, self.jobs[f], self.results, self.current,
+                                                start_delay(f, len(self.families)) > 0))
                           for f in self.families]
         for p in self.processes:
             p.start()
         self.errors: list[str] = []
+        # Compile/load the checking engine now, while the workers import,
+        # not inside the first race: with two examples, so that the
+        # engine's parallel kernel is the one loaded (a one-example batch
+        # runs the serial one; loading the parallel one took 4-10 s of the
+        # first problem's budget on a loaded machine).
+        accept(["HALT"], parse_spec({"inputs": ["R0"], "outputs": ["R0"],
+                                     "examples": [{"in": [0], "out": [0]}, {"in": [1], "out": [1]}]}), engine)
         # Wait for every worker to finish its imports, so that the first
         # problem's budget is not spent starting torch.
         waiting, until = set(self.families), time.monotonic() + 120
@@ -181,8 +216,6 @@ class Portfolio:
                 continue
             if got_id == READY:
                 waiting.discard(family)
-        # Compile/load the checking engine now, not inside the first race.
-        accept(["HALT"], parse_spec({"inputs": [], "outputs": ["R0"], "examples": [{"in": [], "out": [0]}]}), engine)
 
     def solve(self, spec: Spec, timeout: float, use_cache: bool = True, seed: int = 0,
               progress=None, started: float | None = None) -> SynthResult:
@@ -204,7 +237,7 @@ class Portfolio:
             self.jobs[family].put((job_id, spec.to_json(), deadline, seed,
                                    start_delay(family, len(self.families))))
         running = set(self.families)
-        best = Shortest(deadline)
+        best = Shortest(deadline, grace_seconds())
         while running and time.monotonic() < best.deadline:
             try:
                 got_id, family, lines = self.results.get(
@@ -223,10 +256,20 @@ class Portfolio:
                     (found := accept(lines, spec, self.engine, best.deadline)) is not None:
                 now = time.monotonic()
                 best.offer(SynthResult(True, found[0], found[1], family, now - started), now)
+        drain_until = min(deadline, time.monotonic() + DRAIN_SECONDS)
+        while best.result is not None and time.monotonic() < drain_until:
+            try:
+                got_id, family, lines = self.results.get_nowait()
+            except queue.Empty:
+                break
+            if got_id == job_id and isinstance(lines, list) and best.worth_checking(lines) and \
+                    (found := accept(lines, spec, self.engine, drain_until)) is not None:
+                now = time.monotonic()
+                best.offer(SynthResult(True, found[0], found[1], family, now - started), now)
         with self.current.get_lock():
             self.current.value += 1  # cancels every worker still on this job
         # `seconds` of a solved result: when that program was verified (the
-        # call returns up to GRACE_SECONDS later).
+        # call returns up to grace_seconds() later).
         result = best.result or SynthResult(False, seconds=time.monotonic() - started)
         result.underdetermined = best.underdetermined(spec, self.engine)
         if result.solved and use_cache:

@@ -121,7 +121,7 @@ def residuals(target: np.ndarray, leaves: list[T.Term], leaf_values: np.ndarray,
     `leaf_values` their example columns). Each layer is undone on the whole
     previous level at once (one numpy pass per layer and leaf)."""
     layers = [layer for layer in LAYERS if LAYER_OPS[layer.name] <= ops]
-    choices = [i for i, t in enumerate(leaves) if t.kind in ("input", "const")]
+    choices = [i for i, t in enumerate(leaves) if t.kind != "load"]  # inputs, constants, promoted terms
     level_values, level_steps, level_costs = target[None, :], [()], np.zeros(1, np.int64)
     all_values, all_steps, all_costs = [], [], []
     for _ in range(depth):
