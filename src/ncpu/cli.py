@@ -51,8 +51,11 @@ def _named_command(argv: list[str]) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from ncpu.commands._startup import heavy_imports
+
     argv = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(_named_command(argv))
+    with heavy_imports():        # the command modules' own imports (numpy, the engines' packages...)
+        parser = build_parser(_named_command(argv))
     if any("\0" in arg for arg in argv):
         # a real command line cannot carry one (exec ends strings there); a path with one cannot be opened
         print("ncpu: error: an argument contains a NUL byte", file=sys.stderr)
