@@ -82,7 +82,7 @@ def _stamp(directory: Path) -> str:
     return sources_digest(directory, tuple(PACKAGE / d for d in _ALSO_SEEN.get(relative, ())))
 
 
-_found: dict[tuple[str, Path, Path], tuple[Path, str]] = {}
+_found: dict[tuple, tuple[Path, str]] = {}
 
 
 def _cache_path(py_file: str) -> tuple[Path, str] | None:
@@ -94,13 +94,15 @@ def _cache_path(py_file: str) -> tuple[Path, str] | None:
     Only successes are remembered, so a directory that becomes usable is used."""
     from numba.core.caching import _CacheLocator
 
-    key = (py_file, cache_root(), fallback_root())
+    # what cache_root() and fallback_root() read, cheaper to compare than to build the paths
+    key = (py_file, tempfile.tempdir, *map(os.environ.get, ("NUMBA_CACHE_DIR", "NCPU_CACHE_DIR",
+                                                           "XDG_CACHE_HOME", "HOME", "TMPDIR")))
     if key in _found:
         return _found[key]
     directory = Path(py_file).resolve().parent
     if not directory.is_relative_to(PACKAGE):
         return None     # someone else's function: numba's own locators decide
-    for root in key[1:]:
+    for root in (cache_root(), fallback_root()):
         if root == fallback_root() and not _private(root):
             continue
         path = str(root / _CacheLocator.get_suitable_cache_subpath(py_file))
