@@ -141,6 +141,22 @@ def test_arm64_imports_no_other_command_module():
     assert probe.stderr.strip() == "['ncpu.commands.arm64']"
 
 
+def test_heavy_imports_freeze_only_in_a_process_of_its_own():
+    import gc
+
+    from ncpu.commands._startup import heavy_imports
+
+    frozen = gc.get_freeze_count()
+    with heavy_imports():
+        assert not gc.isenabled()
+        import ncpu.commands.run  # noqa: F401
+    assert gc.isenabled() and gc.get_freeze_count() == frozen      # called from tests: nothing frozen
+    code = ("import gc\nfrom ncpu.commands._startup import heavy_imports, own_process\nown_process()\n"
+            "with heavy_imports():\n    import json\nprint(gc.isenabled(), gc.get_freeze_count() > 1000)")
+    probe = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert probe.stdout.split() == ["True", "True"]
+
+
 def test_verify_json_restricted_to_some_ops(capsys):
     assert main(["verify", "--json", "--ops", "div,MOD", "--samples", "1000"]) == 0
     result = json.loads(capsys.readouterr().out)

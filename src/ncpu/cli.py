@@ -51,8 +51,10 @@ def _named_command(argv: list[str]) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from ncpu.commands._startup import heavy_imports
+    from ncpu.commands._startup import heavy_imports, own_process
 
+    if argv is None:            # the `ncpu` program itself (not a caller passing arguments)
+        own_process()
     argv = sys.argv[1:] if argv is None else list(argv)
     with heavy_imports():        # the command modules' own imports (numpy, the engines' packages...)
         parser = build_parser(_named_command(argv))

@@ -6,16 +6,27 @@ are allocated, Python's cyclic collector runs full collections again and again
 over a heap that only grows; at exit it walks all of it once more.  Together
 that was about a third of `ncpu arm64`'s CPU time on a hello world.
 
-`heavy_imports()` holds the collector off while the block imports, then moves
-every object alive at its end into the permanent generation (`gc.freeze`), which
-no collection (the final one included) walks again.  Garbage made afterwards,
-by the run itself, is collected as usual.
+`heavy_imports()` holds the collector off while its block imports.  In a
+process that runs one command and exits (`own_process()`, called by the
+`ncpu` entry point), it then moves every object alive at the block's end into
+the permanent generation (`gc.freeze`), which no collection, the final one
+included, walks again; garbage made afterwards, by the run itself, is
+collected as usual.  Called from a longer-lived program (tests, a notebook),
+nothing is frozen: garbage that program had not collected yet would never be.
 """
 
 from __future__ import annotations
 
 import contextlib
 import gc
+
+_freeze = False
+
+
+def own_process() -> None:
+    """This process runs one command and exits: heavy_imports may freeze what it imported."""
+    global _freeze
+    _freeze = True
 
 
 @contextlib.contextmanager
@@ -25,6 +36,7 @@ def heavy_imports():
     try:
         yield
     finally:
-        gc.freeze()
+        if _freeze:
+            gc.freeze()
         if was_enabled:
             gc.enable()
