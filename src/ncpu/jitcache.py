@@ -90,7 +90,7 @@ def _cache_path(py_file: str) -> tuple[Path, str] | None:
     `py_file` lies outside this package or no directory can be used.
 
     Remembered per source file and roots: a module defines dozens of compiled functions and
-    the writability check writes a file (219 checks cost about 0.1 s of `ncpu arm64`'s start-up).
+    the writability check writes a file (219 checks were 5-10% of `ncpu arm64`'s start-up).
     Only successes are remembered, so a directory that becomes usable is used."""
     from numba.core.caching import _CacheLocator
 
@@ -148,14 +148,13 @@ def _locator_class():
 def _numba_without_scipy():
     """Import numba without letting it import scipy.
 
-    Why: numba's import checks scipy's version, and its linear-algebra module
-    (numba.np.linalg, loaded with the rest of numba's typing and lowering
-    registries) probes for BLAS by importing scipy.linalg: together about a
-    fifth of `ncpu arm64`'s start-up on a hello world.  Our compiled code calls
-    no BLAS routine, and a run whose functions all come from the cache loads no
-    registry (see _load_overload_without_refresh); a run that compiles loads
-    them, scipy included, as plain numba does.  Nothing is hidden when scipy or
-    numba is already loaded."""
+    Why: numba's import imports scipy to check its version (0.01-0.02 s of
+    CPU), and numba's linear-algebra module probes for BLAS by importing
+    scipy.linalg (about 0.15 s) when numba's registries are loaded.  Our
+    compiled code calls no BLAS routine; a run whose functions all come from
+    the cache loads no registry (see _cache_loader), and a run that compiles
+    loads them, scipy included, as plain numba does.  Nothing is hidden when
+    scipy or numba is already loaded."""
     if "numba" in sys.modules or "scipy" in sys.modules:
         yield
         return
