@@ -61,6 +61,8 @@ def test_cache_root_prefers_numba_then_ncpu_then_xdg_then_home(monkeypatch, tmp_
 
 
 def test_unwritable_cache_root_falls_back_to_temp_not_the_package(monkeypatch, tmp_path):
+    from ncpu.synth import loops    # decorated under the real roots: this test's are for the probes below
+
     blocker = tmp_path / "a-file"
     blocker.write_text("")                       # a directory below a file cannot be made, even by root
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
@@ -68,7 +70,6 @@ def test_unwritable_cache_root_falls_back_to_temp_not_the_package(monkeypatch, t
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
     monkeypatch.setattr(jitcache.tempfile, "tempdir", str(tmp_path / "tmp"))
     (tmp_path / "tmp").mkdir()
-    from ncpu.synth import loops
     locator = jitcache.install().from_function(loops._apply.py_func, loops.__file__)
     assert Path(locator.get_cache_path()).is_relative_to(tmp_path / "tmp")
     monkeypatch.setattr(jitcache.tempfile, "tempdir", str(blocker))
@@ -77,6 +78,8 @@ def test_unwritable_cache_root_falls_back_to_temp_not_the_package(monkeypatch, t
 
 def test_a_temp_fallback_others_can_write_is_never_used(monkeypatch, tmp_path):
     """numba's index files are pickles: a fallback directory planted writable by others is skipped."""
+    from ncpu.synth import loops    # (as above: a first import here would decorate with no locator of ours)
+
     blocker = tmp_path / "a-file"
     blocker.write_text("")
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
@@ -86,7 +89,6 @@ def test_a_temp_fallback_others_can_write_is_never_used(monkeypatch, tmp_path):
     planted = jitcache.fallback_root()
     planted.mkdir(parents=True)
     planted.chmod(0o777)
-    from ncpu.synth import loops
     assert jitcache.install().from_function(loops._apply.py_func, loops.__file__) is None
     planted.chmod(0o700)
     locator = jitcache.install().from_function(loops._apply.py_func, loops.__file__)
