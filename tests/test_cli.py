@@ -99,6 +99,64 @@ def test_help_lists_the_commands():
         assert command in result.stdout
 
 
+def _help_of(parser, words: list[str]) -> str:
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        try:
+            parser.parse_args([*words, "--help"])
+        except SystemExit as stop:
+            return f"{stop.code}: {out.getvalue()}"
+    return f"parsed: {out.getvalue()}"      # a command whose trailing words are its guest's (arm64)
+
+
+def test_a_named_command_gets_the_same_parser_from_its_module_alone():
+    """`ncpu NAME ...` imports only NAME's module (start-up): its help, with every
+    nested subcommand's, is the one the whole parser gives."""
+    from ncpu.cli import COMMANDS, _named_command, build_parser
+
+    whole = build_parser()
+    for module in COMMANDS:
+        name = module.replace("_", "-")
+        assert _named_command([name, "x"]) == module
+        alone = build_parser(module)
+        assert _help_of(alone, [name]) == _help_of(whole, [name])
+        for nested in ("strace", "trace", "train", "run", "eval"):
+            assert _help_of(alone, [name, nested]) == _help_of(whole, [name, nested])
+    for word in ("--help", "-h", "arm64_root", "nosuch", "--version"):
+        assert _named_command([word]) is None
+    assert _named_command([]) is None
+
+
+def test_arm64_imports_no_other_command_module():
+    """(helpers such as ncpu.commands._startup aside)"""
+    code = ("import sys\nfrom ncpu.cli import main\ntry:\n    main(['arm64', '--help'])\n"
+            "except SystemExit:\n    pass\n"
+            "print(sorted(m for m in sys.modules if m.startswith('ncpu.commands.') and '._' not in m), "
+            "file=sys.stderr)")
+    probe = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert "usage: ncpu arm64" in probe.stdout
+    assert probe.stderr.strip() == "['ncpu.commands.arm64']"
+
+
+def test_heavy_imports_freeze_only_in_a_process_of_its_own():
+    import gc
+
+    from ncpu.commands._startup import heavy_imports
+
+    frozen = gc.get_freeze_count()
+    with heavy_imports():
+        assert not gc.isenabled()
+        import ncpu.commands.run  # noqa: F401
+    assert gc.isenabled() and gc.get_freeze_count() == frozen      # called from tests: nothing frozen
+    code = ("import gc\nfrom ncpu.commands._startup import heavy_imports, own_process\nown_process()\n"
+            "with heavy_imports():\n    import json\nprint(gc.isenabled(), gc.get_freeze_count() > 1000)")
+    probe = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert probe.stdout.split() == ["True", "True"]
+
+
 def test_verify_json_restricted_to_some_ops(capsys):
     assert main(["verify", "--json", "--ops", "div,MOD", "--samples", "1000"]) == 0
     result = json.loads(capsys.readouterr().out)

@@ -61,6 +61,8 @@ def test_cache_root_prefers_numba_then_ncpu_then_xdg_then_home(monkeypatch, tmp_
 
 
 def test_unwritable_cache_root_falls_back_to_temp_not_the_package(monkeypatch, tmp_path):
+    from ncpu.synth import loops    # decorated under the real roots: this test's are for the probes below
+
     blocker = tmp_path / "a-file"
     blocker.write_text("")                       # a directory below a file cannot be made, even by root
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
@@ -68,7 +70,6 @@ def test_unwritable_cache_root_falls_back_to_temp_not_the_package(monkeypatch, t
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
     monkeypatch.setattr(jitcache.tempfile, "tempdir", str(tmp_path / "tmp"))
     (tmp_path / "tmp").mkdir()
-    from ncpu.synth import loops
     locator = jitcache.install().from_function(loops._apply.py_func, loops.__file__)
     assert Path(locator.get_cache_path()).is_relative_to(tmp_path / "tmp")
     monkeypatch.setattr(jitcache.tempfile, "tempdir", str(blocker))
@@ -77,6 +78,8 @@ def test_unwritable_cache_root_falls_back_to_temp_not_the_package(monkeypatch, t
 
 def test_a_temp_fallback_others_can_write_is_never_used(monkeypatch, tmp_path):
     """numba's index files are pickles: a fallback directory planted writable by others is skipped."""
+    from ncpu.synth import loops    # (as above: a first import here would decorate with no locator of ours)
+
     blocker = tmp_path / "a-file"
     blocker.write_text("")
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
@@ -86,7 +89,6 @@ def test_a_temp_fallback_others_can_write_is_never_used(monkeypatch, tmp_path):
     planted = jitcache.fallback_root()
     planted.mkdir(parents=True)
     planted.chmod(0o777)
-    from ncpu.synth import loops
     assert jitcache.install().from_function(loops._apply.py_func, loops.__file__) is None
     planted.chmod(0o700)
     locator = jitcache.install().from_function(loops._apply.py_func, loops.__file__)
@@ -114,3 +116,57 @@ def test_package_functions_use_our_locator(module):
     for f in compiled:
         assert isinstance(f._cache._impl.locator, jitcache.install())
         assert not Path(f._cache._cache_path).is_relative_to(SRC / "ncpu")
+
+
+ALLOCATES = '''
+import numpy as np
+from ncpu import jitcache
+jitcache.install()
+from numba import njit
+
+
+@njit(cache=True)
+def squares(n):
+    out = np.empty(n, np.int64)     # needs numba's runtime (NRT) once loaded from the cache
+    for i in range(n):
+        out[i] = i * i
+    return out
+'''
+# loads `squares` (from the cache when warm), then compiles a new function that needs numba's registries
+LOAD_THEN_COMPILE = '''
+import json, sys
+import numpy as np
+from ncpu import probe_squares as p
+first = p.squares(5).tolist()
+registries = "numba.np.arraymath" in sys.modules
+from numba import njit
+@njit
+def fresh(n):
+    xs = [i for i in range(n)]
+    return sum(xs) + np.sum(np.arange(n))
+print(json.dumps({"squares": first, "registries": registries, "fresh": int(fresh(10)),
+                  "hits": len(p.squares.stats.cache_hits), "misses": len(p.squares.stats.cache_misses)}))
+'''
+
+
+def test_a_cache_hit_loads_no_registry_and_a_later_compile_still_finds_them(tmp_path):
+    """jitcache skips numba's registry refresh when it loads our functions from the cache;
+    numba's compiler refreshes by itself, so a compile after a cache hit still works."""
+    import json
+
+    src = tmp_path / "src"
+    (src / "ncpu").mkdir(parents=True)
+    for name in ("__init__.py", "jitcache.py", "cachedir.py"):
+        shutil.copy(SRC / "ncpu" / name, src / "ncpu" / name)
+    (src / "ncpu" / "probe_squares.py").write_text(ALLOCATES)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_") and k != "NCPU_CACHE_DIR"}
+    env.update(XDG_CACHE_HOME=str(tmp_path / "xdg"), PYTHONPATH=str(src))
+
+    def probe():
+        return json.loads(subprocess.run([sys.executable, "-c", LOAD_THEN_COMPILE], env=env,
+                                         capture_output=True, text=True, check=True).stdout)
+
+    cold = probe()
+    assert cold == {"squares": [0, 1, 4, 9, 16], "registries": True, "fresh": 90, "hits": 0, "misses": 1}
+    warm = probe()
+    assert warm == {"squares": [0, 1, 4, 9, 16], "registries": False, "fresh": 90, "hits": 1, "misses": 0}

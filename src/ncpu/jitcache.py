@@ -82,16 +82,50 @@ def _stamp(directory: Path) -> str:
     return sources_digest(directory, tuple(PACKAGE / d for d in _ALSO_SEEN.get(relative, ())))
 
 
+_found: dict[tuple, tuple[Path, str]] = {}
+
+
+def _cache_path(py_file: str) -> tuple[Path, str] | None:
+    """(directory of `py_file`, the writable cache directory for its functions), or None when
+    `py_file` lies outside this package or no directory can be used.
+
+    Remembered per source file and roots: a module defines dozens of compiled functions and
+    the writability check writes a file (219 checks were 5-10% of `ncpu arm64`'s start-up).
+    Only successes are remembered, so a directory that becomes usable is used."""
+    from numba.core.caching import _CacheLocator
+
+    # what cache_root() and fallback_root() read, cheaper to compare than to build the paths
+    key = (py_file, tempfile.tempdir, *map(os.environ.get, ("NUMBA_CACHE_DIR", "NCPU_CACHE_DIR",
+                                                           "XDG_CACHE_HOME", "HOME", "TMPDIR")))
+    if key in _found:
+        return _found[key]
+    directory = Path(py_file).resolve().parent
+    if not directory.is_relative_to(PACKAGE):
+        return None     # someone else's function: numba's own locators decide
+    for root in (cache_root(), fallback_root()):
+        if root == fallback_root() and not _private(root):
+            continue
+        path = str(root / _CacheLocator.get_suitable_cache_subpath(py_file))
+        try:
+            os.makedirs(path, exist_ok=True)
+            tempfile.TemporaryFile(dir=path).close()     # writable: numba's ensure_cache_path's check
+        except OSError:
+            continue
+        _found[key] = directory, path
+        return _found[key]
+    return None
+
+
 def _locator_class():
     from numba.core.caching import _CacheLocator
 
     class PackageCacheLocator(_CacheLocator):
         """numba cache locator for functions defined inside the ncpu package."""
 
-        def __init__(self, py_func, py_file: str, root: Path):
-            self._directory = Path(py_file).resolve().parent
+        def __init__(self, py_func, directory: Path, path: str):
+            self._directory = directory
             self._lineno = py_func.__code__.co_firstlineno
-            self._path = str(root / self.get_suitable_cache_subpath(py_file))
+            self._path = path
 
         def get_cache_path(self):
             return self._path
@@ -104,36 +138,27 @@ def _locator_class():
 
         @classmethod
         def from_function(cls, py_func, py_file):
-            if not Path(py_file).resolve().is_relative_to(PACKAGE):
-                return None     # someone else's function: numba's own locators decide
-            for root in (cache_root(), fallback_root()):
-                if root == fallback_root() and not _private(root):
-                    continue
-                locator = cls(py_func, py_file, root)
-                try:
-                    locator.ensure_cache_path()
-                    return locator
-                except OSError:
-                    continue
-            return None
+            found = _cache_path(py_file)
+            return None if found is None else cls(py_func, *found)
 
     return PackageCacheLocator
 
 
 @contextlib.contextmanager
 def _numba_without_scipy():
-    """Import numba without letting it import scipy.linalg.
+    """Import numba without letting it import scipy.
 
-    Why: numba's first import probes for BLAS by importing scipy.linalg (when
-    scipy is installed, as scikit-learn brings it), about half of the start-up
-    CPU time of `ncpu arm64` on a hello world.  Our compiled code calls no
-    BLAS routine; numba's np.dot and friends import scipy themselves when
-    they are compiled, which still works after this.  Nothing is hidden when
+    Why: numba's import imports scipy to check its version (0.01-0.02 s of
+    CPU), and numba's linear-algebra module probes for BLAS by importing
+    scipy.linalg (about 0.15 s) when numba's registries are loaded.  Our
+    compiled code calls no BLAS routine; a run whose functions all come from
+    the cache loads no registry (see _cache_loader), and a run that compiles
+    loads them, scipy included, as plain numba does.  Nothing is hidden when
     scipy or numba is already loaded."""
     if "numba" in sys.modules or "scipy" in sys.modules:
         yield
         return
-    sys.modules["scipy"] = None          # `import scipy...` raises ImportError: numba records "no BLAS"
+    sys.modules["scipy"] = None          # `import scipy` raises ImportError while numba imports
     try:
         yield
     finally:
@@ -141,14 +166,41 @@ def _numba_without_scipy():
             del sys.modules["scipy"]
 
 
+def _cache_loader(original, locator):
+    """numba's FunctionCache.load_overload, without its refresh for our functions.
+
+    numba refreshes the target context before every cache load: the first call
+    imports and installs all of numba's typing and lowering registries (about
+    250 modules' worth: numba.np.arraymath, linalg, the random generators,
+    typed containers...), 0.15-0.25 s of CPU, although rebuilding machine code
+    from the cache uses none of them: it needs only the runtime (NRT) symbols
+    that the code links against, which rtsys.initialize provides.  Compiling
+    still refreshes (numba's compiler does so itself before typing), so a cache
+    miss later in the process finds every registry.  Functions outside this
+    package keep numba's behaviour."""
+    from numba.core.runtime import rtsys
+
+    def load_overload(self, sig, target_context):
+        if not isinstance(self._impl.locator, locator):
+            return original(self, sig, target_context)
+        rtsys.initialize(target_context)
+        with self._guard_against_spurious_io_errors():
+            return self._load_overload(sig, target_context)
+
+    load_overload.__doc__ = _cache_loader.__doc__
+    return load_overload
+
+
 @functools.cache
 def install():
-    """Put our locator first in numba's list (idempotent); returns its class."""
+    """Put our locator first in numba's list and our cache loader in place (idempotent);
+    returns the locator class."""
     with _numba_without_scipy():
-        import numba.np.arraymath  # noqa: F401  (where numba probes for BLAS)
+        import numba  # noqa: F401
         from numba.core import caching
 
     impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl    # renamed in numba 0.60
     locator = _locator_class()
     impl._locator_classes.insert(0, locator)
+    caching.Cache.load_overload = _cache_loader(caching.Cache.load_overload, locator)
     return locator

@@ -111,9 +111,12 @@ def _binary_path(args) -> str:
 
 
 def main(args) -> int:
-    from ncpu.arm64.linux import ElfError, Machine
-    from ncpu.arm64.linux.hostio import PublishError
-    from ncpu.arm64.linux.machine import DEFAULT_MAX_STEPS
+    from ncpu.commands._startup import heavy_imports
+
+    with heavy_imports():
+        from ncpu.arm64.linux import ElfError, Machine
+        from ncpu.arm64.linux.hostio import PublishError
+        from ncpu.arm64.linux.machine import DEFAULT_MAX_STEPS
 
     if args.root is not None and not os.path.isdir(args.root):
         raise CommandError(f"--root {args.root}: not a directory")

@@ -116,12 +116,14 @@ TORCH_ENGINES = ("fast", "neural")
 
 
 def run(args: argparse.Namespace) -> int:
+    from ncpu.commands._startup import heavy_imports
     from ncpu.machine.engines import EngineUnavailable, get_engine, warm_up
 
     words, state, max_steps = load(args)
     started = time.perf_counter()
     try:
-        engine = get_engine(args.mode)
+        with heavy_imports():
+            engine = get_engine(args.mode)
     except EngineUnavailable as error:
         raise CommandError(str(error)) from None
     if args.batch:

@@ -1,0 +1,91 @@
+"""Start-up of the command line: `ncpu arm64` on a static hello world, `ncpu run` on fibonacci.
+
+    python benchmarks/arm64_startup.py [--runs N]
+
+Builds a static AArch64 hello world with aarch64-linux-gnu-gcc (the ARM64
+part is skipped, with a message, when the cross compiler is missing), runs
+each command once to warm numba's cache and Python's bytecode cache, then
+runs it N more times, each in a fresh process, and prints the best and the
+median CPU time (user + system of the child process) and wall time.
+
+The children run with bytecode caching on even where PYTHONDONTWRITEBYTECODE
+is set here: an installed package has its .pyc files, and compiling every
+module's source again would add about 0.2 s to each figure.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+HELLO_C = '#include <stdio.h>\nint main(){puts("hello");return 0;}\n'
+
+
+def _environment() -> dict:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT / "src"), env.get("PYTHONPATH")) if p)
+    return env
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _one_run(argv: list[str], env: dict, expect: str) -> tuple[float, float]:
+    """(CPU s, wall s) of one fresh process: the growth of our reaped children's CPU time."""
+    cpu, started = _children_cpu(), time.perf_counter()
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, cwd=ROOT)
+    wall, cpu = time.perf_counter() - started, _children_cpu() - cpu
+    if done.returncode != 0 or expect not in done.stdout:
+        raise SystemExit(f"{' '.join(argv)} failed (status {done.returncode}): {done.stderr[-500:]}")
+    return cpu, wall
+
+
+def measure(argv: list[str], runs: int, expect: str) -> dict:
+    env = _environment()
+    _one_run(argv, env, expect)          # warm: numba's cache, .pyc files
+    cpu, wall = zip(*(_one_run(argv, env, expect) for _ in range(runs)))
+    return {"cpu_best": min(cpu), "cpu_median": statistics.median(cpu),
+            "wall_best": min(wall), "wall_median": statistics.median(wall)}
+
+
+def _row(label: str, figures: dict) -> str:
+    return (f"{label:<40} CPU best {figures['cpu_best']:.3f} s, median {figures['cpu_median']:.3f} s;"
+            f"  wall best {figures['wall_best']:.3f} s, median {figures['wall_median']:.3f} s")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=9, help="fresh processes per command after the warm-up")
+    args = parser.parse_args()
+    ncpu = [sys.executable, "-m", "ncpu"]
+    print(f"{args.runs} fresh processes per command, after one warm-up run; load average "
+          f"{os.getloadavg()[0]:.1f} at the start")
+    gcc = shutil.which("aarch64-linux-gnu-gcc")
+    if gcc is None:
+        print("ncpu arm64 hello: skipped (aarch64-linux-gnu-gcc not found; "
+              "`apt-get install gcc-aarch64-linux-gnu`)")
+    else:
+        with tempfile.TemporaryDirectory(prefix="ncpu-startup-") as tmp:
+            source, binary = Path(tmp) / "hello.c", Path(tmp) / "hello"
+            source.write_text(HELLO_C)
+            subprocess.run([gcc, "-static", "-O2", str(source), "-o", str(binary)], check=True)
+            print(_row("ncpu arm64 hello (static)", measure([*ncpu, "arm64", str(binary)], args.runs, "hello")))
+    print(_row("ncpu run programs/fibonacci.asm", measure([*ncpu, "run", "programs/fibonacci.asm"], args.runs,
+                                                         "halted after 215 steps")))
+    print(_row("python alone (-c print)", measure([sys.executable, "-c", "print('ok')"],
+                                                               args.runs, "ok")))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
