@@ -5,11 +5,12 @@ A dynamically linked program names its interpreter (PT_INTERP, e.g.
 which file to load next) and starts the interpreter, as Linux does.
 
 Every way a file can be wrong is turned into one ElfError with a one-line
-message.
+message; pyelftools exceptions never escape.
 """
 
 from __future__ import annotations
 
+import io
 import struct
 from dataclasses import dataclass
 
@@ -58,36 +59,23 @@ def _check_ident(data: bytes, name: str) -> None:
         raise ElfError(f"{name}: not a little-endian ELF file")
 
 
-# ELF64 little-endian layouts: the header after e_ident, a program header, a section header
-_HEADER = struct.Struct("<HHIQQQIHHHHHH")
-_HEADER_FIELDS = ("e_type", "e_machine", "e_version", "e_entry", "e_phoff", "e_shoff", "e_flags",
-                  "e_ehsize", "e_phentsize", "e_phnum", "e_shentsize", "e_shnum", "e_shstrndx")
-_PHDR = struct.Struct("<IIQQQQQQ")
-_SHDR = struct.Struct("<IIQQQQIIQQ")
-SHT_PROGBITS = 1
-_TYPES = {0: "ET_NONE", 1: "ET_REL", 2: "ET_EXEC", 3: "ET_DYN", 4: "ET_CORE"}
-_MACHINES = {3: "EM_386", 40: "EM_ARM", 62: "EM_X86_64", 243: "EM_RISCV"}
+def _malformed_errors() -> tuple:
+    """What pyelftools raises on a malformed file (its own errors, its parser's, short reads);
+    anything else is a bug and surfaces."""
+    from elftools.common.exceptions import ELFError as PyElfError
+    from elftools.construct import ConstructError
+
+    return (PyElfError, ConstructError, struct.error, ValueError, EOFError)
 
 
-def _header(data: bytes, name: str) -> dict:
-    """The ELF header of an AArch64 file as a dict (e_type by name: 'ET_EXEC', 'ET_DYN', ...).
+def _open_aarch64(data: bytes, name: str):
+    """pyelftools' view of an AArch64 ELF file (pyelftools errors pass through: callers convert)."""
+    from elftools.elf.elffile import ELFFile
 
-    Read with struct rather than pyelftools: the loader needs a few fields, and
-    importing pyelftools costs about 5% of `ncpu arm64`'s start-up."""
-    _check_ident(data, name)
-    header = dict(zip(_HEADER_FIELDS, _HEADER.unpack_from(data, 16)))
-    if header["e_machine"] != EM_AARCH64:
-        machine = _MACHINES.get(header["e_machine"], header["e_machine"])
-        raise ElfError(f"{name}: wrong machine {machine} (need AArch64)")
-    header["e_type"] = _TYPES.get(header["e_type"], header["e_type"])
-    return header
-
-
-def _table(data: bytes, offset: int, count: int, entry: int, layout: struct.Struct, what: str, name: str):
-    """The `count` entries of a header table, each unpacked by `layout`."""
-    if entry < layout.size or offset + count * entry > len(data):
-        raise ElfError(f"{name}: truncated {what}")
-    return [layout.unpack_from(data, offset + i * entry) for i in range(count)]
+    elf = ELFFile(io.BytesIO(data))
+    if elf.header["e_machine"] != "EM_AARCH64":
+        raise ElfError(f"{name}: wrong machine {elf.header['e_machine']} (need AArch64)")
+    return elf
 
 
 def code_sections(data: bytes, name: str = "file") -> list[tuple[str, int, bytes]]:
@@ -95,44 +83,40 @@ def code_sections(data: bytes, name: str = "file") -> list[tuple[str, int, bytes
 
     Any AArch64 ELF file qualifies (dynamic, relocatable), not only what `load` runs.
     """
-    header = _header(data, name)
-    sections = _table(data, header["e_shoff"], header["e_shnum"], header["e_shentsize"], _SHDR,
-                      "section headers", name)
-    if not sections:
-        return []
-    if header["e_shstrndx"] >= len(sections):
-        raise ElfError(f"{name}: malformed ELF file (no section name table)")
-    names_at, names_size = sections[header["e_shstrndx"]][4:6]
-    if names_at + names_size > len(data):
-        raise ElfError(f"{name}: truncated section name table")
-    names = data[names_at:names_at + names_size]
-    found = []
-    for sh_name, sh_type, sh_flags, sh_addr, sh_offset, sh_size, *_ in sections:
-        if sh_type == SHT_PROGBITS and sh_flags & SHF_EXECINSTR:
-            if sh_offset + sh_size > len(data) or sh_name >= max(len(names), 1):
-                raise ElfError(f"{name}: truncated section at offset {sh_offset:#x}")
-            label = names[sh_name:].split(b"\0", 1)[0].decode("utf-8", "replace")
-            found.append((label, sh_addr, data[sh_offset:sh_offset + sh_size]))
-    return found
+    _check_ident(data, name)
+    try:
+        elf = _open_aarch64(data, name)
+        return [(section.name, section["sh_addr"], section.data()) for section in elf.iter_sections()
+                if section["sh_type"] == "SHT_PROGBITS" and section["sh_flags"] & SHF_EXECINSTR]
+    except _malformed_errors() as error:
+        raise ElfError(f"{name}: malformed ELF file ({error})") from None
 
 
 def parse(data: bytes, name: str = "file"):
     """Check the header and return it with the list of program headers as dicts."""
-    header = _header(data, name)
-    if header["e_type"] not in ("ET_EXEC", "ET_DYN"):
-        raise ElfError(f"{name}: not an executable (type {header['e_type']})")
-    if header["e_phnum"] == 0:
-        raise ElfError(f"{name}: truncated program headers")
-    table = _table(data, header["e_phoff"], header["e_phnum"], header["e_phentsize"], _PHDR,
-                   "program headers", name)
-    segments = [{"type": p_type, "offset": offset, "vaddr": vaddr, "filesz": filesz, "memsz": memsz,
-                 "flags": flags} for p_type, flags, offset, vaddr, _paddr, filesz, memsz, _align in table]
+    _check_ident(data, name)
+    try:
+        elf = _open_aarch64(data, name)
+        header = elf.header
+        if header["e_type"] not in ("ET_EXEC", "ET_DYN"):
+            raise ElfError(f"{name}: not an executable (type {header['e_type']})")
+        phoff, phnum, phent = header["e_phoff"], header["e_phnum"], header["e_phentsize"]
+        if phnum == 0 or phoff + phnum * phent > len(data):
+            raise ElfError(f"{name}: truncated program headers")
+        segments = []
+        for i in range(phnum):
+            seg = elf.get_segment(i)
+            h = seg.header
+            segments.append({"type": h["p_type"], "offset": h["p_offset"], "vaddr": h["p_vaddr"],
+                             "filesz": h["p_filesz"], "memsz": h["p_memsz"], "flags": h["p_flags"]})
+    except _malformed_errors() as error:
+        raise ElfError(f"{name}: malformed ELF file ({error})") from None
     return header, segments
 
 
 def _interp(data: bytes, segments: list[dict], name: str) -> bytes | None:
     for seg in segments:
-        if seg["type"] == PT_INTERP:
+        if seg["type"] in ("PT_INTERP", PT_INTERP):
             path = data[seg["offset"]:seg["offset"] + seg["filesz"]].split(b"\0", 1)[0]
             if not path or seg["offset"] + seg["filesz"] > len(data):
                 raise ElfError(f"{name}: malformed PT_INTERP")
@@ -147,7 +131,7 @@ def load(mem, data: bytes, name: str = "file", *, base: int = PIE_BASE) -> Image
     already linked above it.
     """
     header, segments = parse(data, name)
-    loads = [s for s in segments if s["type"] == PT_LOAD and s["memsz"] > 0]
+    loads = [s for s in segments if s["type"] in ("PT_LOAD", PT_LOAD) and s["memsz"] > 0]
     if not loads:
         raise ElfError(f"{name}: no loadable segments")
     bias = base if header["e_type"] == "ET_DYN" else 0
@@ -183,7 +167,7 @@ def load(mem, data: bytes, name: str = "file", *, base: int = PIE_BASE) -> Image
     phoff = header["e_phoff"]
     phdr = 0
     for seg in segments:
-        if seg["type"] == PT_PHDR:
+        if seg["type"] in ("PT_PHDR", PT_PHDR):
             phdr = seg["vaddr"] + bias
     if not phdr:
         for seg in loads:
