@@ -97,7 +97,8 @@ def is_sat_word(w: int) -> bool:
     return (family is not None and family.__name__ in _SAT_FAMILIES) or bool(is_sat(op, w))
 
 
-_SAT_FAMILIES = {"vec3_saturating", "vdiff_sqdm", "vdiff_narrow_high", "vmisc_saturating", "vmisc_narrow"}
+_SAT_FAMILIES = {"vec3_saturating", "vdiff_sqdm", "vdiff_narrow_high", "vmisc_saturating", "vmisc_narrow",
+                 "vshift_round_sat", "vshift_narrow"}
 
 
 def random_v(rng: random.Random) -> tuple[int, int]:

@@ -9,6 +9,8 @@ from .exec_fp import fp_fixed, fp_minmax, fp_unary
 from .exec_vdiff import vdiff_long, vdiff_narrow_high, vdiff_pmull, vdiff_sqdm
 from .exec_vec3 import vec3_elementwise, vec3_pairwise, vec3_saturating
 from .exec_vmisc import vmisc_lanes, vmisc_narrow, vmisc_pairwise_long, vmisc_rev, vmisc_saturating, vmisc_shll
+from .exec_vperm import vperm_swar, vtable
+from .exec_vshift import vshift_fixed, vshift_narrow, vshift_round_sat, vshift_swar
 
 
 @njit(cache=True)
@@ -23,30 +25,42 @@ def exec_cold(op, w, imm, pc, R, V, st, rg):
         return fp_unary(op, w, pc, R, V)
     if op == 129:  # FCVT_FIXED
         return fp_fixed(op, w, pc, R, V, a, b)
-    if 154 <= op <= 163 or 170 <= op <= 175 or 196 <= op <= 197:  # SHADD_v, UHADD_v, SQADD_v, UQADD_v, SRHADD_v, URHADD_v, SHSUB_v, UHSUB_v, SQSUB_v, UQSUB_v, SQSHL_v, UQSHL_v, SRSHL_v, URSHL_v, SQRSHL_v, UQRSHL_v, SQDMULH_v, SQRDMULH_v
+    if 149 <= op <= 158 or 165 <= op <= 170 or 191 <= op <= 192:  # SHADD_v, UHADD_v, SQADD_v, UQADD_v, SRHADD_v, URHADD_v, SHSUB_v, UHSUB_v, SQSUB_v, UQSUB_v, SQSHL_v, UQSHL_v, SRSHL_v, URSHL_v, SQRSHL_v, UQRSHL_v, SQDMULH_v, SQRDMULH_v
         return vec3_saturating(op, w, imm, pc, R, V, st, a, b, c, d)
-    if 164 <= op <= 169 or 176 <= op <= 183 or op == 186 or 188 <= op <= 191:  # CMGT_v, CMHI_v, CMGE_v, CMHS_v, SSHL_v, USHL_v, SMAX_v, UMAX_v, SMIN_v, UMIN_v, SABD_v, UABD_v, SABA_v, UABA_v, CMTST_v, MLA_v, MLS_v, MUL_v, PMUL_v
+    if 159 <= op <= 164 or 171 <= op <= 178 or op == 181 or 183 <= op <= 186:  # CMGT_v, CMHI_v, CMGE_v, CMHS_v, SSHL_v, USHL_v, SMAX_v, UMAX_v, SMIN_v, UMIN_v, SABD_v, UABD_v, SABA_v, UABA_v, CMTST_v, MLA_v, MLS_v, MUL_v, PMUL_v
         return vec3_elementwise(op, w, imm, pc, R, V, st, a, b, c, d)
-    if 192 <= op <= 195 or op == 198:  # SMAXP_v, UMAXP_v, SMINP_v, UMINP_v, ADDP_v
+    if 187 <= op <= 190 or op == 193:  # SMAXP_v, UMAXP_v, SMINP_v, UMINP_v, ADDP_v
         return vec3_pairwise(op, w, imm, pc, R, V, st, a, b, c, d)
-    if 207 <= op <= 214 or 217 <= op <= 218 or 221 <= op <= 224 or 226 <= op <= 227 or 229 <= op <= 230:  # SADDL_v, UADDL_v, SADDW_v, UADDW_v, SSUBL_v, USUBL_v, SSUBW_v, USUBW_v, SABAL_v, UABAL_v, SABDL_v, UABDL_v, SMLAL_v, UMLAL_v, SMLSL_v, UMLSL_v, SMULL_v, UMULL_v
+    if 202 <= op <= 209 or 212 <= op <= 213 or 216 <= op <= 219 or 221 <= op <= 222 or 224 <= op <= 225:  # SADDL_v, UADDL_v, SADDW_v, UADDW_v, SSUBL_v, USUBL_v, SSUBW_v, USUBW_v, SABAL_v, UABAL_v, SABDL_v, UABDL_v, SMLAL_v, UMLAL_v, SMLSL_v, UMLSL_v, SMULL_v, UMULL_v
         return vdiff_long(op, w, imm, pc, R, V, st, a, b, c, d)
-    if 215 <= op <= 216 or 219 <= op <= 220:  # ADDHN_v, RADDHN_v, SUBHN_v, RSUBHN_v
+    if 210 <= op <= 211 or 214 <= op <= 215:  # ADDHN_v, RADDHN_v, SUBHN_v, RSUBHN_v
         return vdiff_narrow_high(op, w, imm, pc, R, V, st, a, b, c, d)
-    if op == 225 or op == 228 or op == 231:  # SQDMLAL_v, SQDMLSL_v, SQDMULL_v
+    if op == 220 or op == 223 or op == 226:  # SQDMLAL_v, SQDMLSL_v, SQDMULL_v
         return vdiff_sqdm(op, w, imm, pc, R, V, st, a, b, c, d)
-    if op == 232:  # PMULL_v
+    if op == 227:  # PMULL_v
         return vdiff_pmull(op, w, imm, pc, R, V, st, a, b, c, d)
-    if 233 <= op <= 235:  # REV64_v, REV32_v, REV16_v
+    if 228 <= op <= 230:  # REV64_v, REV32_v, REV16_v
         return vmisc_rev(op, w, imm, pc, R, V, st, a, b, c, d)
-    if 236 <= op <= 237 or 245 <= op <= 246:  # SADDLP_v, UADDLP_v, SADALP_v, UADALP_v
+    if 231 <= op <= 232 or 240 <= op <= 241:  # SADDLP_v, UADDLP_v, SADALP_v, UADALP_v
         return vmisc_pairwise_long(op, w, imm, pc, R, V, st, a, b, c, d)
-    if 238 <= op <= 239 or 247 <= op <= 248:  # SUQADD_v, USQADD_v, SQABS_v, SQNEG_v
+    if 233 <= op <= 234 or 242 <= op <= 243:  # SUQADD_v, USQADD_v, SQABS_v, SQNEG_v
         return vmisc_saturating(op, w, imm, pc, R, V, st, a, b, c, d)
-    if 240 <= op <= 242 or op == 244 or 249 <= op <= 250 or 252 <= op <= 254:  # CLS_v, CLZ_v, CNT_v, RBIT_v, CMGT0_v, CMGE0_v, CMLE0_v, CMLT0_v, ABS_v
+    if 235 <= op <= 237 or op == 239 or 244 <= op <= 245 or 247 <= op <= 249:  # CLS_v, CLZ_v, CNT_v, RBIT_v, CMGT0_v, CMGE0_v, CMLE0_v, CMLT0_v, ABS_v
         return vmisc_lanes(op, w, imm, pc, R, V, st, a, b, c, d)
-    if 256 <= op <= 257 or 259 <= op <= 260:  # XTN_v, SQXTUN_v, SQXTN_v, UQXTN_v
+    if 251 <= op <= 252 or 254 <= op <= 255:  # XTN_v, SQXTUN_v, SQXTN_v, UQXTN_v
         return vmisc_narrow(op, w, imm, pc, R, V, st, a, b, c, d)
-    if op == 258:  # SHLL_v
+    if op == 253:  # SHLL_v
         return vmisc_shll(op, w, imm, pc, R, V, st, a, b, c, d)
+    if 260 <= op <= 263 or 267 <= op <= 269 or 288 <= op <= 291 or 295 <= op <= 297:  # SRSHR_v, URSHR_v, SRSRA_v, URSRA_v, SQSHLU_v, SQSHL_vi, UQSHL_vi, SRSHR_s, URSHR_s, SRSRA_s, URSRA_s, SQSHLU_s, SQSHL_si, UQSHL_si
+        return vshift_round_sat(op, w, imm, pc, R, V, st, a, b, c, d)
+    if op == 264 or op == 266 or 284 <= op <= 287 or 292 <= op <= 294:  # SRI_v, SLI_v, SSHR_s, USHR_s, SSRA_s, USRA_s, SRI_s, SHL_s, SLI_s
+        return vshift_swar(op, w, imm, pc, R, V, st, a, b, c, d)
+    if 270 <= op <= 277 or 298 <= op <= 303:  # SHRN_v, SQSHRUN_v, RSHRN_v, SQRSHRUN_v, SQSHRN_v, UQSHRN_v, SQRSHRN_v, UQRSHRN_v, SQSHRUN_s, SQRSHRUN_s, SQSHRN_s, UQSHRN_s, SQRSHRN_s, UQRSHRN_s
+        return vshift_narrow(op, w, imm, pc, R, V, st, a, b, c, d)
+    if 280 <= op <= 283 or 304 <= op <= 307:  # SCVTF_vfix, UCVTF_vfix, FCVTZS_vfix, FCVTZU_vfix, SCVTF_sfix, UCVTF_sfix, FCVTZS_sfix, FCVTZU_sfix
+        return vshift_fixed(op, w, imm, pc, R, V, st, a, b, c, d)
+    if op == 309 or op == 312:  # TRN1_v, TRN2_v
+        return vperm_swar(op, w, imm, pc, R, V, st, a, b, c, d)
+    if 315 <= op <= 322:  # TBL1_v, TBL2_v, TBL3_v, TBL4_v, TBX1_v, TBX2_v, TBX3_v, TBX4_v
+        return vtable(op, w, imm, pc, R, V, st, a, b, c, d)
     return -1

@@ -13,13 +13,11 @@ _THREE_SAME = {0: ("shadd", "uhadd"), 1: ("sqadd", "uqadd"), 2: ("srhadd", "urha
                5: ("sqsub", "uqsub"), 9: ("sqshl", "uqshl"), 10: ("srshl", "urshl"), 11: ("sqrshl", "uqrshl"),
                22: ("sqdmulh", "sqrdmulh")}
 _TWO_MISC = {3: ("suqadd", "usqadd"), 7: ("sqabs", "sqneg"), 18: (None, "sqxtun"), 20: ("sqxtn", "uqxtn")}
-_SHIFT = {4: ("srshr", "urshr"), 6: ("srsra", "ursra"), 12: (None, "sqshlu"), 14: ("sqshl", "uqshl"),
-          16: (None, "sqshrun"), 17: ("rshrn", "sqrshrun"), 18: ("sqshrn", "uqshrn"), 19: ("sqrshrn", "uqrshrn")}
 _THREE_DIFF = {9: ("sqdmlal", None), 11: ("sqdmlsl", None),
                13: ("sqdmull", None)}
 _ELEM = {3: "sqdmlal", 7: "sqdmlsl", 11: "sqdmull", 12: "sqdmulh", 13: "sqrdmulh"}
 
-_VECTOR = ("VSHIFT", "VELEM")
+_VECTOR = ("VELEM",)
 
 
 def fmt_sat(name: str, f: dict) -> tuple[str, str]:
@@ -44,16 +42,6 @@ def fmt_sat(name: str, f: dict) -> tuple[str, str]:
         if o in (18, 20):
             return mn + two, f"{reg(rd, sz)}, {reg(rn, sz + 1, True)}"
         return mn, f"{reg(rd, sz)}, {reg(rn, sz)}"
-    if name in ("VSHIFT", "SSHIFT"):
-        immh, o = f["immh"], f["opcode"]
-        sz = immh.bit_length() - 1
-        immhb = (immh << 3) | f["immb"]
-        esize = 8 << sz
-        mn = _SHIFT[o][u]
-        if o >= 16:
-            return mn + two, f"{reg(rd, sz)}, {reg(rn, sz + 1, True)}, #{2 * esize - immhb}"
-        sh = 2 * esize - immhb if o <= 6 else immhb - esize
-        return mn, f"{reg(rd, sz)}, {reg(rn, sz)}, #{sh}"
     if name == "S3DIFF":
         o, sz, rm = f["opcode"], f["size"], f["rm"]
         mn = _THREE_DIFF[o][u] + two

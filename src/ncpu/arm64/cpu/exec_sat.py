@@ -3,15 +3,14 @@
   three same    [SU]QADD [SU]QSUB [SU]QSHL [SU]RSHL [SU]QRSHL SQDMULH SQRDMULH
                 [SU]HADD [SU]RHADD [SU]HSUB
   two-reg misc  SUQADD USQADD SQABS SQNEG SQXTN UQXTN SQXTUN
-  shift by imm  [SU]RSHR [SU]RSRA SQSHLU [SU]QSHL, and the narrowing RSHRN
-                SQSHRUN SQRSHRUN [SU]QSHRN [SU]QRSHRN
   three diff    SQDMULL SQDMLAL SQDMLSL
   by element    SQDMULH SQRDMULH SQDMULL SQDMLAL SQDMLSL
 
-The vector three-same, three-different and two-register forms are rows of
-their own (exec_vec3.py, exec_vdiff.py, exec_vmisc.py run them with the lane
-functions below: three_lane, misc_lane, narrow); `exec_sat` runs the scalar
-forms and the vector shifts and by-element forms, which still live in
+The vector three-same, three-different and two-register forms and the
+shifts by immediate are rows of their own (exec_vec3.py, exec_vdiff.py,
+exec_vmisc.py, exec_vshift.py run them with the lane functions below:
+three_lane, misc_lane, narrow); `exec_sat` runs the scalar forms and the
+by-element forms, which still live in
 coarse encoding groups (table entries) beside the plain integer SIMD ops,
 told apart by opcode: simd_valid.is_sat claims a word for this module and
 checks its reserved values.  The lane
@@ -84,19 +83,6 @@ def misc_lane(o, u, x, d, esize):
     return sat(hi, lo, esize, True)
 
 
-@njit(cache=True)
-def _shift_lane(o, u, x, d, sh, esize):
-    """[SU]RSHR (o 4), [SU]RSRA (6), SQSHLU (12), [SU]QSHL (14) by an immediate."""
-    sg = u == 0 or o == 12                           # SQSHLU: signed in, unsigned out
-    x = sx(x, esize, sg)
-    if o == HSUB:
-        return rshr(x, sh, sg), False
-    if o == 6:
-        return d + rshr(x, sh, sg), False
-    hi, lo = shl_wide(x, sh, sg)
-    return sat(hi, lo, esize, u == 0)
-
-
 # ---- whole instructions -------------------------------------------------------------------
 @njit(cache=True)
 def _put(V, rd, sz, res, n, q, scalar):
@@ -137,7 +123,7 @@ def exec_sat(op, w, V, R):
     q = bits(w, 30, 1)
     u = bits(w, 29, 1)
     size = bits(w, 22, 2)
-    scalar = not (op == T.VSHIFT or op == T.VELEM)
+    scalar = op != T.VELEM
     res = np.empty(16, np.int64)
     qc = False
     if op == T.S3SAME:
@@ -159,25 +145,6 @@ def exec_sat(op, w, V, R):
                 res[i] = r
                 qc |= f
             _put(V, rd, size, res, n, q, scalar)
-    elif op == T.VSHIFT or op == T.SSHIFT:
-        immh = bits(w, 19, 4)
-        immhb = bits(w, 16, 7)
-        o = bits(w, 11, 5)
-        sz = 3 if immh & 8 else 2 if immh & 4 else 1 if immh & 2 else 0
-        esize = 8 << sz
-        if o >= 16:
-            # 16 SQSHRUN, 17 RSHRN (U=0) / SQRSHRUN (U=1), 18 [SU]QSHRN, 19 [SU]QRSHRN
-            in_sg = (u == 1) if o <= 17 else (u == 0)
-            qc = narrow(V, rd, rn, sz, q, scalar, 2 * esize - immhb, o & 1 == 1, in_sg,
-                         o >= 18 and u == 0, not (o == 17 and u == 0))
-        else:
-            sh = 2 * esize - immhb if o <= 6 else immhb - esize
-            n = 1 if scalar else (16 if q else 8) >> sz
-            for i in range(n):
-                r, f = _shift_lane(o, u, lane(V, rn, sz, i), lane(V, rd, sz, i), sh, esize)
-                res[i] = r
-                qc |= f
-            _put(V, rd, sz, res, n, q, scalar)
     elif op == T.S3DIFF:                             # 9 SQDMLAL, 11 SQDMLSL, 13 SQDMULL (scalar)
         o = bits(w, 12, 4)
         esize = 8 << size

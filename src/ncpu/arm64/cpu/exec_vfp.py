@@ -1,5 +1,5 @@
 """AdvSIMD floating point (vector and scalar forms) and the scalar AdvSIMD
-integer forms (`add d0, d1, d2`, `ushr d0, d1, #3`, `cmeq d0, d1, #0`).
+integer forms (`add d0, d1, d2`, `cmeq d0, d1, #0`).
 
 Every lane goes through the lane helpers of fpu.py, the same ones scalar FP
 uses, so NaN rules agree everywhere.  Lanes are collected into a buffer and
@@ -12,7 +12,7 @@ from numba import njit
 from . import decode_table as T
 from .alu import lsr, sextn
 from .fpu import (IXC, K_ABD, K_ADD, K_DIV, K_MAX, K_MAXNM, K_MIN, K_MINNM, K_MUL, K_MULX, K_SUB,
-                  binop_bits_flags, cmp_bits_flags, cvtf_flags, fbits, fixed_flags, fixed_to_fp, fma_bits_flags, fp_binop,
+                  binop_bits_flags, cmp_bits_flags, cvtf_flags, fbits, fixed_to_fp, fma_bits_flags, fp_binop,
                   fp_compare, fp_fma, fp_round, fp_sqrt, fp_to_fixed, fval, i32_as_f32, i64_as_f64, is_nan,
                   nan_flags, narrow_flags, pick_nan, sqrt_flags, to_int_flags)
 from .decoder import bits
@@ -261,26 +261,6 @@ def vfp_across(V, w, rd, rn, fpcr, R):
     _scalar(V, rd, 2, _pair_op(1, a, o, x0, x1, False, fpcr))
 
 
-@njit(cache=True)
-def vfp_fixed(V, w, rd, rn, q, immh, immhb, R):
-    """[SU]CVTF / FCVTZ[SU] (vector, fixed-point)."""
-    u = bits(w, 29, 1)
-    o = bits(w, 11, 5)
-    dbl = immh >= 8
-    sz = 3 if dbl else 2
-    fb = (128 if dbl else 64) - immhb
-    n = (4 if q else 2) >> (sz - 2)
-    res = np.empty(4, np.int64)
-    for i in range(n):
-        x = lane(V, rn, sz, i)
-        R[FPSR] |= fixed_flags(x, o == 28, dbl, 64 if dbl else 32, u == 1, fb)
-        if o == 28:
-            res[i] = fixed_to_fp(x, 64 if dbl else 32, u == 1, fb, dbl)
-        else:
-            res[i] = fp_to_fixed(x, dbl, 3, 64 if dbl else 32, u == 1, fb)
-    write_lanes(V, rd, sz, res, n, q)
-
-
 # ---- by element --------------------------------------------------------------------------
 @njit(cache=True)
 def by_element(V, w, rd, rn, q, scalar, fpcr, R):
@@ -424,37 +404,3 @@ def exec_scalar(op, w, V, fpcr, R):
         sz = 0 if imm5 & 1 else 1 if imm5 & 2 else 2 if imm5 & 4 else 3
         _scalar(V, rd, sz, lane(V, rn, sz, imm5 >> (sz + 1)))
         return
-    # SSHIFT
-    immh = bits(w, 19, 4)
-    immhb = bits(w, 16, 7)
-    o = bits(w, 11, 5)
-    if o == 28 or o == 31:
-        dbl = immh >= 8
-        sz = 3 if dbl else 2
-        fb = (128 if dbl else 64) - immhb
-        x = lane(V, rn, sz, 0)
-        R[FPSR] |= fixed_flags(x, o == 28, dbl, 64 if dbl else 32, u == 1, fb)
-        if o == 28:
-            r = fixed_to_fp(x, 64 if dbl else 32, u == 1, fb, dbl)
-        else:
-            r = fp_to_fixed(x, dbl, 3, 64 if dbl else 32, u == 1, fb)
-        _scalar(V, rd, sz, r)
-        return
-    x = V.d[rn, 0]
-    sh_r = 128 - immhb
-    sh_l = immhb - 64
-    if o == 10 and u == 0:                             # SHL
-        r = x << sh_l
-    elif o == 10:                                      # SLI
-        r = (x << sh_l) | (V.d[rd, 0] & ~(np.int64(-1) << sh_l))
-    elif o == 8:                                       # SRI
-        keep = np.int64(-1) if sh_r == 64 else ~lsr(np.int64(-1), sh_r)   # #64 inserts nothing
-        r = (0 if sh_r == 64 else lsr(x, sh_r)) | (V.d[rd, 0] & keep)
-    else:
-        if u:
-            r = 0 if sh_r >= 64 else lsr(x, sh_r)
-        else:
-            r = x >> min(sh_r, 63)
-        if o == 2:
-            r += V.d[rd, 0]
-    _scalar(V, rd, 3, r)

@@ -44,6 +44,7 @@ from pathlib import Path
 
 from . import decode_table as T
 from . import exec_fp, exec_int, exec_mem, exec_vdiff, exec_vec3, exec_vmisc  # noqa: F401  (register their families)
+from . import exec_vperm, exec_vshift  # noqa: F401
 from .rows import EXECUTOR, HOT, INLINED, OUT_OF_LINE
 
 RUN = Path(__file__).with_name("run.py")

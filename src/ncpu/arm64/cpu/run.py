@@ -43,25 +43,35 @@ from .exec_mem import (  # noqa: F811
 from .exec_vec3 import (  # noqa: F811
     lanes_add, lanes_eq_zero, lanes_sub, tops,
 )
+from .exec_vperm import (  # noqa: F811
+    bytes_from, lanes_even, lanes_interleave, lows,
+)
+from .exec_vshift import (  # noqa: F811
+    lanes_asr, lanes_lsr, lanes_shl, lanes_widen,
+)
 # the rows that run in the generated code (the others: their class executors)
-DISPATCHED = np.zeros(261, np.bool_)
+DISPATCHED = np.zeros(323, np.bool_)
 DISPATCHED[np.array([
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
     25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
     48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70,
     71, 72, 73, 74, 75, 76, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 103, 104, 105, 106, 111,
-    112, 113, 114, 115, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 130, 184, 185,
-    187, 199, 200, 201, 202, 203, 204, 205, 206, 243, 251, 255
+    112, 113, 114, 115, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 130, 179, 180,
+    182, 194, 195, 196, 197, 198, 199, 200, 201, 238, 246, 250, 256, 257, 258, 259, 265, 278,
+    279, 308, 310, 311, 313, 314
 ])] = True
 # the rows cold_rows.exec_cold runs (the other rows that leave the inner loop: class executors)
-COLD = np.zeros(261, np.bool_)
+COLD = np.zeros(323, np.bool_)
 COLD[np.array([
-    107, 108, 109, 110, 116, 117, 129, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164,
-    165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182,
-    183, 186, 188, 189, 190, 191, 192, 193, 194, 195, 196, 197, 198, 207, 208, 209, 210, 211,
-    212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229,
-    230, 231, 232, 233, 234, 235, 236, 237, 238, 239, 240, 241, 242, 244, 245, 246, 247, 248,
-    249, 250, 252, 253, 254, 256, 257, 258, 259, 260
+    107, 108, 109, 110, 116, 117, 129, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159,
+    160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177,
+    178, 181, 183, 184, 185, 186, 187, 188, 189, 190, 191, 192, 193, 202, 203, 204, 205, 206,
+    207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224,
+    225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 239, 240, 241, 242, 243,
+    244, 245, 247, 248, 249, 251, 252, 253, 254, 255, 260, 261, 262, 263, 264, 266, 267, 268,
+    269, 270, 271, 272, 273, 274, 275, 276, 277, 280, 281, 282, 283, 284, 285, 286, 287, 288,
+    289, 290, 291, 292, 293, 294, 295, 296, 297, 298, 299, 300, 301, 302, 303, 304, 305, 306,
+    307, 309, 312, 315, 316, 317, 318, 319, 320, 321, 322
 ], np.int64)] = True
 # ---- GENERATED IMPORTS END
 
@@ -2259,7 +2269,7 @@ def _run(R, V, m, st, max_steps, hk):
                         fmov_gen_x = np.int64(V_s[fmov_gen_rn, 0])
                     R[a] = fmov_gen_x if fmov_gen_sf else fmov_gen_x & M32
                 pc = pc + 4
-            elif op == 184:  # ADD_v
+            elif op == 179:  # ADD_v
                 add_v_q = w >> 30 & 1
                 add_v_sz = w >> 22 & 3
                 add_v_h = tops(add_v_sz)
@@ -2268,7 +2278,7 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = add_v_r0
                 V_d[a, 1] = add_v_r1 if add_v_q else 0
                 pc = pc + 4
-            elif op == 185:  # SUB_v
+            elif op == 180:  # SUB_v
                 sub_v_q = w >> 30 & 1
                 sub_v_sz = w >> 22 & 3
                 sub_v_h = tops(sub_v_sz)
@@ -2277,7 +2287,7 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = sub_v_r0
                 V_d[a, 1] = sub_v_r1 if sub_v_q else 0
                 pc = pc + 4
-            elif op == 187:  # CMEQ_v
+            elif op == 182:  # CMEQ_v
                 cmeq_v_q = w >> 30 & 1
                 cmeq_v_sz = w >> 22 & 3
                 cmeq_v_h = tops(cmeq_v_sz)
@@ -2286,7 +2296,7 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = cmeq_v_r0
                 V_d[a, 1] = cmeq_v_r1 if cmeq_v_q else 0
                 pc = pc + 4
-            elif op == 199:  # AND_v
+            elif op == 194:  # AND_v
                 and_v_q = w >> 30 & 1
                 for and_v_h in range(2 if and_v_q else 1):
                     and_v_x, and_v_y, and_v_old = (V_d[b, and_v_h], V_d[c, and_v_h], V_d[a, and_v_h])
@@ -2295,7 +2305,7 @@ def _run(R, V, m, st, max_steps, hk):
                 if not and_v_q:
                     V_d[a, 1] = 0
                 pc = pc + 4
-            elif op == 200:  # BIC_v
+            elif op == 195:  # BIC_v
                 bic_v_q = w >> 30 & 1
                 for bic_v_h in range(2 if bic_v_q else 1):
                     bic_v_x, bic_v_y, bic_v_old = (V_d[b, bic_v_h], V_d[c, bic_v_h], V_d[a, bic_v_h])
@@ -2304,7 +2314,7 @@ def _run(R, V, m, st, max_steps, hk):
                 if not bic_v_q:
                     V_d[a, 1] = 0
                 pc = pc + 4
-            elif op == 201:  # ORR_v
+            elif op == 196:  # ORR_v
                 orr_v_q = w >> 30 & 1
                 for orr_v_h in range(2 if orr_v_q else 1):
                     orr_v_x, orr_v_y, orr_v_old = (V_d[b, orr_v_h], V_d[c, orr_v_h], V_d[a, orr_v_h])
@@ -2313,7 +2323,7 @@ def _run(R, V, m, st, max_steps, hk):
                 if not orr_v_q:
                     V_d[a, 1] = 0
                 pc = pc + 4
-            elif op == 202:  # ORN_v
+            elif op == 197:  # ORN_v
                 orn_v_q = w >> 30 & 1
                 for orn_v_h in range(2 if orn_v_q else 1):
                     orn_v_x, orn_v_y, orn_v_old = (V_d[b, orn_v_h], V_d[c, orn_v_h], V_d[a, orn_v_h])
@@ -2322,7 +2332,7 @@ def _run(R, V, m, st, max_steps, hk):
                 if not orn_v_q:
                     V_d[a, 1] = 0
                 pc = pc + 4
-            elif op == 203:  # EOR_v
+            elif op == 198:  # EOR_v
                 eor_v_q = w >> 30 & 1
                 for eor_v_h in range(2 if eor_v_q else 1):
                     eor_v_x, eor_v_y, eor_v_old = (V_d[b, eor_v_h], V_d[c, eor_v_h], V_d[a, eor_v_h])
@@ -2331,7 +2341,7 @@ def _run(R, V, m, st, max_steps, hk):
                 if not eor_v_q:
                     V_d[a, 1] = 0
                 pc = pc + 4
-            elif op == 204:  # BSL_v
+            elif op == 199:  # BSL_v
                 bsl_v_q = w >> 30 & 1
                 for bsl_v_h in range(2 if bsl_v_q else 1):
                     bsl_v_x, bsl_v_y, bsl_v_old = (V_d[b, bsl_v_h], V_d[c, bsl_v_h], V_d[a, bsl_v_h])
@@ -2340,7 +2350,7 @@ def _run(R, V, m, st, max_steps, hk):
                 if not bsl_v_q:
                     V_d[a, 1] = 0
                 pc = pc + 4
-            elif op == 205:  # BIT_v
+            elif op == 200:  # BIT_v
                 bit_v_q = w >> 30 & 1
                 for bit_v_h in range(2 if bit_v_q else 1):
                     bit_v_x, bit_v_y, bit_v_old = (V_d[b, bit_v_h], V_d[c, bit_v_h], V_d[a, bit_v_h])
@@ -2349,7 +2359,7 @@ def _run(R, V, m, st, max_steps, hk):
                 if not bit_v_q:
                     V_d[a, 1] = 0
                 pc = pc + 4
-            elif op == 206:  # BIF_v
+            elif op == 201:  # BIF_v
                 bif_v_q = w >> 30 & 1
                 for bif_v_h in range(2 if bif_v_q else 1):
                     bif_v_x, bif_v_y, bif_v_old = (V_d[b, bif_v_h], V_d[c, bif_v_h], V_d[a, bif_v_h])
@@ -2358,7 +2368,7 @@ def _run(R, V, m, st, max_steps, hk):
                 if not bif_v_q:
                     V_d[a, 1] = 0
                 pc = pc + 4
-            elif op == 243:  # NOT_v
+            elif op == 238:  # NOT_v
                 not_v_q = w >> 30 & 1
                 not_v_sz = 0
                 not_v_h = tops(not_v_sz)
@@ -2367,7 +2377,7 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = not_v_r0
                 V_d[a, 1] = not_v_r1 if not_v_q else 0
                 pc = pc + 4
-            elif op == 251:  # CMEQ0_v
+            elif op == 246:  # CMEQ0_v
                 cmeq0_v_q = w >> 30 & 1
                 cmeq0_v_sz = w >> 22 & 3
                 cmeq0_v_h = tops(cmeq0_v_sz)
@@ -2376,7 +2386,7 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = cmeq0_v_r0
                 V_d[a, 1] = cmeq0_v_r1 if cmeq0_v_q else 0
                 pc = pc + 4
-            elif op == 255:  # NEG_v
+            elif op == 250:  # NEG_v
                 neg_v_q = w >> 30 & 1
                 neg_v_sz = w >> 22 & 3
                 neg_v_h = tops(neg_v_sz)
@@ -2384,6 +2394,162 @@ def _run(R, V, m, st, max_steps, hk):
                 neg_v_r0, neg_v_r1 = (lanes_sub(np.int64(0), neg_v_x0, neg_v_h), lanes_sub(np.int64(0), neg_v_x1, neg_v_h))
                 V_d[a, 0] = neg_v_r0
                 V_d[a, 1] = neg_v_r1 if neg_v_q else 0
+                pc = pc + 4
+            elif op == 256:  # SSHR_v
+                sshr_v_q = w >> 30 & 1
+                sshr_v_sz = imm >> 8
+                sshr_v_sh = imm & 255
+                sshr_v_x0, sshr_v_x1, sshr_v_old0, sshr_v_old1 = (V_d[b, 0], V_d[b, 1], V_d[a, 0], V_d[a, 1])
+                sshr_v_r0, sshr_v_r1 = (lanes_asr(sshr_v_x0, sshr_v_sh, sshr_v_sz), lanes_asr(sshr_v_x1, sshr_v_sh, sshr_v_sz))
+                V_d[a, 0] = sshr_v_r0
+                V_d[a, 1] = sshr_v_r1 if sshr_v_q else 0
+                pc = pc + 4
+            elif op == 257:  # USHR_v
+                ushr_v_q = w >> 30 & 1
+                ushr_v_sz = imm >> 8
+                ushr_v_sh = imm & 255
+                ushr_v_x0, ushr_v_x1, ushr_v_old0, ushr_v_old1 = (V_d[b, 0], V_d[b, 1], V_d[a, 0], V_d[a, 1])
+                ushr_v_r0, ushr_v_r1 = (lanes_lsr(ushr_v_x0, ushr_v_sh, ushr_v_sz), lanes_lsr(ushr_v_x1, ushr_v_sh, ushr_v_sz))
+                V_d[a, 0] = ushr_v_r0
+                V_d[a, 1] = ushr_v_r1 if ushr_v_q else 0
+                pc = pc + 4
+            elif op == 258:  # SSRA_v
+                ssra_v_q = w >> 30 & 1
+                ssra_v_sz = imm >> 8
+                ssra_v_sh = imm & 255
+                ssra_v_x0, ssra_v_x1, ssra_v_old0, ssra_v_old1 = (V_d[b, 0], V_d[b, 1], V_d[a, 0], V_d[a, 1])
+                ssra_v_h = tops(ssra_v_sz)
+                ssra_v_r0, ssra_v_r1 = (lanes_add(ssra_v_old0, lanes_asr(ssra_v_x0, ssra_v_sh, ssra_v_sz), ssra_v_h), lanes_add(ssra_v_old1, lanes_asr(ssra_v_x1, ssra_v_sh, ssra_v_sz), ssra_v_h))
+                V_d[a, 0] = ssra_v_r0
+                V_d[a, 1] = ssra_v_r1 if ssra_v_q else 0
+                pc = pc + 4
+            elif op == 259:  # USRA_v
+                usra_v_q = w >> 30 & 1
+                usra_v_sz = imm >> 8
+                usra_v_sh = imm & 255
+                usra_v_x0, usra_v_x1, usra_v_old0, usra_v_old1 = (V_d[b, 0], V_d[b, 1], V_d[a, 0], V_d[a, 1])
+                usra_v_h = tops(usra_v_sz)
+                usra_v_r0, usra_v_r1 = (lanes_add(usra_v_old0, lanes_lsr(usra_v_x0, usra_v_sh, usra_v_sz), usra_v_h), lanes_add(usra_v_old1, lanes_lsr(usra_v_x1, usra_v_sh, usra_v_sz), usra_v_h))
+                V_d[a, 0] = usra_v_r0
+                V_d[a, 1] = usra_v_r1 if usra_v_q else 0
+                pc = pc + 4
+            elif op == 265:  # SHL_v
+                shl_v_q = w >> 30 & 1
+                shl_v_sz = imm >> 8
+                shl_v_sh = imm & 255
+                shl_v_x0, shl_v_x1, shl_v_old0, shl_v_old1 = (V_d[b, 0], V_d[b, 1], V_d[a, 0], V_d[a, 1])
+                shl_v_r0, shl_v_r1 = (lanes_shl(shl_v_x0, shl_v_sh, shl_v_sz), lanes_shl(shl_v_x1, shl_v_sh, shl_v_sz))
+                V_d[a, 0] = shl_v_r0
+                V_d[a, 1] = shl_v_r1 if shl_v_q else 0
+                pc = pc + 4
+            elif op == 278:  # SSHLL_v
+                sshll_v_q = w >> 30 & 1
+                sshll_v_sz = imm >> 8
+                sshll_v_sh = imm & 255
+                sshll_v_x = V_d[b, 1] if sshll_v_q else V_d[b, 0]
+                sshll_v_r0 = lanes_widen(sshll_v_x, sshll_v_sz) << sshll_v_sh
+                sshll_v_r1 = lanes_widen(sshll_v_x >> 32, sshll_v_sz) << sshll_v_sh
+                sshll_v_s = lows(sshll_v_sz + 1) * (np.int64(1) << (8 << sshll_v_sz) - 1 + sshll_v_sh)
+                sshll_v_h = tops(sshll_v_sz + 1)
+                sshll_v_r0, sshll_v_r1 = (lanes_sub(sshll_v_r0 ^ sshll_v_s, sshll_v_s, sshll_v_h), lanes_sub(sshll_v_r1 ^ sshll_v_s, sshll_v_s, sshll_v_h))
+                V_d[a, 0] = sshll_v_r0
+                V_d[a, 1] = sshll_v_r1
+                pc = pc + 4
+            elif op == 279:  # USHLL_v
+                ushll_v_q = w >> 30 & 1
+                ushll_v_sz = imm >> 8
+                ushll_v_sh = imm & 255
+                ushll_v_x = V_d[b, 1] if ushll_v_q else V_d[b, 0]
+                ushll_v_r0 = lanes_widen(ushll_v_x, ushll_v_sz) << ushll_v_sh
+                ushll_v_r1 = lanes_widen(ushll_v_x >> 32, ushll_v_sz) << ushll_v_sh
+                pass
+                V_d[a, 0] = ushll_v_r0
+                V_d[a, 1] = ushll_v_r1
+                pc = pc + 4
+            elif op == 308:  # UZP1_v
+                uzp1_v_q = w >> 30 & 1
+                uzp1_v_sz = w >> 22 & 3
+                uzp1_v_e = 8 << uzp1_v_sz
+                uzp1_v_n0, uzp1_v_n1, uzp1_v_m0, uzp1_v_m1 = (V_d[b, 0], V_d[b, 1], V_d[c, 0], V_d[c, 1])
+                if uzp1_v_sz == 3:
+                    uzp1_v_r0, uzp1_v_r1 = (uzp1_v_n0, uzp1_v_m0)
+                else:
+                    uzp1_v_k = 0
+                    if uzp1_v_q:
+                        uzp1_v_r0 = lanes_even(lsr(uzp1_v_n0, uzp1_v_k), uzp1_v_sz) | lanes_even(lsr(uzp1_v_n1, uzp1_v_k), uzp1_v_sz) << 32
+                        uzp1_v_r1 = lanes_even(lsr(uzp1_v_m0, uzp1_v_k), uzp1_v_sz) | lanes_even(lsr(uzp1_v_m1, uzp1_v_k), uzp1_v_sz) << 32
+                    else:
+                        uzp1_v_r0 = lanes_even(lsr(uzp1_v_n0, uzp1_v_k), uzp1_v_sz) | lanes_even(lsr(uzp1_v_m0, uzp1_v_k), uzp1_v_sz) << 32
+                        uzp1_v_r1 = np.int64(0)
+                V_d[a, 0] = uzp1_v_r0
+                V_d[a, 1] = uzp1_v_r1 if uzp1_v_q else 0
+                pc = pc + 4
+            elif op == 310:  # ZIP1_v
+                zip1_v_q = w >> 30 & 1
+                zip1_v_sz = w >> 22 & 3
+                zip1_v_e = 8 << zip1_v_sz
+                zip1_v_n0, zip1_v_n1, zip1_v_m0, zip1_v_m1 = (V_d[b, 0], V_d[b, 1], V_d[c, 0], V_d[c, 1])
+                if zip1_v_sz == 3:
+                    zip1_v_r0, zip1_v_r1 = (zip1_v_n0, zip1_v_m0)
+                elif zip1_v_q:
+                    zip1_v_x, zip1_v_y = (zip1_v_n0, zip1_v_m0)
+                    zip1_v_r0 = lanes_interleave(zip1_v_x, zip1_v_y, zip1_v_sz)
+                    zip1_v_r1 = lanes_interleave(lsr(zip1_v_x, 32), lsr(zip1_v_y, 32), zip1_v_sz)
+                else:
+                    zip1_v_k = 0
+                    zip1_v_r0 = lanes_interleave(lsr(zip1_v_n0, zip1_v_k), lsr(zip1_v_m0, zip1_v_k), zip1_v_sz)
+                    zip1_v_r1 = np.int64(0)
+                V_d[a, 0] = zip1_v_r0
+                V_d[a, 1] = zip1_v_r1 if zip1_v_q else 0
+                pc = pc + 4
+            elif op == 311:  # UZP2_v
+                uzp2_v_q = w >> 30 & 1
+                uzp2_v_sz = w >> 22 & 3
+                uzp2_v_e = 8 << uzp2_v_sz
+                uzp2_v_n0, uzp2_v_n1, uzp2_v_m0, uzp2_v_m1 = (V_d[b, 0], V_d[b, 1], V_d[c, 0], V_d[c, 1])
+                if uzp2_v_sz == 3:
+                    uzp2_v_r0, uzp2_v_r1 = (uzp2_v_n1, uzp2_v_m1)
+                else:
+                    uzp2_v_k = uzp2_v_e
+                    if uzp2_v_q:
+                        uzp2_v_r0 = lanes_even(lsr(uzp2_v_n0, uzp2_v_k), uzp2_v_sz) | lanes_even(lsr(uzp2_v_n1, uzp2_v_k), uzp2_v_sz) << 32
+                        uzp2_v_r1 = lanes_even(lsr(uzp2_v_m0, uzp2_v_k), uzp2_v_sz) | lanes_even(lsr(uzp2_v_m1, uzp2_v_k), uzp2_v_sz) << 32
+                    else:
+                        uzp2_v_r0 = lanes_even(lsr(uzp2_v_n0, uzp2_v_k), uzp2_v_sz) | lanes_even(lsr(uzp2_v_m0, uzp2_v_k), uzp2_v_sz) << 32
+                        uzp2_v_r1 = np.int64(0)
+                V_d[a, 0] = uzp2_v_r0
+                V_d[a, 1] = uzp2_v_r1 if uzp2_v_q else 0
+                pc = pc + 4
+            elif op == 313:  # ZIP2_v
+                zip2_v_q = w >> 30 & 1
+                zip2_v_sz = w >> 22 & 3
+                zip2_v_e = 8 << zip2_v_sz
+                zip2_v_n0, zip2_v_n1, zip2_v_m0, zip2_v_m1 = (V_d[b, 0], V_d[b, 1], V_d[c, 0], V_d[c, 1])
+                if zip2_v_sz == 3:
+                    zip2_v_r0, zip2_v_r1 = (zip2_v_n1, zip2_v_m1)
+                elif zip2_v_q:
+                    zip2_v_x, zip2_v_y = (zip2_v_n1, zip2_v_m1)
+                    zip2_v_r0 = lanes_interleave(zip2_v_x, zip2_v_y, zip2_v_sz)
+                    zip2_v_r1 = lanes_interleave(lsr(zip2_v_x, 32), lsr(zip2_v_y, 32), zip2_v_sz)
+                else:
+                    zip2_v_k = 32
+                    zip2_v_r0 = lanes_interleave(lsr(zip2_v_n0, zip2_v_k), lsr(zip2_v_m0, zip2_v_k), zip2_v_sz)
+                    zip2_v_r1 = np.int64(0)
+                V_d[a, 0] = zip2_v_r0
+                V_d[a, 1] = zip2_v_r1 if zip2_v_q else 0
+                pc = pc + 4
+            elif op == 314:  # EXT_v
+                ext_v_q = w >> 30 & 1
+                ext_v_k = w >> 11 & 15
+                ext_v_n0, ext_v_n1, ext_v_m0, ext_v_m1 = (V_d[b, 0], V_d[b, 1], V_d[c, 0], V_d[c, 1])
+                if not ext_v_q:
+                    ext_v_r0, ext_v_r1 = (bytes_from(ext_v_n0, ext_v_m0, ext_v_k), np.int64(0))
+                elif ext_v_k < 8:
+                    ext_v_r0, ext_v_r1 = (bytes_from(ext_v_n0, ext_v_n1, ext_v_k), bytes_from(ext_v_n1, ext_v_m0, ext_v_k))
+                else:
+                    ext_v_r0, ext_v_r1 = (bytes_from(ext_v_n1, ext_v_m0, ext_v_k - 8), bytes_from(ext_v_m0, ext_v_m1, ext_v_k - 8))
+                V_d[a, 0] = ext_v_r0
+                V_d[a, 1] = ext_v_r1
                 pc = pc + 4
             else:                                          # a row without a family
                 break

@@ -1,7 +1,7 @@
 """Constraints of the SIMD rows that are still coarse (one row, many instructions).
 
 The per-form rows of decode_table say their reserved values in the table
-(option x=); the coarse rows (V2MISC, VSHIFT, VELEM, S3SAME, ...) still cover
+(option x=); the coarse rows (V2MISC, VELEM, S3SAME, ...) still cover
 many instructions each, told apart by opcode, so which opcodes exist and
 which sizes each allows is written here, as code, until they are split.
 Below the decoder and every executor: the decoder asks `valid`-style
@@ -22,7 +22,6 @@ def bits(w, lsb, n):
 # Opcodes of each group that belong here (bit n set: opcode n); see is_sat.
 _THREE_SAME = (1 << 0) | (1 << 1) | (1 << 2) | (1 << 4) | (1 << 5) | (1 << 9) | (1 << 10) | (1 << 11) | (1 << 22)
 _TWO_MISC = (1 << 3) | (1 << 7) | (1 << 20)                 # + 18 when U = 1 (SQXTUN; U = 0 is XTN)
-_SHIFT = (1 << 4) | (1 << 6) | (1 << 12) | (1 << 14) | (1 << 17) | (1 << 18) | (1 << 19)  # + 16, U = 1
 _ELEM = (1 << 3) | (1 << 7) | (1 << 11) | (1 << 12) | (1 << 13)
 
 
@@ -35,9 +34,6 @@ def is_sat(op, w):
     if op == T.S2MISC:
         o = bits(w, 12, 5)
         return (_TWO_MISC >> o) & 1 == 1 or (o == 18 and u == 1)
-    if op == T.VSHIFT or op == T.SSHIFT:
-        o = bits(w, 11, 5)
-        return (_SHIFT >> o) & 1 == 1 or (o == 16 and u == 1)
     if op == T.VELEM or op == T.SELEM:
         return (_ELEM >> bits(w, 12, 4)) & 1 == 1
     return op == T.S3DIFF
@@ -49,7 +45,7 @@ def sat_ok(op, w):
     q = bits(w, 30, 1)
     u = bits(w, 29, 1)
     size = bits(w, 22, 2)
-    vec = op == T.VSHIFT or op == T.VELEM
+    vec = op == T.VELEM
     no_1d = not (vec and size == 3 and q == 0)       # a vector of one 64-bit lane is reserved
     if op == T.S3SAME:
         o = bits(w, 11, 5)
@@ -65,18 +61,6 @@ def sat_ok(op, w):
         if o == 18 or o == 20:                       # narrowing
             return size < 3
         return no_1d
-    if op == T.VSHIFT or op == T.SSHIFT:
-        immh = bits(w, 19, 4)
-        o = bits(w, 11, 5)
-        if immh == 0:
-            return False                             # modified immediate space
-        if o >= 16:                                  # narrowing: source 16 to 64 bits
-            return immh < 8 and (vec or not (o == 17 and u == 0))   # RSHRN: vector only
-        if o == 12 and u == 0:
-            return False
-        if o == 4 or o == 6:                         # [SU]RSHR, [SU]RSRA: scalar is 64-bit only
-            return not (immh >= 8 and q == 0) if vec else immh >= 8
-        return not (vec and immh >= 8 and q == 0)
     o = bits(w, 12, 4)
     if op == T.S3DIFF and not (o == 9 or o == 11 or o == 13):
         return False
@@ -191,17 +175,3 @@ def spair_ok(w):
     if o == 13:
         return size < 2                                # FADDP
     return o == 12 or o == 15
-
-
-@njit(cache=True)
-def sshift_ok(w):
-    immh = bits(w, 19, 4)
-    o = bits(w, 11, 5)
-    u = bits(w, 29, 1)
-    if immh == 0:
-        return False
-    if o == 28 or o == 31:
-        return immh >= 4
-    if immh < 8:
-        return False
-    return o == 0 or o == 2 or (o == 10 and u == 0) or (o == 10 and u == 1) or (o == 8 and u == 1)
