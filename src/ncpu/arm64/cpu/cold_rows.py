@@ -9,7 +9,6 @@ from .exec_fp import fp_fixed, fp_minmax, fp_unary
 from .exec_vdiff import vdiff_long, vdiff_narrow_high, vdiff_pmull, vdiff_sqdm
 from .exec_vec3 import vec3_elementwise, vec3_pairwise, vec3_saturating
 from .exec_vmisc import vmisc_lanes, vmisc_narrow, vmisc_pairwise_long, vmisc_rev, vmisc_saturating, vmisc_shll
-from .exec_vperm import vperm_swar, vtable
 from .exec_vshift import vshift_fixed, vshift_narrow, vshift_round_sat, vshift_swar
 
 
@@ -55,12 +54,8 @@ def exec_cold(op, w, imm, pc, R, V, st, rg):
         return vshift_round_sat(op, w, imm, pc, R, V, st, a, b, c, d)
     if op == 264 or op == 266 or 284 <= op <= 287 or 292 <= op <= 294:  # SRI_v, SLI_v, SSHR_s, USHR_s, SSRA_s, USRA_s, SRI_s, SHL_s, SLI_s
         return vshift_swar(op, w, imm, pc, R, V, st, a, b, c, d)
-    if 270 <= op <= 277 or 298 <= op <= 303:  # SHRN_v, SQSHRUN_v, RSHRN_v, SQRSHRUN_v, SQSHRN_v, UQSHRN_v, SQRSHRN_v, UQRSHRN_v, SQSHRUN_s, SQRSHRUN_s, SQSHRN_s, UQSHRN_s, SQRSHRN_s, UQRSHRN_s
+    if 271 <= op <= 277 or 298 <= op <= 303:  # SQSHRUN_v, RSHRN_v, SQRSHRUN_v, SQSHRN_v, UQSHRN_v, SQRSHRN_v, UQRSHRN_v, SQSHRUN_s, SQRSHRUN_s, SQSHRN_s, UQSHRN_s, SQRSHRN_s, UQRSHRN_s
         return vshift_narrow(op, w, imm, pc, R, V, st, a, b, c, d)
     if 280 <= op <= 283 or 304 <= op <= 307:  # SCVTF_vfix, UCVTF_vfix, FCVTZS_vfix, FCVTZU_vfix, SCVTF_sfix, UCVTF_sfix, FCVTZS_sfix, FCVTZU_sfix
         return vshift_fixed(op, w, imm, pc, R, V, st, a, b, c, d)
-    if op == 309 or op == 312:  # TRN1_v, TRN2_v
-        return vperm_swar(op, w, imm, pc, R, V, st, a, b, c, d)
-    if 315 <= op <= 322:  # TBL1_v, TBL2_v, TBL3_v, TBL4_v, TBX1_v, TBX2_v, TBX3_v, TBX4_v
-        return vtable(op, w, imm, pc, R, V, st, a, b, c, d)
     return -1

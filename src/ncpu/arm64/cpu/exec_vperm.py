@@ -4,10 +4,11 @@ UZP1/UZP2 (even/odd lanes of Vn:Vm), ZIP1/ZIP2 (lanes of the low/high halves
 of Vn and Vm in turn), TRN1/TRN2 (even/odd lanes of each pair), EXT (bytes
 of Vm:Vn from #imm4 on) and TBL/TBX (bytes picked by index from a list of
 one to four registers).  Registers: a = Vd, b = Vn, c = Vm; rows told apart
-by id, Q and size read by name.  The permutes and EXT are whole-word SWAR
-code (swar.py), carried inline by the hot loop (gcc's vectorised loops
-narrow and widen through UZP1 and ZIP1, and shift a window with EXT); TBL
-and TBX go byte by byte, out of line.
+by id, Q and size read by name.  All are carried inline by the hot loop
+(gcc's vectorised loops narrow and widen through UZP1 and ZIP1, shift a
+window with EXT, permute with TBL): the permutes and EXT as whole-word SWAR
+code (swar.py), TBL and TBX byte by byte into two words (no buffer).  Out
+of line, each cost 100-200 ns, mostly the calls.
 """
 import numpy as np
 
@@ -16,11 +17,9 @@ from .alu import lsr
 from .decoder import fld
 from .rows import executes
 from .swar import bytes_from, lanes_even, lanes_interleave, lane_ones, lows
-from .vregs import lane, write_lanes
 
 
-@executes("UZP1_v", "UZP2_v", "ZIP1_v", "ZIP2_v", "TRN1_v", "TRN2_v",
-          hot=("UZP1_v", "UZP2_v", "ZIP1_v", "ZIP2_v"))
+@executes("UZP1_v", "UZP2_v", "ZIP1_v", "ZIP2_v", "TRN1_v", "TRN2_v", hot=True)
 def vperm_swar(op, w, imm, pc, R, V, st, a, b, c, d):
     """A 64-bit half of the result at a time from the halves n0, n1 of Vn and m0, m1 of Vm."""
     q = fld(op, w, T.FLD_Q)
@@ -79,24 +78,27 @@ def vext(op, w, imm, pc, R, V, st, a, b, c, d):
     return pc + 4
 
 
-_TABLE_REGS = {"TBL1_v": 1, "TBL2_v": 2, "TBL3_v": 3, "TBL4_v": 4, "TBX1_v": 1, "TBX2_v": 2, "TBX3_v": 3, "TBX4_v": 4}
-TABLE_REGS = np.array([_TABLE_REGS.get(e.name, 0) for e in T.TABLE], np.int64)
-
-
-@executes(*_TABLE_REGS)
+@executes("TBL1_v", "TBL2_v", "TBL3_v", "TBL4_v", "TBX1_v", "TBX2_v", "TBX3_v", "TBX4_v", hot=True)
 def vtable(op, w, imm, pc, R, V, st, a, b, c, d):
     """Each byte of Vm indexes the bytes of the registers Vn, Vn+1, ... (wrapping past
-    v31); an index past the table gives 0 (TBL) or leaves Vd's byte (TBX)."""
+    v31); an index past the table gives 0 (TBL) or leaves Vd's byte (TBX).  The result
+    is gathered into two words and written at the end (Vd may be in the table)."""
     q = fld(op, w, T.FLD_Q)
-    nt = TABLE_REGS[op]
-    tbx = op == T.TBX1_v or op == T.TBX2_v or op == T.TBX3_v or op == T.TBX4_v
-    nb = 16 if q else 8
-    res = np.empty(16, np.int64)
-    for i in range(nb):
-        j = lane(V, c, 0, i)
+    nt = (1 if op == T.TBL1_v or op == T.TBX1_v else 2 if op == T.TBL2_v or op == T.TBX2_v
+          else 3 if op == T.TBL3_v or op == T.TBX3_v else 4)
+    r0, r1 = np.int64(0), np.int64(0)
+    for i in range(16 if q else 8):
+        j = np.int64(V.b[c, i])
         if j < 16 * nt:
-            res[i] = lane(V, (b + j // 16) & 31, 0, j % 16)
+            x = np.int64(V.b[(b + (j >> 4)) & 31, j & 15])
+        elif op == T.TBX1_v or op == T.TBX2_v or op == T.TBX3_v or op == T.TBX4_v:
+            x = np.int64(V.b[a, i])
         else:
-            res[i] = lane(V, a, 0, i) if tbx else 0
-    write_lanes(V, a, 0, res, nb, q)
+            x = np.int64(0)
+        if i < 8:
+            r0 |= x << (8 * i)
+        else:
+            r1 |= x << (8 * (i - 8))
+    V.d[a, 0] = r0
+    V.d[a, 1] = r1
     return pc + 4

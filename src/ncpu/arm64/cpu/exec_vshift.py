@@ -7,9 +7,10 @@ of fraction bits), `imm >> 8` the lane size log2, both from immh:immb, so no
 family reads those fields.  Registers: a = Vd, b = Vn.  A scalar row has no
 Q field: fld reads 0 there, and it writes one lane and zeroes the rest.
 
-The plain shifts (SHL, SSHR, USHR, SSRA, USRA, SRI, SLI) and the long ones
-(SSHLL/USHLL, which SXTL/UXTL are) are whole-word SWAR code (swar.py); the
-common vector ones run inline in the hot loop (hot=), the rest out of line.
+The plain shifts (SHL, SSHR, USHR, SSRA, USRA, SRI, SLI), the long ones
+(SSHLL/USHLL, which SXTL/UXTL are) and SHRN are whole-word SWAR code
+(swar.py); the common vector ones run inline in the hot loop (hot=), the
+rest out of line.
 The rounding, saturating, narrowing and fixed-point rows go lane by lane
 with the exact lane arithmetic of sat_lanes.py / exec_sat.narrow / fpu.py.
 """
@@ -22,7 +23,7 @@ from .fpu import fixed_flags, fixed_to_fp, fp_to_fixed
 from .rows import executes
 from .sat_lanes import rshr, sat, shl_wide, sx
 from .state import FPSR
-from .swar import lane_ones, lanes_add, lanes_asr, lanes_lsr, lanes_shl, lanes_sub, lanes_widen, lows, tops
+from .swar import lane_ones, lanes_add, lanes_asr, lanes_even, lanes_lsr, lanes_shl, lanes_sub, lanes_widen, lows, tops
 from .vregs import lane, set_scalar, write_lanes
 
 
@@ -78,6 +79,24 @@ def vshift_long(op, w, imm, pc, R, V, st, a, b, c, d):
     return pc + 4
 
 
+@executes("SHRN_v", hot=True)
+def vshift_shrn(op, w, imm, pc, R, V, st, a, b, c, d):
+    """Lanes twice as wide shifted right and truncated, a half of Vn at a time: the low
+    half of every wide lane is its even-numbered narrow lane.  SHRN2 (Q = 1) writes the
+    upper half of Vd and keeps the lower one."""
+    q = fld(op, w, T.FLD_Q)
+    sz = imm >> 8
+    sh = imm & 0xFF
+    r = (lanes_even(lanes_lsr(V.d[b, 0], sh, sz + 1), sz)
+         | (lanes_even(lanes_lsr(V.d[b, 1], sh, sz + 1), sz) << 32))
+    if q:
+        V.d[a, 1] = r
+    else:
+        V.d[a, 0] = r
+        V.d[a, 1] = 0
+    return pc + 4
+
+
 # Signedness of the source of each rounding or saturating row (1: signed), and its kind.
 RSHR, RSRA, QSHL = 0, 1, 2
 _ROUND_SAT = {"SRSHR_v": (RSHR, 1), "URSHR_v": (RSHR, 0), "SRSRA_v": (RSRA, 1), "URSRA_v": (RSRA, 0),
@@ -124,7 +143,7 @@ def vshift_round_sat(op, w, imm, pc, R, V, st, a, b, c, d):
 
 
 # Per narrowing row: (rounding, source signed, result signed, saturating).
-_NARROW = {"SHRN_v": (0, 0, 0, 0), "RSHRN_v": (1, 0, 0, 0),
+_NARROW = {"RSHRN_v": (1, 0, 0, 0),
            "SQSHRUN_v": (0, 1, 0, 1), "SQRSHRUN_v": (1, 1, 0, 1), "SQSHRN_v": (0, 1, 1, 1),
            "UQSHRN_v": (0, 0, 0, 1), "SQRSHRN_v": (1, 1, 1, 1), "UQRSHRN_v": (1, 0, 0, 1),
            "SQSHRUN_s": (0, 1, 0, 1), "SQRSHRUN_s": (1, 1, 0, 1), "SQSHRN_s": (0, 1, 1, 1),

@@ -44,7 +44,7 @@ from .exec_vec3 import (  # noqa: F811
     lanes_add, lanes_eq_zero, lanes_sub, tops,
 )
 from .exec_vperm import (  # noqa: F811
-    bytes_from, lanes_even, lanes_interleave, lows,
+    bytes_from, lane_ones, lanes_even, lanes_interleave, lows,
 )
 from .exec_vshift import (  # noqa: F811
     lanes_asr, lanes_lsr, lanes_shl, lanes_widen,
@@ -57,8 +57,8 @@ DISPATCHED[np.array([
     48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70,
     71, 72, 73, 74, 75, 76, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 103, 104, 105, 106, 111,
     112, 113, 114, 115, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 130, 179, 180,
-    182, 194, 195, 196, 197, 198, 199, 200, 201, 238, 246, 250, 256, 257, 258, 259, 265, 278,
-    279, 308, 310, 311, 313, 314
+    182, 194, 195, 196, 197, 198, 199, 200, 201, 238, 246, 250, 256, 257, 258, 259, 265, 270,
+    278, 279, 308, 309, 310, 311, 312, 313, 314, 315, 316, 317, 318, 319, 320, 321, 322
 ])] = True
 # the rows cold_rows.exec_cold runs (the other rows that leave the inner loop: class executors)
 COLD = np.zeros(323, np.bool_)
@@ -69,9 +69,8 @@ COLD[np.array([
     207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224,
     225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 239, 240, 241, 242, 243,
     244, 245, 247, 248, 249, 251, 252, 253, 254, 255, 260, 261, 262, 263, 264, 266, 267, 268,
-    269, 270, 271, 272, 273, 274, 275, 276, 277, 280, 281, 282, 283, 284, 285, 286, 287, 288,
-    289, 290, 291, 292, 293, 294, 295, 296, 297, 298, 299, 300, 301, 302, 303, 304, 305, 306,
-    307, 309, 312, 315, 316, 317, 318, 319, 320, 321, 322
+    269, 271, 272, 273, 274, 275, 276, 277, 280, 281, 282, 283, 284, 285, 286, 287, 288, 289,
+    290, 291, 292, 293, 294, 295, 296, 297, 298, 299, 300, 301, 302, 303, 304, 305, 306, 307
 ], np.int64)] = True
 # ---- GENERATED IMPORTS END
 
@@ -2442,6 +2441,17 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = shl_v_r0
                 V_d[a, 1] = shl_v_r1 if shl_v_q else 0
                 pc = pc + 4
+            elif op == 270:  # SHRN_v
+                shrn_v_q = w >> 30 & 1
+                shrn_v_sz = imm >> 8
+                shrn_v_sh = imm & 255
+                shrn_v_r = lanes_even(lanes_lsr(V_d[b, 0], shrn_v_sh, shrn_v_sz + 1), shrn_v_sz) | lanes_even(lanes_lsr(V_d[b, 1], shrn_v_sh, shrn_v_sz + 1), shrn_v_sz) << 32
+                if shrn_v_q:
+                    V_d[a, 1] = shrn_v_r
+                else:
+                    V_d[a, 0] = shrn_v_r
+                    V_d[a, 1] = 0
+                pc = pc + 4
             elif op == 278:  # SSHLL_v
                 sshll_v_q = w >> 30 & 1
                 sshll_v_sz = imm >> 8
@@ -2484,6 +2494,20 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = uzp1_v_r0
                 V_d[a, 1] = uzp1_v_r1 if uzp1_v_q else 0
                 pc = pc + 4
+            elif op == 309:  # TRN1_v
+                trn1_v_q = w >> 30 & 1
+                trn1_v_sz = w >> 22 & 3
+                trn1_v_e = 8 << trn1_v_sz
+                trn1_v_n0, trn1_v_n1, trn1_v_m0, trn1_v_m1 = (V_d[b, 0], V_d[b, 1], V_d[c, 0], V_d[c, 1])
+                if trn1_v_sz == 3:
+                    trn1_v_r0, trn1_v_r1 = (trn1_v_n0, trn1_v_m0)
+                else:
+                    trn1_v_even = lows(trn1_v_sz + 1) * lane_ones(trn1_v_sz)
+                    trn1_v_r0 = trn1_v_n0 & trn1_v_even | (trn1_v_m0 & trn1_v_even) << trn1_v_e
+                    trn1_v_r1 = trn1_v_n1 & trn1_v_even | (trn1_v_m1 & trn1_v_even) << trn1_v_e
+                V_d[a, 0] = trn1_v_r0
+                V_d[a, 1] = trn1_v_r1 if trn1_v_q else 0
+                pc = pc + 4
             elif op == 310:  # ZIP1_v
                 zip1_v_q = w >> 30 & 1
                 zip1_v_sz = w >> 22 & 3
@@ -2520,6 +2544,20 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = uzp2_v_r0
                 V_d[a, 1] = uzp2_v_r1 if uzp2_v_q else 0
                 pc = pc + 4
+            elif op == 312:  # TRN2_v
+                trn2_v_q = w >> 30 & 1
+                trn2_v_sz = w >> 22 & 3
+                trn2_v_e = 8 << trn2_v_sz
+                trn2_v_n0, trn2_v_n1, trn2_v_m0, trn2_v_m1 = (V_d[b, 0], V_d[b, 1], V_d[c, 0], V_d[c, 1])
+                if trn2_v_sz == 3:
+                    trn2_v_r0, trn2_v_r1 = (trn2_v_n1, trn2_v_m1)
+                else:
+                    trn2_v_even = lows(trn2_v_sz + 1) * lane_ones(trn2_v_sz)
+                    trn2_v_r0 = lsr(trn2_v_n0, trn2_v_e) & trn2_v_even | trn2_v_m0 & ~trn2_v_even
+                    trn2_v_r1 = lsr(trn2_v_n1, trn2_v_e) & trn2_v_even | trn2_v_m1 & ~trn2_v_even
+                V_d[a, 0] = trn2_v_r0
+                V_d[a, 1] = trn2_v_r1 if trn2_v_q else 0
+                pc = pc + 4
             elif op == 313:  # ZIP2_v
                 zip2_v_q = w >> 30 & 1
                 zip2_v_sz = w >> 22 & 3
@@ -2550,6 +2588,142 @@ def _run(R, V, m, st, max_steps, hk):
                     ext_v_r0, ext_v_r1 = (bytes_from(ext_v_n1, ext_v_m0, ext_v_k - 8), bytes_from(ext_v_m0, ext_v_m1, ext_v_k - 8))
                 V_d[a, 0] = ext_v_r0
                 V_d[a, 1] = ext_v_r1
+                pc = pc + 4
+            elif op == 315:  # TBL1_v
+                tbl1_v_q = w >> 30 & 1
+                tbl1_v_nt = 1
+                tbl1_v_r0, tbl1_v_r1 = (np.int64(0), np.int64(0))
+                for tbl1_v_i in range(16 if tbl1_v_q else 8):
+                    tbl1_v_j = np.int64(V_b[c, tbl1_v_i])
+                    if tbl1_v_j < 16 * tbl1_v_nt:
+                        tbl1_v_x = np.int64(V_b[b + (tbl1_v_j >> 4) & 31, tbl1_v_j & 15])
+                    else:
+                        tbl1_v_x = np.int64(0)
+                    if tbl1_v_i < 8:
+                        tbl1_v_r0 |= tbl1_v_x << 8 * tbl1_v_i
+                    else:
+                        tbl1_v_r1 |= tbl1_v_x << 8 * (tbl1_v_i - 8)
+                V_d[a, 0] = tbl1_v_r0
+                V_d[a, 1] = tbl1_v_r1
+                pc = pc + 4
+            elif op == 316:  # TBL2_v
+                tbl2_v_q = w >> 30 & 1
+                tbl2_v_nt = 2
+                tbl2_v_r0, tbl2_v_r1 = (np.int64(0), np.int64(0))
+                for tbl2_v_i in range(16 if tbl2_v_q else 8):
+                    tbl2_v_j = np.int64(V_b[c, tbl2_v_i])
+                    if tbl2_v_j < 16 * tbl2_v_nt:
+                        tbl2_v_x = np.int64(V_b[b + (tbl2_v_j >> 4) & 31, tbl2_v_j & 15])
+                    else:
+                        tbl2_v_x = np.int64(0)
+                    if tbl2_v_i < 8:
+                        tbl2_v_r0 |= tbl2_v_x << 8 * tbl2_v_i
+                    else:
+                        tbl2_v_r1 |= tbl2_v_x << 8 * (tbl2_v_i - 8)
+                V_d[a, 0] = tbl2_v_r0
+                V_d[a, 1] = tbl2_v_r1
+                pc = pc + 4
+            elif op == 317:  # TBL3_v
+                tbl3_v_q = w >> 30 & 1
+                tbl3_v_nt = 3
+                tbl3_v_r0, tbl3_v_r1 = (np.int64(0), np.int64(0))
+                for tbl3_v_i in range(16 if tbl3_v_q else 8):
+                    tbl3_v_j = np.int64(V_b[c, tbl3_v_i])
+                    if tbl3_v_j < 16 * tbl3_v_nt:
+                        tbl3_v_x = np.int64(V_b[b + (tbl3_v_j >> 4) & 31, tbl3_v_j & 15])
+                    else:
+                        tbl3_v_x = np.int64(0)
+                    if tbl3_v_i < 8:
+                        tbl3_v_r0 |= tbl3_v_x << 8 * tbl3_v_i
+                    else:
+                        tbl3_v_r1 |= tbl3_v_x << 8 * (tbl3_v_i - 8)
+                V_d[a, 0] = tbl3_v_r0
+                V_d[a, 1] = tbl3_v_r1
+                pc = pc + 4
+            elif op == 318:  # TBL4_v
+                tbl4_v_q = w >> 30 & 1
+                tbl4_v_nt = 4
+                tbl4_v_r0, tbl4_v_r1 = (np.int64(0), np.int64(0))
+                for tbl4_v_i in range(16 if tbl4_v_q else 8):
+                    tbl4_v_j = np.int64(V_b[c, tbl4_v_i])
+                    if tbl4_v_j < 16 * tbl4_v_nt:
+                        tbl4_v_x = np.int64(V_b[b + (tbl4_v_j >> 4) & 31, tbl4_v_j & 15])
+                    else:
+                        tbl4_v_x = np.int64(0)
+                    if tbl4_v_i < 8:
+                        tbl4_v_r0 |= tbl4_v_x << 8 * tbl4_v_i
+                    else:
+                        tbl4_v_r1 |= tbl4_v_x << 8 * (tbl4_v_i - 8)
+                V_d[a, 0] = tbl4_v_r0
+                V_d[a, 1] = tbl4_v_r1
+                pc = pc + 4
+            elif op == 319:  # TBX1_v
+                tbx1_v_q = w >> 30 & 1
+                tbx1_v_nt = 1
+                tbx1_v_r0, tbx1_v_r1 = (np.int64(0), np.int64(0))
+                for tbx1_v_i in range(16 if tbx1_v_q else 8):
+                    tbx1_v_j = np.int64(V_b[c, tbx1_v_i])
+                    if tbx1_v_j < 16 * tbx1_v_nt:
+                        tbx1_v_x = np.int64(V_b[b + (tbx1_v_j >> 4) & 31, tbx1_v_j & 15])
+                    else:
+                        tbx1_v_x = np.int64(V_b[a, tbx1_v_i])
+                    if tbx1_v_i < 8:
+                        tbx1_v_r0 |= tbx1_v_x << 8 * tbx1_v_i
+                    else:
+                        tbx1_v_r1 |= tbx1_v_x << 8 * (tbx1_v_i - 8)
+                V_d[a, 0] = tbx1_v_r0
+                V_d[a, 1] = tbx1_v_r1
+                pc = pc + 4
+            elif op == 320:  # TBX2_v
+                tbx2_v_q = w >> 30 & 1
+                tbx2_v_nt = 2
+                tbx2_v_r0, tbx2_v_r1 = (np.int64(0), np.int64(0))
+                for tbx2_v_i in range(16 if tbx2_v_q else 8):
+                    tbx2_v_j = np.int64(V_b[c, tbx2_v_i])
+                    if tbx2_v_j < 16 * tbx2_v_nt:
+                        tbx2_v_x = np.int64(V_b[b + (tbx2_v_j >> 4) & 31, tbx2_v_j & 15])
+                    else:
+                        tbx2_v_x = np.int64(V_b[a, tbx2_v_i])
+                    if tbx2_v_i < 8:
+                        tbx2_v_r0 |= tbx2_v_x << 8 * tbx2_v_i
+                    else:
+                        tbx2_v_r1 |= tbx2_v_x << 8 * (tbx2_v_i - 8)
+                V_d[a, 0] = tbx2_v_r0
+                V_d[a, 1] = tbx2_v_r1
+                pc = pc + 4
+            elif op == 321:  # TBX3_v
+                tbx3_v_q = w >> 30 & 1
+                tbx3_v_nt = 3
+                tbx3_v_r0, tbx3_v_r1 = (np.int64(0), np.int64(0))
+                for tbx3_v_i in range(16 if tbx3_v_q else 8):
+                    tbx3_v_j = np.int64(V_b[c, tbx3_v_i])
+                    if tbx3_v_j < 16 * tbx3_v_nt:
+                        tbx3_v_x = np.int64(V_b[b + (tbx3_v_j >> 4) & 31, tbx3_v_j & 15])
+                    else:
+                        tbx3_v_x = np.int64(V_b[a, tbx3_v_i])
+                    if tbx3_v_i < 8:
+                        tbx3_v_r0 |= tbx3_v_x << 8 * tbx3_v_i
+                    else:
+                        tbx3_v_r1 |= tbx3_v_x << 8 * (tbx3_v_i - 8)
+                V_d[a, 0] = tbx3_v_r0
+                V_d[a, 1] = tbx3_v_r1
+                pc = pc + 4
+            elif op == 322:  # TBX4_v
+                tbx4_v_q = w >> 30 & 1
+                tbx4_v_nt = 4
+                tbx4_v_r0, tbx4_v_r1 = (np.int64(0), np.int64(0))
+                for tbx4_v_i in range(16 if tbx4_v_q else 8):
+                    tbx4_v_j = np.int64(V_b[c, tbx4_v_i])
+                    if tbx4_v_j < 16 * tbx4_v_nt:
+                        tbx4_v_x = np.int64(V_b[b + (tbx4_v_j >> 4) & 31, tbx4_v_j & 15])
+                    else:
+                        tbx4_v_x = np.int64(V_b[a, tbx4_v_i])
+                    if tbx4_v_i < 8:
+                        tbx4_v_r0 |= tbx4_v_x << 8 * tbx4_v_i
+                    else:
+                        tbx4_v_r1 |= tbx4_v_x << 8 * (tbx4_v_i - 8)
+                V_d[a, 0] = tbx4_v_r0
+                V_d[a, 1] = tbx4_v_r1
                 pc = pc + 4
             else:                                          # a row without a family
                 break
