@@ -26,28 +26,33 @@ from .state import PC
 from .vregs import borrowed_v
 
 # ---- GENERATED IMPORTS BEGIN
+from .alu import (  # noqa: F811
+    add_with_carry, bswap64, clz64, cond_holds, extend_reg, logic_flags, lsr, rbit64,
+    ror32, ror64, sdiv64, sext32, sextn, shift_reg, smulh, udiv64,
+    umulh,
+)
+from .decoder import (  # noqa: F811
+    bits, ones,
+)
 from .exec_fp import (  # noqa: F811
-    K_ADD, K_DIV, K_MUL, K_SUB, _arith2, _arith_rare, _compare_rare, _fcmp,
-    _fma_rare, _sign, _unary, arith_flags, cvtf_flags, fma64, fma_flags, sqrt_flags,
-    to_int, to_int_flags,
+    FPSR, K_ADD, K_DIV, K_MUL, K_SUB, M32, NZCV, _arith2,
+    _arith_rare, _compare_rare, _fcmp, _fma_rare, _sign, _unary,
 )
 from .exec_int import (  # noqa: F811
-    A_EXEC, FPSR, M32, NZCV, ST_REASON, _add_sub, _result, add_with_carry,
-    bits, bswap64, clz64, cond_holds, extend_reg, fault, logic_flags, lsr,
-    ones, rbit64, ror32, ror64, sdiv64, sext32, shift_reg, smulh,
-    store, udiv64, umulh, writable,
+    A_EXEC, ST_REASON, _add_sub, _result,
 )
 from .exec_mem import (  # noqa: F811
-    NPAGES, load, sextn,
+    NPAGES,
 )
-from .exec_vec3 import (  # noqa: F811
-    lanes_add, lanes_eq_zero, lanes_sub, tops,
+from .fpu import (  # noqa: F811
+    arith_flags, cvtf_flags, fma64, fma_flags, sqrt_flags, to_int, to_int_flags,
 )
-from .exec_vperm import (  # noqa: F811
-    bytes_from, lane_ones, lanes_even, lanes_interleave, lows,
+from .mmu import (  # noqa: F811
+    fault, load, store, writable,
 )
-from .exec_vshift import (  # noqa: F811
-    lanes_asr, lanes_lsr, lanes_shl, lanes_widen,
+from .swar import (  # noqa: F811
+    bytes_from, lane_ones, lanes_add, lanes_asr, lanes_eq_zero, lanes_even, lanes_interleave, lanes_lsr,
+    lanes_shl, lanes_sub, lanes_widen, lows, tops,
 )
 # the rows that run in the generated code (the others: their class executors)
 DISPATCHED = np.zeros(323, np.bool_)
