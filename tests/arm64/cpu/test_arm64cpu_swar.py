@@ -3,7 +3,8 @@ words and on every edge lane value, for every lane size."""
 import numpy as np
 import pytest
 
-from ncpu.arm64.cpu.swar import lanes_add, lanes_eq_zero, lanes_sub, tops
+from ncpu.arm64.cpu.swar import (bytes_from, lanes_add, lanes_asr, lanes_eq_zero, lanes_even, lanes_interleave,
+                                 lanes_lsr, lanes_shl, lanes_sub, lanes_widen, tops)
 
 M64 = (1 << 64) - 1
 
@@ -42,3 +43,41 @@ def test_add_sub_and_equality_match_lane_by_lane(sz):
         assert lanes_sub(_s64(x), _s64(y), h) & M64 == _word([a - b for a, b in zip(lx, ly)], sz)
         assert lanes_eq_zero(_s64(x ^ y), h, sz) & M64 == _word([(1 << e) - 1 if a == b else 0
                                                                for a, b in zip(lx, ly)], sz)
+
+
+def _signed(v, e):
+    return v - (1 << e) if v >> (e - 1) else v
+
+
+@pytest.mark.parametrize("sz", range(4))
+def test_shifts_by_an_immediate_match_lane_by_lane(sz):
+    """Every shift amount the encodings allow: left 0 .. e-1, right 1 .. e (and 0)."""
+    e = 8 << sz
+    words = _words(10 + sz)[:40]
+    for sh in range(e + 1):
+        for x in words:
+            lx = _lanes(x, sz)
+            if sh < e:
+                assert lanes_shl(_s64(x), sh, sz) & M64 == _word([v << sh for v in lx], sz), (hex(x), sh)
+            assert lanes_lsr(_s64(x), sh, sz) & M64 == _word([v >> sh for v in lx], sz), (hex(x), sh)
+            assert lanes_asr(_s64(x), sh, sz) & M64 == _word([_signed(v, e) >> sh for v in lx], sz), (hex(x), sh)
+
+
+@pytest.mark.parametrize("sz", range(3))
+def test_widening_narrowing_and_interleaving_match_lane_by_lane(sz):
+    e = 8 << sz
+    words = _words(20 + sz)
+    for x, y in zip(words, reversed(words)):
+        lo = _lanes(x & 0xFFFFFFFF, sz)[:32 // e]                   # the lanes of the low 32 bits
+        assert lanes_widen(_s64(x), sz) & M64 == _word(lo, sz + 1)
+        assert lanes_even(_s64(x), sz) & M64 == _word(_lanes(x, sz)[0::2], sz)
+        ly = _lanes(y & 0xFFFFFFFF, sz)[:32 // e]
+        assert lanes_interleave(_s64(x), _s64(y), sz) & M64 == _word([v for p in zip(lo, ly) for v in p], sz)
+
+
+def test_bytes_from_two_words():
+    words = _words(30)
+    for lo, hi in zip(words, reversed(words)):
+        data = lo.to_bytes(8, "little") + hi.to_bytes(8, "little")
+        for k in range(8):
+            assert bytes_from(_s64(lo), _s64(hi), k) & M64 == int.from_bytes(data[k:k + 8], "little")

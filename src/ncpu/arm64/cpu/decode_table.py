@@ -43,6 +43,10 @@ _VE = "0 q:1 {u} 01111 size:2 l:1 vm:5 {o} h:1 0 vn:5 vd:5"   # SIMD by element 
 _SE = "01 {u} 11111 size:2 l:1 vm:5 {o} h:1 0 vn:5 vd:5"      # ... scalar
 _VEF = "0 q:1 {u} 01111 1 sz:1 l:1 vm:5 {o} h:1 0 vn:5 vd:5"  # ... FP (single or double)
 _SEF = "01 {u} 11111 1 sz:1 l:1 vm:5 {o} h:1 0 vn:5 vd:5"     # ... FP scalar
+_VSH = "0 q:1 {u} 011110 immh:4 immb:3 {o} 1 vn:5 vd:5"     # SIMD shift by immediate (immh: lane size)
+_SSH = "01 {u} 111110 immh:4 immb:3 {o} 1 vn:5 vd:5"        # its scalar twin
+_VPERM = "0 q:1 001110 size:2 0 vm:5 0 {o} 10 vn:5 vd:5"     # SIMD permute
+_VTBL = "0 q:1 001110 000 vm:5 0 {len} {x} 00 vn:5 vd:5"     # SIMD table lookup (len: registers - 1)
 
 _RAW = [
     # ---- integer data processing (class int) ------------------------------
@@ -189,11 +193,6 @@ _RAW = [
     ("UMOV",     "0 q:1 0 01110000 imm5:5 0 0111 1 rn:5 rd:5", "simd"),
     ("INS_ELEM", "0 1 1 01110000 imm5:5 0 imm4:4 1 rn:5 rd:5", "simd"),
     ("VMOVI",    "0 q:1 op:1 0111100000 abc:3 cmode:4 0 1 defgh:5 rd:5", "simd"),
-    ("VSHIFT",   "0 q:1 u:1 011110 immh:4 immb:3 opcode:5 1 rn:5 rd:5", "simd"),
-    ("EXT",      "0 q:1 101110 00 0 rm:5 0 imm4:4 0 rn:5 rd:5", "simd"),
-    ("TBL",      "0 q:1 001110 000 rm:5 0 len:2 op:1 00 rn:5 rd:5", "simd"),
-    ("VPERM",    "0 q:1 001110 size:2 0 rm:5 0 opcode:3 10 rn:5 rd:5", "simd"),
-    ("SSHIFT",   "01 u:1 111110 immh:4 immb:3 opcode:5 1 rn:5 rd:5", "simd"),
     # ---- Advanced SIMD three same, integer (one row per form) ------------------
     # _V3 is the group's pattern; U and opcode are each row's fixed bits.  Constraints:
     # x=FIELD:VALUE,... marks a reserved combination (no .1d vector: x=size:3,q:0).
@@ -485,6 +484,83 @@ _RAW = [
     ("SQXTUN_s", _S2.format(u=1, size="size:2", o="10010"), "simd", "x=size:3 asm=vd.E,vn.EW"),
     # DUP (element, scalar), spelled MOV: imm5 = x0000 is reserved
     ("DUP_s",    "01 0 11110000 imm5:5 0 0000 1 vn:5 vd:5", "simd", "x=imm5:bx0000 mn=mov asm=vd.J,vn.JX"),
+    # ---- Advanced SIMD shift by immediate, vector and scalar (one row per form) ------
+    # immh:immb holds the lane size (immh's top set bit: 0001 bytes .. 1xxx doublewords)
+    # and the shift; option imm= declares which shift the decoder pre-computes
+    # (decoder.imm_of: the amount | lane size log2 << 8): shr = 2 * esize - immh:immb,
+    # shl = immh:immb - esize.  immh = 0000 is the modified-immediate space (VMOVI);
+    # 64-bit lanes need Q = 1; a narrowing or long form's source (or result) lanes are
+    # twice as wide, so its immh = 1xxx is reserved; the scalar forms that are
+    # doubleword-only reserve immh = 0xxx.
+    ("SSHR_v",    _VSH.format(u=0, o="00000"), "simd", "imm=shr x=immh:0 x=immh:b1xxx,q:0 asm=vd.T,vn.T,#sh"),
+    ("USHR_v",    _VSH.format(u=1, o="00000"), "simd", "imm=shr x=immh:0 x=immh:b1xxx,q:0 asm=vd.T,vn.T,#sh"),
+    ("SSRA_v",    _VSH.format(u=0, o="00010"), "simd", "imm=shr x=immh:0 x=immh:b1xxx,q:0 asm=vd.T,vn.T,#sh"),
+    ("USRA_v",    _VSH.format(u=1, o="00010"), "simd", "imm=shr x=immh:0 x=immh:b1xxx,q:0 asm=vd.T,vn.T,#sh"),
+    ("SRSHR_v",   _VSH.format(u=0, o="00100"), "simd", "imm=shr x=immh:0 x=immh:b1xxx,q:0 asm=vd.T,vn.T,#sh"),
+    ("URSHR_v",   _VSH.format(u=1, o="00100"), "simd", "imm=shr x=immh:0 x=immh:b1xxx,q:0 asm=vd.T,vn.T,#sh"),
+    ("SRSRA_v",   _VSH.format(u=0, o="00110"), "simd", "imm=shr x=immh:0 x=immh:b1xxx,q:0 asm=vd.T,vn.T,#sh"),
+    ("URSRA_v",   _VSH.format(u=1, o="00110"), "simd", "imm=shr x=immh:0 x=immh:b1xxx,q:0 asm=vd.T,vn.T,#sh"),
+    ("SRI_v",     _VSH.format(u=1, o="01000"), "simd", "imm=shr x=immh:0 x=immh:b1xxx,q:0 asm=vd.T,vn.T,#sh"),
+    ("SHL_v",     _VSH.format(u=0, o="01010"), "simd", "imm=shl x=immh:0 x=immh:b1xxx,q:0 asm=vd.T,vn.T,#sh"),
+    ("SLI_v",     _VSH.format(u=1, o="01010"), "simd", "imm=shl x=immh:0 x=immh:b1xxx,q:0 asm=vd.T,vn.T,#sh"),
+    ("SQSHLU_v",  _VSH.format(u=1, o="01100"), "simd", "imm=shl x=immh:0 x=immh:b1xxx,q:0 asm=vd.T,vn.T,#sh"),
+    ("SQSHL_vi",  _VSH.format(u=0, o="01110"), "simd", "imm=shl x=immh:0 x=immh:b1xxx,q:0 asm=vd.T,vn.T,#sh"),
+    ("UQSHL_vi",  _VSH.format(u=1, o="01110"), "simd", "imm=shl x=immh:0 x=immh:b1xxx,q:0 asm=vd.T,vn.T,#sh"),
+    ("SHRN_v",    _VSH.format(u=0, o="10000"), "simd", "imm=shr x=immh:0 x=immh:b1xxx q2 asm=vd.T,vn.W,#sh"),
+    ("SQSHRUN_v", _VSH.format(u=1, o="10000"), "simd", "imm=shr x=immh:0 x=immh:b1xxx q2 asm=vd.T,vn.W,#sh"),
+    ("RSHRN_v",   _VSH.format(u=0, o="10001"), "simd", "imm=shr x=immh:0 x=immh:b1xxx q2 asm=vd.T,vn.W,#sh"),
+    ("SQRSHRUN_v", _VSH.format(u=1, o="10001"), "simd", "imm=shr x=immh:0 x=immh:b1xxx q2 asm=vd.T,vn.W,#sh"),
+    ("SQSHRN_v",  _VSH.format(u=0, o="10010"), "simd", "imm=shr x=immh:0 x=immh:b1xxx q2 asm=vd.T,vn.W,#sh"),
+    ("UQSHRN_v",  _VSH.format(u=1, o="10010"), "simd", "imm=shr x=immh:0 x=immh:b1xxx q2 asm=vd.T,vn.W,#sh"),
+    ("SQRSHRN_v", _VSH.format(u=0, o="10011"), "simd", "imm=shr x=immh:0 x=immh:b1xxx q2 asm=vd.T,vn.W,#sh"),
+    ("UQRSHRN_v", _VSH.format(u=1, o="10011"), "simd", "imm=shr x=immh:0 x=immh:b1xxx q2 asm=vd.T,vn.W,#sh"),
+    ("SSHLL_v",   _VSH.format(u=0, o="10100"), "simd", "imm=shl x=immh:0 x=immh:b1xxx q2 asm=vd.W,vn.T,#sh"),
+    ("USHLL_v",   _VSH.format(u=1, o="10100"), "simd", "imm=shl x=immh:0 x=immh:b1xxx q2 asm=vd.W,vn.T,#sh"),
+    # fixed point <-> FP: 32- or 64-bit lanes (immh = 001x would be half precision: not offered)
+    ("SCVTF_vfix", _VSH.format(u=0, o="11100"), "simd", "imm=shr x=immh:b00xx x=immh:b1xxx,q:0 asm=vd.T,vn.T,#sh"),
+    ("UCVTF_vfix", _VSH.format(u=1, o="11100"), "simd", "imm=shr x=immh:b00xx x=immh:b1xxx,q:0 asm=vd.T,vn.T,#sh"),
+    ("FCVTZS_vfix", _VSH.format(u=0, o="11111"), "simd", "imm=shr x=immh:b00xx x=immh:b1xxx,q:0 asm=vd.T,vn.T,#sh"),
+    ("FCVTZU_vfix", _VSH.format(u=1, o="11111"), "simd", "imm=shr x=immh:b00xx x=immh:b1xxx,q:0 asm=vd.T,vn.T,#sh"),
+    ("SSHR_s",    _SSH.format(u=0, o="00000"), "simd", "imm=shr x=immh:b0xxx asm=vd.E,vn.E,#sh"),
+    ("USHR_s",    _SSH.format(u=1, o="00000"), "simd", "imm=shr x=immh:b0xxx asm=vd.E,vn.E,#sh"),
+    ("SSRA_s",    _SSH.format(u=0, o="00010"), "simd", "imm=shr x=immh:b0xxx asm=vd.E,vn.E,#sh"),
+    ("USRA_s",    _SSH.format(u=1, o="00010"), "simd", "imm=shr x=immh:b0xxx asm=vd.E,vn.E,#sh"),
+    ("SRSHR_s",   _SSH.format(u=0, o="00100"), "simd", "imm=shr x=immh:b0xxx asm=vd.E,vn.E,#sh"),
+    ("URSHR_s",   _SSH.format(u=1, o="00100"), "simd", "imm=shr x=immh:b0xxx asm=vd.E,vn.E,#sh"),
+    ("SRSRA_s",   _SSH.format(u=0, o="00110"), "simd", "imm=shr x=immh:b0xxx asm=vd.E,vn.E,#sh"),
+    ("URSRA_s",   _SSH.format(u=1, o="00110"), "simd", "imm=shr x=immh:b0xxx asm=vd.E,vn.E,#sh"),
+    ("SRI_s",     _SSH.format(u=1, o="01000"), "simd", "imm=shr x=immh:b0xxx asm=vd.E,vn.E,#sh"),
+    ("SHL_s",     _SSH.format(u=0, o="01010"), "simd", "imm=shl x=immh:b0xxx asm=vd.E,vn.E,#sh"),
+    ("SLI_s",     _SSH.format(u=1, o="01010"), "simd", "imm=shl x=immh:b0xxx asm=vd.E,vn.E,#sh"),
+    ("SQSHLU_s",  _SSH.format(u=1, o="01100"), "simd", "imm=shl x=immh:0 asm=vd.E,vn.E,#sh"),
+    ("SQSHL_si",  _SSH.format(u=0, o="01110"), "simd", "imm=shl x=immh:0 asm=vd.E,vn.E,#sh"),
+    ("UQSHL_si",  _SSH.format(u=1, o="01110"), "simd", "imm=shl x=immh:0 asm=vd.E,vn.E,#sh"),
+    ("SQSHRUN_s", _SSH.format(u=1, o="10000"), "simd", "imm=shr x=immh:0 x=immh:b1xxx asm=vd.E,vn.EW,#sh"),
+    ("SQRSHRUN_s", _SSH.format(u=1, o="10001"), "simd", "imm=shr x=immh:0 x=immh:b1xxx asm=vd.E,vn.EW,#sh"),
+    ("SQSHRN_s",  _SSH.format(u=0, o="10010"), "simd", "imm=shr x=immh:0 x=immh:b1xxx asm=vd.E,vn.EW,#sh"),
+    ("UQSHRN_s",  _SSH.format(u=1, o="10010"), "simd", "imm=shr x=immh:0 x=immh:b1xxx asm=vd.E,vn.EW,#sh"),
+    ("SQRSHRN_s", _SSH.format(u=0, o="10011"), "simd", "imm=shr x=immh:0 x=immh:b1xxx asm=vd.E,vn.EW,#sh"),
+    ("UQRSHRN_s", _SSH.format(u=1, o="10011"), "simd", "imm=shr x=immh:0 x=immh:b1xxx asm=vd.E,vn.EW,#sh"),
+    ("SCVTF_sfix", _SSH.format(u=0, o="11100"), "simd", "imm=shr x=immh:b00xx asm=vd.E,vn.E,#sh"),
+    ("UCVTF_sfix", _SSH.format(u=1, o="11100"), "simd", "imm=shr x=immh:b00xx asm=vd.E,vn.E,#sh"),
+    ("FCVTZS_sfix", _SSH.format(u=0, o="11111"), "simd", "imm=shr x=immh:b00xx asm=vd.E,vn.E,#sh"),
+    ("FCVTZU_sfix", _SSH.format(u=1, o="11111"), "simd", "imm=shr x=immh:b00xx asm=vd.E,vn.E,#sh"),
+    # ---- Advanced SIMD permutes, EXT and table lookups (one row per form) ---------------
+    ("UZP1_v",    _VPERM.format(o="001"), "simd", "x=size:3,q:0 asm=vd.T,vn.T,vm.T"),
+    ("TRN1_v",    _VPERM.format(o="010"), "simd", "x=size:3,q:0 asm=vd.T,vn.T,vm.T"),
+    ("ZIP1_v",    _VPERM.format(o="011"), "simd", "x=size:3,q:0 asm=vd.T,vn.T,vm.T"),
+    ("UZP2_v",    _VPERM.format(o="101"), "simd", "x=size:3,q:0 asm=vd.T,vn.T,vm.T"),
+    ("TRN2_v",    _VPERM.format(o="110"), "simd", "x=size:3,q:0 asm=vd.T,vn.T,vm.T"),
+    ("ZIP2_v",    _VPERM.format(o="111"), "simd", "x=size:3,q:0 asm=vd.T,vn.T,vm.T"),
+    ("EXT_v",     "0 q:1 101110 00 0 vm:5 0 imm4:4 0 vn:5 vd:5", "simd", "x=q:0,imm4:b1xxx asm=vd.B,vn.B,vm.B,#imm4"),
+    ("TBL1_v",    _VTBL.format(len="00", x=0), "simd", "mn=tbl asm=vd.B,vn.L1,vm.B"),
+    ("TBL2_v",    _VTBL.format(len="01", x=0), "simd", "mn=tbl asm=vd.B,vn.L2,vm.B"),
+    ("TBL3_v",    _VTBL.format(len="10", x=0), "simd", "mn=tbl asm=vd.B,vn.L3,vm.B"),
+    ("TBL4_v",    _VTBL.format(len="11", x=0), "simd", "mn=tbl asm=vd.B,vn.L4,vm.B"),
+    ("TBX1_v",    _VTBL.format(len="00", x=1), "simd", "mn=tbx asm=vd.B,vn.L1,vm.B"),
+    ("TBX2_v",    _VTBL.format(len="01", x=1), "simd", "mn=tbx asm=vd.B,vn.L2,vm.B"),
+    ("TBX3_v",    _VTBL.format(len="10", x=1), "simd", "mn=tbx asm=vd.B,vn.L3,vm.B"),
+    ("TBX4_v",    _VTBL.format(len="11", x=1), "simd", "mn=tbx asm=vd.B,vn.L4,vm.B"),
 ]
 
 
@@ -501,6 +577,7 @@ class Entry:
     asm: tuple = ()  # operand templates for the disassembler (option asm=)
     q2: bool = False  # mnemonic + "2" when Q = 1 (option q2)
     mn: str = ""      # mnemonic (option mn=; default: the name before its last "_", lower case)
+    imm: str = ""     # the immediate the decoder pre-computes (option imm=: shr, shl; see IMM_KINDS)
 
     def extract(self, word: int) -> dict:
         return {k: (word >> lsb) & ((1 << w) - 1) for k, (lsb, w) in self.fields.items()}
@@ -514,6 +591,12 @@ class Entry:
 
     def is_reserved(self, word: int) -> bool:
         return any(word & m == v for m, v in self.reserved)
+
+
+# Declared immediates (option imm=): the shift of a shift-by-immediate row, right
+# (2 * esize - immh:immb) or left (immh:immb - esize), lanes of esize = 8 << sz bits
+# with sz the top set bit of immh; pre-computed as shift | sz << 8 (decoder.imm_of).
+IMM_KINDS = ("", "shr", "shl")
 
 
 def _field_pattern(name: str, fields: dict, fname: str, text: str) -> tuple[int, int]:
@@ -548,7 +631,7 @@ def _parse(name: str, pattern: str, cls: str, options: str = "") -> Entry:
                 value |= int(ch) << pos
     if pos != 0:
         raise ValueError(f"pattern of {name} has {32 - pos} bits, not 32")
-    sp, reserved, asm, q2, mn = (), [], (), False, name.rsplit("_", 1)[0].lower()
+    sp, reserved, asm, q2, mn, imm = (), [], (), False, name.rsplit("_", 1)[0].lower(), ""
     for opt in options.split():
         key, _, arg = opt.partition("=")
         if key == "sp":
@@ -565,11 +648,15 @@ def _parse(name: str, pattern: str, cls: str, options: str = "") -> Entry:
             q2 = True
         elif key == "mn":
             mn = arg
+        elif key == "imm":
+            if arg not in IMM_KINDS:
+                raise ValueError(f"{name}: imm={arg} is none of {IMM_KINDS}")
+            imm = arg
         else:
             raise ValueError(f"{name}: unknown option {opt}")
     if not set(sp) <= set(fields):
         raise ValueError(f"{name}: sp= names a field the pattern lacks")
-    return Entry(name, pattern, cls, mask, value, fields, sp, tuple(reserved), asm, q2, mn)
+    return Entry(name, pattern, cls, mask, value, fields, sp, tuple(reserved), asm, q2, mn, imm)
 
 
 TABLE: list[Entry] = [_parse(*row) for row in _RAW]
@@ -612,6 +699,10 @@ REG_LSB, REG_KIND = _reg_operands()
 RES_START = np.cumsum([0] + [len(e.reserved) for e in TABLE]).astype(np.int64)
 RES_MASK = np.array([m for e in TABLE for m, _ in e.reserved] or [0], np.int64)
 RES_VALUE = np.array([v for e in TABLE for _, v in e.reserved] or [0], np.int64)
+
+# ---- declared immediates (option imm=), by op id: an index into IMM_KINDS -------
+IMM_KIND = np.array([IMM_KINDS.index(e.imm) for e in TABLE], np.int64)
+IMM_SHR, IMM_SHL = IMM_KINDS.index("shr"), IMM_KINDS.index("shl")
 
 # ---- fields by name, for executors: fld(op, w, T.FLD_SIZE) (decoder.fld) ----------
 FIELD_NAMES = sorted({f for e in TABLE for f in e.fields})

@@ -5,7 +5,7 @@
 a row whose reserved combinations (decode_table option x=) hold for the word
 does not match, and the search goes on (an overlap group).
 `valid(op, word)` applies the constraints the older rows still write as code
-(simd_valid.py for the coarse SIMD rows), `fld(op, word, T.FLD_X)` reads a
+(the moves and modified immediates of SIMD), `fld(op, word, T.FLD_X)` reads a
 field of a row by name (executors use it instead of bit positions), and
 `imm_of(op, word)` pre-computes the expensive immediate once (bitmask
 immediates, sign-extended offsets, SIMD immediates) for the decode cache.
@@ -19,7 +19,6 @@ from numba import njit
 from . import decode_table as T
 from .state import DISCARD, ZR
 from .sysregs import SUPPORTED_READ, SUPPORTED_WRITE
-from .simd_valid import is_sat, sat_ok, sshift_ok
 
 _order = sorted(range(T.NOPS), key=lambda i: -bin(T.TABLE[i].mask).count("1"))
 MASKS = np.array([T.TABLE[i].mask for i in _order], np.int64)
@@ -318,11 +317,7 @@ def valid(op, w):
 
 @njit(cache=True)
 def _simd_valid(op, w):
-    if is_sat(op, w):
-        return sat_ok(op, w)
     q = bits(w, 30, 1)
-    u = bits(w, 29, 1)
-    size = bits(w, 22, 2)
     if op == T.DUP_ELEM or op == T.DUP_GEN or op == T.SMOV or op == T.UMOV or op == T.INS_GEN or op == T.INS_ELEM:
         imm5 = bits(w, 16, 5)
         if imm5 & 15 == 0:
@@ -343,35 +338,28 @@ def _simd_valid(op, w):
         if bits(w, 29, 1) == 1 and cmode == 14:
             return True
         return True
-    if op == T.VSHIFT:
-        immh = bits(w, 19, 4)
-        o = bits(w, 11, 5)
-        if immh & 8 and q == 0 and o != 16 and o != 20:
-            return False
-        if o == 0 or o == 2:
-            return True
-        if o == 10:                                # SHL, SLI
-            return True
-        if o == 8:                                 # SRI
-            return u == 1
-        if o == 16 or o == 20:
-            return immh < 8 and (o == 20 or u == 0)
-        if o == 28 or o == 31:                     # fixed-point conversions
-            return immh >= 4
-        return False
-    if op == T.EXT:
-        return q == 1 or bits(w, 14, 1) == 0
-    if op == T.VPERM:
-        o = bits(w, 12, 3)
-        return o != 0 and o != 4 and not (size == 3 and q == 0)
-    if op == T.SSHIFT:
-        return sshift_ok(w)
     return True
+
+
+IMM_KIND = T.IMM_KIND
+
+
+@njit(cache=True)
+def shift_imm(kind, immh, immb):
+    """The declared immediate of a shift-by-immediate row (decode_table option imm=):
+    the shift amount | lane size log2 << 8, the lane size being immh's top set bit."""
+    sz = 3 if immh & 8 else 2 if immh & 4 else 1 if immh & 2 else 0
+    esize = 8 << sz
+    immhb = (immh << 3) | immb
+    sh = 2 * esize - immhb if kind == T.IMM_SHR else immhb - esize
+    return np.int64(sh | (sz << 8))
 
 
 @njit(cache=True)
 def imm_of(op, w):
     """The pre-computed immediate stored beside the op id in the decode cache."""
+    if IMM_KIND[op] != 0:
+        return shift_imm(IMM_KIND[op], fld(op, w, T.FLD_IMMH), fld(op, w, T.FLD_IMMB))
     sf = bits(w, 31, 1)
     if op == T.ADR:
         return sext((bits(w, 5, 19) << 2) | bits(w, 29, 2), 21)

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from . import decode_table as T
 from .decoder import UNDEF, decode, decode_bitmask, imm_of, simd_expand_imm, vfp_expand_imm
-from .disasm_sat import fmt_sat
-from .simd_valid import is_sat
 from .sysregs import NAMES as SYSREG_NAMES
 
 COND = ["eq", "ne", "hs", "lo", "mi", "pl", "vs", "vc", "hi", "ls", "ge", "lt", "gt", "le", "al", "nv"]
@@ -467,54 +465,6 @@ def _fmt_simd(name, f, w, addr):
             mn = ("orr" if not op else "bic") if cmode & 1 else ("movi" if not op else "mvni")
             return mn, f"v{rd}.{ARR[2 + q]}, #{imm8:#x}" + (", lsl #8" if cmode & 2 else "")
         return ("movi" if not op else "mvni"), f"v{rd}.{ARR[4 + q]}, #{imm8:#x}, msl #{8 if cmode == 12 else 16}"
-    if is_sat(T.BY_NAME_ID[name], w):
-        return fmt_sat(name, f)
-    size, u = f.get("size", 0), f.get("u", 0)
-    a = ARR[size * 2 + q] if size * 2 + q < 8 else "?"
-    if name == "VSHIFT":
-        immh, o = f["immh"], f["opcode"]
-        sz = immh.bit_length() - 1
-        immhb = (immh << 3) | f["immb"]
-        esize = 8 << sz
-        aa = ARR[sz * 2 + q]
-        if o in (0, 2):
-            mn = ("sshr", "ushr") if o == 0 else ("ssra", "usra")
-            return mn[u], f"v{rd}.{aa}, v{rn}.{aa}, #{2 * esize - immhb}"
-        if o == 10:
-            return ("shl", "sli")[u], f"v{rd}.{aa}, v{rn}.{aa}, #{immhb - esize}"
-        if o == 8:
-            return "sri", f"v{rd}.{aa}, v{rn}.{aa}, #{2 * esize - immhb}"
-        if o in (28, 31):
-            mn = ("scvtf", "ucvtf") if o == 28 else ("fcvtzs", "fcvtzu")
-            return mn[u], f"v{rd}.{aa}, v{rn}.{aa}, #{2 * esize - immhb}"
-        wide = ARR[(sz + 1) * 2 + 1]
-        if o == 16:
-            return ("shrn2" if q else "shrn"), f"v{rd}.{aa}, v{rn}.{wide}, #{2 * esize - immhb}"
-        sh = immhb - esize
-        if sh == 0:
-            return ("sxtl", "uxtl")[u] + ("2" if q else ""), f"v{rd}.{wide}, v{rn}.{aa}"
-        return ("sshll", "ushll")[u] + ("2" if q else ""), f"v{rd}.{wide}, v{rn}.{aa}, #{sh}"
-    if name == "EXT":
-        return "ext", f"v{rd}.{ARR[q]}, v{rn}.{ARR[q]}, v{f['rm']}.{ARR[q]}, #{f['imm4']}"
-    if name == "TBL":
-        n = f["len"] + 1
-        regs = ", ".join(f"v{(rn + i) & 31}.16b" for i in range(n))
-        return ("tbx" if f["op"] else "tbl"), f"v{rd}.{ARR[q]}, {{{regs}}}, v{f['rm']}.{ARR[q]}"
-    if name == "VPERM":
-        mn = {1: "uzp1", 2: "trn1", 3: "zip1", 5: "uzp2", 6: "trn2", 7: "zip2"}[f["opcode"]]
-        return mn, f"v{rd}.{a}, v{rn}.{a}, v{f['rm']}.{a}"
-    if name == "SSHIFT":
-        immh, o = f["immh"], f["opcode"]
-        immhb = (immh << 3) | f["immb"]
-        if o in (28, 31):
-            dbl = immh >= 8
-            t = "sd"[dbl]
-            mn = ("scvtf", "ucvtf") if o == 28 else ("fcvtzs", "fcvtzu")
-            return mn[u], f"{t}{rd}, {t}{rn}, #{(128 if dbl else 64) - immhb}"
-        if o == 10:
-            return ("shl", "sli")[u], f"d{rd}, d{rn}, #{immhb - 64}"
-        mn = {0: ("sshr", "ushr"), 2: ("ssra", "usra"), 8: ("?", "sri")}[o][u]
-        return mn, f"d{rd}, d{rn}, #{128 - immhb}"
     return name.lower(), ""
 
 
@@ -522,17 +472,23 @@ def _fmt_simd(name, f, w, addr):
 # A token is REGFIELD.KIND: vd.T is Vd with the arrangement of size and Q,
 # vd.B the same in bytes (8b/16b), vd.W lanes twice as wide over 128 bits, vd.P
 # lanes twice as wide over Q's width; F, F2, S, N, L the FP forms' lanes by sz
-# (single or double), E/EW a scalar as wide as a lane (or twice), b/h/s/d or an
-# arrangement (4s, 2d) a fixed one, vm.X a by-element operand, J/JX DUP's; #0 (#0.0) is itself, #E the lane width.  The
+# (single or double); E/EW a scalar as wide as a lane (or twice: b0, h0, s0,
+# d0); b/h/s/d or an arrangement (4s, 2d) a fixed one; vm.X a by-element
+# operand, J/JX DUP's; vn.L1..L4 a list of 1-4 registers of 16 bytes from Vn
+# on.  #E is the lane width, #NAME the value of field NAME (#imm4) or of the
+# declared immediate's shift (#sh: a row with option imm=, whose lane size
+# comes from immh); any other #... (#0, #0.0) is itself.  The
 # mnemonic is the row's (decode_table option mn=: by default ADD_v -> add);
 # _ALIAS gives the preferred spelling where the ARM ARM prefers an alias.
 def _operand(tok: str, f: dict) -> str:
     if tok == "#E":                                  # the lane width in bits (SHLL)
         return f"#{8 << f['size']}"
     if tok.startswith("#"):
-        return tok
+        return f"#{f[tok[1:]]}" if tok[1:] in f else tok
     reg, kind = tok.split(".")
     r, q = f[reg], f.get("q", 1)
+    if kind in ("L1", "L2", "L3", "L4"):
+        return "{" + ", ".join(f"v{(r + i) & 31}.16b" for i in range(int(kind[1]))) + "}"
     if kind == "T":
         return f"v{r}.{ARR[f['size'] * 2 + q]}"
     if kind == "B":
@@ -577,15 +533,21 @@ def _element(f: dict) -> str:
     return f"v{vm}.{'bhsd'[f['size']]}[{(h << 1) | l}]"
 
 
-_ALIAS = {"ORR_v": lambda f: ("mov", ("vd.B", "vn.B")) if f["vn"] == f["vm"] else None}
+_ALIAS = {"ORR_v": lambda f: ("mov", ("vd.B", "vn.B")) if f["vn"] == f["vm"] else None,
+          "SSHLL_v": lambda f: ("sxtl", ("vd.W", "vn.T")) if f["sh"] == 0 else None,
+          "USHLL_v": lambda f: ("uxtl", ("vd.W", "vn.T")) if f["sh"] == 0 else None}
 
 
-def _fmt_template(e, f):
+def _fmt_template(op, e, w):
+    f = e.extract(w)
+    if e.imm:                                        # shift by immediate: lane size and shift from immh:immb
+        imm = int(imm_of(op, w))
+        f["size"], f["sh"] = imm >> 8, imm & 0xFF
     mn, asm = e.mn, e.asm
     alias = _ALIAS.get(e.name, lambda f: None)(f)
     if alias:
         mn, asm = alias
-    elif e.q2 and f["q"]:
+    if e.q2 and f["q"]:
         mn += "2"
     return mn, ", ".join(_operand(tok, f) for tok in asm)
 
@@ -601,7 +563,7 @@ def disassemble_word(w: int, addr: int = 0) -> str:
         return f".inst {w:#010x}"
     e = T.TABLE[op]
     if e.asm:
-        mn, ops = _fmt_template(e, e.extract(w))
+        mn, ops = _fmt_template(op, e, w)
     else:
         mn, ops = _FORMAT[e.cls](e.name, e.extract(w), w, addr)
     return f"{mn} {ops}".rstrip()

@@ -44,7 +44,7 @@ from pathlib import Path
 
 from . import decode_table as T
 from . import (exec_fp, exec_int, exec_mem, exec_vacross, exec_vdiff, exec_vec3,  # noqa: F401  (register their families)
-               exec_velem, exec_vfparith, exec_vmisc, exec_vscalar)
+               exec_velem, exec_vfparith, exec_vmisc, exec_vperm, exec_vscalar, exec_vshift)
 from .rows import EXECUTOR, HOT, INLINED, OUT_OF_LINE
 
 RUN = Path(__file__).with_name("run.py")
@@ -297,6 +297,18 @@ def rows() -> list[str]:
     return [e.name for e in T.TABLE if e.name in EXECUTOR and not _cold(e.name)]
 
 
+def _home(name: str) -> str:
+    """The module the loop imports a family's global from: where a function is defined,
+    else the first family module (by name) holding it, so that the output does not
+    depend on the order in which the families were imported."""
+    homes = sorted(fn.py_func.__module__ for fn in EXECUTOR.values() if name in fn.py_func.__globals__)
+    obj = sys.modules[homes[0]].__dict__[name]
+    defined = getattr(getattr(obj, "py_func", obj), "__module__", None)
+    if isinstance(defined, str) and defined.rsplit(".", 1)[0] == homes[0].rsplit(".", 1)[0]:
+        return defined.rsplit(".", 1)[-1]
+    return homes[0].rsplit(".", 1)[-1]
+
+
 def generated() -> tuple[str, str]:
     """(imports, row code) for run.py."""
     lines, free = [], set()
@@ -309,8 +321,7 @@ def generated() -> tuple[str, str]:
               f"{INDENT}    break"]
     by_module: dict[str, list[str]] = {}
     for name in sorted(free):
-        home = next(fn.py_func.__globals__ for fn in EXECUTOR.values() if name in fn.py_func.__globals__)
-        by_module.setdefault(home["__name__"].rsplit(".", 1)[-1], []).append(name)
+        by_module.setdefault(_home(name), []).append(name)
     imports = []
     for mod, names in sorted(by_module.items()):
         imports.append(f"from .{mod} import (  # noqa: F811")

@@ -22,12 +22,12 @@ OUT_OF_LINE: set[str] = set()        # rows of other classes than SIMD that run 
 HOT: set[str] = set()                # SIMD rows that the loop carries inline all the same (hot=True)
 
 
-def executes(*names: str, cold: bool = False, hot: bool = False):
+def executes(*names: str, cold: bool = False, hot: bool | tuple[str, ...] = False):
     """Register the decorated function as the executor of the named rows.
     cold=True: rare rows, called from cold_rows.exec_cold rather than copied into the
     hot loop (as every SIMD row is), so that they do not lengthen its compile.
     hot=True: SIMD rows the loop carries inline all the same (the few that gcc's
-    vectorised loops live on)."""
+    vectorised loops live on); hot=(NAME, ...): only those of the family's rows."""
     def register(fn):
         jitted = njit(cache=True)(fn)
         for name in names:
@@ -38,8 +38,11 @@ def executes(*names: str, cold: bool = False, hot: bool = False):
             EXECUTOR[name] = jitted
             if cold:
                 OUT_OF_LINE.add(name)
-            if hot:
+            if hot is True or name in (hot or ()):
                 HOT.add(name)
+        unknown = set(hot) - set(names) if isinstance(hot, tuple) else set()
+        if unknown:
+            raise ValueError(f"{fn.__name__}: hot= names rows it does not execute: {sorted(unknown)}")
         return jitted
     return register
 

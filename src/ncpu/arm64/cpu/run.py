@@ -28,54 +28,69 @@ from .state import PC
 from .vregs import borrowed_v
 
 # ---- GENERATED IMPORTS BEGIN
+from .alu import (  # noqa: F811
+    add_with_carry, bswap64, clz64, cond_holds, extend_reg, logic_flags, lsr, rbit64,
+    ror32, ror64, sdiv64, sext32, sextn, shift_reg, smulh, udiv64,
+    umulh,
+)
+from .decoder import (  # noqa: F811
+    bits, ones,
+)
 from .exec_fp import (  # noqa: F811
-    K_ADD, K_DIV, K_MUL, K_SUB, _arith2, _arith_rare, _compare_rare, _fcmp,
-    _fma_rare, _sign, _unary, arith_flags, cvtf_flags, fma32, fma64, fma_flags,
-    sqrt_flags, to_int, to_int_flags,
+    FPSR, K_ADD, K_DIV, K_MUL, K_SUB, M32, NZCV, _arith2,
+    _arith_rare, _compare_rare, _fcmp, _fma_rare, _sign, _unary,
 )
 from .exec_int import (  # noqa: F811
-    A_EXEC, FPSR, M32, NZCV, ST_REASON, _add_sub, _result, add_with_carry,
-    bits, bswap64, clz64, cond_holds, extend_reg, fault, logic_flags, lsr,
-    ones, rbit64, ror32, ror64, sdiv64, sext32, shift_reg, smulh,
-    store, udiv64, umulh, writable,
+    A_EXEC, ST_REASON, _add_sub, _result,
 )
 from .exec_mem import (  # noqa: F811
-    NPAGES, load, sextn,
-)
-from .exec_vec3 import (  # noqa: F811
-    lanes_add, lanes_eq_zero, lanes_sub, tops,
+    NPAGES,
 )
 from .exec_vfparith import (  # noqa: F811
     DEFAULT_NAN32, DEFAULT_NAN64, three_lanes,
 )
+from .fpu import (  # noqa: F811
+    arith_flags, cvtf_flags, fma32, fma64, fma_flags, sqrt_flags, to_int, to_int_flags,
+)
+from .mmu import (  # noqa: F811
+    fault, load, store, writable,
+)
+from .swar import (  # noqa: F811
+    bytes_from, lane_ones, lanes_add, lanes_asr, lanes_eq_zero, lanes_even, lanes_interleave, lanes_lsr,
+    lanes_shl, lanes_sub, lanes_widen, lows, tops,
+)
 # the rows that run in the generated code (the others: their class executors)
-DISPATCHED = np.zeros(409, np.bool_)
+DISPATCHED = np.zeros(471, np.bool_)
 DISPATCHED[np.array([
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
     25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
     48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70,
     71, 72, 73, 74, 75, 76, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 103, 104, 105, 106, 111,
-    112, 113, 114, 115, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 130, 173, 174,
-    176, 188, 189, 190, 191, 192, 193, 194, 195, 235, 243, 247, 254, 255, 261, 265
+    112, 113, 114, 115, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 130, 168, 169,
+    171, 183, 184, 185, 186, 187, 188, 189, 190, 230, 238, 242, 249, 250, 256, 260, 404, 405,
+    406, 407, 413, 418, 426, 427, 456, 457, 458, 459, 460, 461, 462, 463, 464, 465, 466, 467,
+    468, 469, 470
 ])] = True
 # the rows cold_rows.exec_cold runs (the other rows that leave the inner loop: class executors)
-COLD = np.zeros(409, np.bool_)
+COLD = np.zeros(471, np.bool_)
 COLD[np.array([
-    107, 108, 109, 110, 116, 117, 129, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153,
-    154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171,
-    172, 175, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 187, 196, 197, 198, 199, 200,
-    201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218,
-    219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 236, 237,
-    238, 239, 240, 241, 242, 244, 245, 246, 248, 249, 250, 251, 252, 253, 256, 257, 258, 259,
-    260, 262, 263, 264, 266, 267, 268, 269, 270, 271, 272, 273, 274, 275, 276, 277, 278, 279,
-    280, 281, 282, 283, 284, 285, 286, 287, 288, 289, 290, 291, 292, 293, 294, 295, 296, 297,
-    298, 299, 300, 301, 302, 303, 304, 305, 306, 307, 308, 309, 310, 311, 312, 313, 314, 315,
-    316, 317, 318, 319, 320, 321, 322, 323, 324, 325, 326, 327, 328, 329, 330, 331, 332, 333,
-    334, 335, 336, 337, 338, 339, 340, 341, 342, 343, 344, 345, 346, 347, 348, 349, 350, 351,
-    352, 353, 354, 355, 356, 357, 358, 359, 360, 361, 362, 363, 364, 365, 366, 367, 368, 369,
-    370, 371, 372, 373, 374, 375, 376, 377, 378, 379, 380, 381, 382, 383, 384, 385, 386, 387,
-    388, 389, 390, 391, 392, 393, 394, 395, 396, 397, 398, 399, 400, 401, 402, 403, 404, 405,
-    406, 407, 408
+    107, 108, 109, 110, 116, 117, 129, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148,
+    149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166,
+    167, 170, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 191, 192, 193, 194, 195,
+    196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213,
+    214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 231, 232,
+    233, 234, 235, 236, 237, 239, 240, 241, 243, 244, 245, 246, 247, 248, 251, 252, 253, 254,
+    255, 257, 258, 259, 261, 262, 263, 264, 265, 266, 267, 268, 269, 270, 271, 272, 273, 274,
+    275, 276, 277, 278, 279, 280, 281, 282, 283, 284, 285, 286, 287, 288, 289, 290, 291, 292,
+    293, 294, 295, 296, 297, 298, 299, 300, 301, 302, 303, 304, 305, 306, 307, 308, 309, 310,
+    311, 312, 313, 314, 315, 316, 317, 318, 319, 320, 321, 322, 323, 324, 325, 326, 327, 328,
+    329, 330, 331, 332, 333, 334, 335, 336, 337, 338, 339, 340, 341, 342, 343, 344, 345, 346,
+    347, 348, 349, 350, 351, 352, 353, 354, 355, 356, 357, 358, 359, 360, 361, 362, 363, 364,
+    365, 366, 367, 368, 369, 370, 371, 372, 373, 374, 375, 376, 377, 378, 379, 380, 381, 382,
+    383, 384, 385, 386, 387, 388, 389, 390, 391, 392, 393, 394, 395, 396, 397, 398, 399, 400,
+    401, 402, 403, 408, 409, 410, 411, 412, 414, 415, 416, 417, 419, 420, 421, 422, 423, 424,
+    425, 428, 429, 430, 431, 432, 433, 434, 435, 436, 437, 438, 439, 440, 441, 442, 443, 444,
+    445, 446, 447, 448, 449, 450, 451, 452, 453, 454, 455
 ], np.int64)] = True
 # ---- GENERATED IMPORTS END
 
@@ -2288,7 +2303,7 @@ def _run(R, V, m, st, max_steps, hk):
                         fmov_gen_x = np.int64(V_s[fmov_gen_rn, 0])
                     R[a] = fmov_gen_x if fmov_gen_sf else fmov_gen_x & M32
                 pc = pc + 4
-            elif op == 173:  # ADD_v
+            elif op == 168:  # ADD_v
                 add_v_q = w >> 30 & 1
                 add_v_sz = w >> 22 & 3
                 add_v_h = tops(add_v_sz)
@@ -2297,7 +2312,7 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = add_v_r0
                 V_d[a, 1] = add_v_r1 if add_v_q else 0
                 pc = pc + 4
-            elif op == 174:  # SUB_v
+            elif op == 169:  # SUB_v
                 sub_v_q = w >> 30 & 1
                 sub_v_sz = w >> 22 & 3
                 sub_v_h = tops(sub_v_sz)
@@ -2306,7 +2321,7 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = sub_v_r0
                 V_d[a, 1] = sub_v_r1 if sub_v_q else 0
                 pc = pc + 4
-            elif op == 176:  # CMEQ_v
+            elif op == 171:  # CMEQ_v
                 cmeq_v_q = w >> 30 & 1
                 cmeq_v_sz = w >> 22 & 3
                 cmeq_v_h = tops(cmeq_v_sz)
@@ -2315,7 +2330,7 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = cmeq_v_r0
                 V_d[a, 1] = cmeq_v_r1 if cmeq_v_q else 0
                 pc = pc + 4
-            elif op == 188:  # AND_v
+            elif op == 183:  # AND_v
                 and_v_q = w >> 30 & 1
                 for and_v_h in range(2 if and_v_q else 1):
                     and_v_x, and_v_y, and_v_old = (V_d[b, and_v_h], V_d[c, and_v_h], V_d[a, and_v_h])
@@ -2324,7 +2339,7 @@ def _run(R, V, m, st, max_steps, hk):
                 if not and_v_q:
                     V_d[a, 1] = 0
                 pc = pc + 4
-            elif op == 189:  # BIC_v
+            elif op == 184:  # BIC_v
                 bic_v_q = w >> 30 & 1
                 for bic_v_h in range(2 if bic_v_q else 1):
                     bic_v_x, bic_v_y, bic_v_old = (V_d[b, bic_v_h], V_d[c, bic_v_h], V_d[a, bic_v_h])
@@ -2333,7 +2348,7 @@ def _run(R, V, m, st, max_steps, hk):
                 if not bic_v_q:
                     V_d[a, 1] = 0
                 pc = pc + 4
-            elif op == 190:  # ORR_v
+            elif op == 185:  # ORR_v
                 orr_v_q = w >> 30 & 1
                 for orr_v_h in range(2 if orr_v_q else 1):
                     orr_v_x, orr_v_y, orr_v_old = (V_d[b, orr_v_h], V_d[c, orr_v_h], V_d[a, orr_v_h])
@@ -2342,7 +2357,7 @@ def _run(R, V, m, st, max_steps, hk):
                 if not orr_v_q:
                     V_d[a, 1] = 0
                 pc = pc + 4
-            elif op == 191:  # ORN_v
+            elif op == 186:  # ORN_v
                 orn_v_q = w >> 30 & 1
                 for orn_v_h in range(2 if orn_v_q else 1):
                     orn_v_x, orn_v_y, orn_v_old = (V_d[b, orn_v_h], V_d[c, orn_v_h], V_d[a, orn_v_h])
@@ -2351,7 +2366,7 @@ def _run(R, V, m, st, max_steps, hk):
                 if not orn_v_q:
                     V_d[a, 1] = 0
                 pc = pc + 4
-            elif op == 192:  # EOR_v
+            elif op == 187:  # EOR_v
                 eor_v_q = w >> 30 & 1
                 for eor_v_h in range(2 if eor_v_q else 1):
                     eor_v_x, eor_v_y, eor_v_old = (V_d[b, eor_v_h], V_d[c, eor_v_h], V_d[a, eor_v_h])
@@ -2360,7 +2375,7 @@ def _run(R, V, m, st, max_steps, hk):
                 if not eor_v_q:
                     V_d[a, 1] = 0
                 pc = pc + 4
-            elif op == 193:  # BSL_v
+            elif op == 188:  # BSL_v
                 bsl_v_q = w >> 30 & 1
                 for bsl_v_h in range(2 if bsl_v_q else 1):
                     bsl_v_x, bsl_v_y, bsl_v_old = (V_d[b, bsl_v_h], V_d[c, bsl_v_h], V_d[a, bsl_v_h])
@@ -2369,7 +2384,7 @@ def _run(R, V, m, st, max_steps, hk):
                 if not bsl_v_q:
                     V_d[a, 1] = 0
                 pc = pc + 4
-            elif op == 194:  # BIT_v
+            elif op == 189:  # BIT_v
                 bit_v_q = w >> 30 & 1
                 for bit_v_h in range(2 if bit_v_q else 1):
                     bit_v_x, bit_v_y, bit_v_old = (V_d[b, bit_v_h], V_d[c, bit_v_h], V_d[a, bit_v_h])
@@ -2378,7 +2393,7 @@ def _run(R, V, m, st, max_steps, hk):
                 if not bit_v_q:
                     V_d[a, 1] = 0
                 pc = pc + 4
-            elif op == 195:  # BIF_v
+            elif op == 190:  # BIF_v
                 bif_v_q = w >> 30 & 1
                 for bif_v_h in range(2 if bif_v_q else 1):
                     bif_v_x, bif_v_y, bif_v_old = (V_d[b, bif_v_h], V_d[c, bif_v_h], V_d[a, bif_v_h])
@@ -2387,7 +2402,7 @@ def _run(R, V, m, st, max_steps, hk):
                 if not bif_v_q:
                     V_d[a, 1] = 0
                 pc = pc + 4
-            elif op == 235:  # NOT_v
+            elif op == 230:  # NOT_v
                 not_v_q = w >> 30 & 1
                 not_v_sz = 0
                 not_v_h = tops(not_v_sz)
@@ -2396,7 +2411,7 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = not_v_r0
                 V_d[a, 1] = not_v_r1 if not_v_q else 0
                 pc = pc + 4
-            elif op == 243:  # CMEQ0_v
+            elif op == 238:  # CMEQ0_v
                 cmeq0_v_q = w >> 30 & 1
                 cmeq0_v_sz = w >> 22 & 3
                 cmeq0_v_h = tops(cmeq0_v_sz)
@@ -2405,7 +2420,7 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = cmeq0_v_r0
                 V_d[a, 1] = cmeq0_v_r1 if cmeq0_v_q else 0
                 pc = pc + 4
-            elif op == 247:  # NEG_v
+            elif op == 242:  # NEG_v
                 neg_v_q = w >> 30 & 1
                 neg_v_sz = w >> 22 & 3
                 neg_v_h = tops(neg_v_sz)
@@ -2414,7 +2429,7 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = neg_v_r0
                 V_d[a, 1] = neg_v_r1 if neg_v_q else 0
                 pc = pc + 4
-            elif op == 254:  # FMLA_v
+            elif op == 249:  # FMLA_v
                 fmla_v_q = w >> 30 & 1
                 fmla_v_dbl = w >> 22 & 1 == 1
                 fmla_v_kind = K_MUL
@@ -2452,9 +2467,9 @@ def _run(R, V, m, st, max_steps, hk):
                         R[FPSR] |= fmla_v_flags
                         fmla_v_done = True
                 if not fmla_v_done:
-                    three_lanes(254, w, R, V, a, b, c)
+                    three_lanes(249, w, R, V, a, b, c)
                 pc = pc + 4
-            elif op == 255:  # FADD_v
+            elif op == 250:  # FADD_v
                 fadd_v_q = w >> 30 & 1
                 fadd_v_dbl = w >> 22 & 1 == 1
                 fadd_v_kind = K_ADD
@@ -2493,9 +2508,9 @@ def _run(R, V, m, st, max_steps, hk):
                         R[FPSR] |= fadd_v_flags
                         fadd_v_done = True
                 if not fadd_v_done:
-                    three_lanes(255, w, R, V, a, b, c)
+                    three_lanes(250, w, R, V, a, b, c)
                 pc = pc + 4
-            elif op == 261:  # FSUB_v
+            elif op == 256:  # FSUB_v
                 fsub_v_q = w >> 30 & 1
                 fsub_v_dbl = w >> 22 & 1 == 1
                 fsub_v_kind = K_SUB
@@ -2534,9 +2549,9 @@ def _run(R, V, m, st, max_steps, hk):
                         R[FPSR] |= fsub_v_flags
                         fsub_v_done = True
                 if not fsub_v_done:
-                    three_lanes(261, w, R, V, a, b, c)
+                    three_lanes(256, w, R, V, a, b, c)
                 pc = pc + 4
-            elif op == 265:  # FMUL_v
+            elif op == 260:  # FMUL_v
                 fmul_v_q = w >> 30 & 1
                 fmul_v_dbl = w >> 22 & 1 == 1
                 fmul_v_kind = K_MUL
@@ -2575,7 +2590,338 @@ def _run(R, V, m, st, max_steps, hk):
                         R[FPSR] |= fmul_v_flags
                         fmul_v_done = True
                 if not fmul_v_done:
-                    three_lanes(265, w, R, V, a, b, c)
+                    three_lanes(260, w, R, V, a, b, c)
+                pc = pc + 4
+            elif op == 404:  # SSHR_v
+                sshr_v_q = w >> 30 & 1
+                sshr_v_sz = imm >> 8
+                sshr_v_sh = imm & 255
+                sshr_v_x0, sshr_v_x1, sshr_v_old0, sshr_v_old1 = (V_d[b, 0], V_d[b, 1], V_d[a, 0], V_d[a, 1])
+                sshr_v_r0, sshr_v_r1 = (lanes_asr(sshr_v_x0, sshr_v_sh, sshr_v_sz), lanes_asr(sshr_v_x1, sshr_v_sh, sshr_v_sz))
+                V_d[a, 0] = sshr_v_r0
+                V_d[a, 1] = sshr_v_r1 if sshr_v_q else 0
+                pc = pc + 4
+            elif op == 405:  # USHR_v
+                ushr_v_q = w >> 30 & 1
+                ushr_v_sz = imm >> 8
+                ushr_v_sh = imm & 255
+                ushr_v_x0, ushr_v_x1, ushr_v_old0, ushr_v_old1 = (V_d[b, 0], V_d[b, 1], V_d[a, 0], V_d[a, 1])
+                ushr_v_r0, ushr_v_r1 = (lanes_lsr(ushr_v_x0, ushr_v_sh, ushr_v_sz), lanes_lsr(ushr_v_x1, ushr_v_sh, ushr_v_sz))
+                V_d[a, 0] = ushr_v_r0
+                V_d[a, 1] = ushr_v_r1 if ushr_v_q else 0
+                pc = pc + 4
+            elif op == 406:  # SSRA_v
+                ssra_v_q = w >> 30 & 1
+                ssra_v_sz = imm >> 8
+                ssra_v_sh = imm & 255
+                ssra_v_x0, ssra_v_x1, ssra_v_old0, ssra_v_old1 = (V_d[b, 0], V_d[b, 1], V_d[a, 0], V_d[a, 1])
+                ssra_v_h = tops(ssra_v_sz)
+                ssra_v_r0, ssra_v_r1 = (lanes_add(ssra_v_old0, lanes_asr(ssra_v_x0, ssra_v_sh, ssra_v_sz), ssra_v_h), lanes_add(ssra_v_old1, lanes_asr(ssra_v_x1, ssra_v_sh, ssra_v_sz), ssra_v_h))
+                V_d[a, 0] = ssra_v_r0
+                V_d[a, 1] = ssra_v_r1 if ssra_v_q else 0
+                pc = pc + 4
+            elif op == 407:  # USRA_v
+                usra_v_q = w >> 30 & 1
+                usra_v_sz = imm >> 8
+                usra_v_sh = imm & 255
+                usra_v_x0, usra_v_x1, usra_v_old0, usra_v_old1 = (V_d[b, 0], V_d[b, 1], V_d[a, 0], V_d[a, 1])
+                usra_v_h = tops(usra_v_sz)
+                usra_v_r0, usra_v_r1 = (lanes_add(usra_v_old0, lanes_lsr(usra_v_x0, usra_v_sh, usra_v_sz), usra_v_h), lanes_add(usra_v_old1, lanes_lsr(usra_v_x1, usra_v_sh, usra_v_sz), usra_v_h))
+                V_d[a, 0] = usra_v_r0
+                V_d[a, 1] = usra_v_r1 if usra_v_q else 0
+                pc = pc + 4
+            elif op == 413:  # SHL_v
+                shl_v_q = w >> 30 & 1
+                shl_v_sz = imm >> 8
+                shl_v_sh = imm & 255
+                shl_v_x0, shl_v_x1, shl_v_old0, shl_v_old1 = (V_d[b, 0], V_d[b, 1], V_d[a, 0], V_d[a, 1])
+                shl_v_r0, shl_v_r1 = (lanes_shl(shl_v_x0, shl_v_sh, shl_v_sz), lanes_shl(shl_v_x1, shl_v_sh, shl_v_sz))
+                V_d[a, 0] = shl_v_r0
+                V_d[a, 1] = shl_v_r1 if shl_v_q else 0
+                pc = pc + 4
+            elif op == 418:  # SHRN_v
+                shrn_v_q = w >> 30 & 1
+                shrn_v_sz = imm >> 8
+                shrn_v_sh = imm & 255
+                shrn_v_r = lanes_even(lanes_lsr(V_d[b, 0], shrn_v_sh, shrn_v_sz + 1), shrn_v_sz) | lanes_even(lanes_lsr(V_d[b, 1], shrn_v_sh, shrn_v_sz + 1), shrn_v_sz) << 32
+                if shrn_v_q:
+                    V_d[a, 1] = shrn_v_r
+                else:
+                    V_d[a, 0] = shrn_v_r
+                    V_d[a, 1] = 0
+                pc = pc + 4
+            elif op == 426:  # SSHLL_v
+                sshll_v_q = w >> 30 & 1
+                sshll_v_sz = imm >> 8
+                sshll_v_sh = imm & 255
+                sshll_v_x = V_d[b, 1] if sshll_v_q else V_d[b, 0]
+                sshll_v_r0 = lanes_widen(sshll_v_x, sshll_v_sz) << sshll_v_sh
+                sshll_v_r1 = lanes_widen(sshll_v_x >> 32, sshll_v_sz) << sshll_v_sh
+                sshll_v_s = lows(sshll_v_sz + 1) * (np.int64(1) << (8 << sshll_v_sz) - 1 + sshll_v_sh)
+                sshll_v_h = tops(sshll_v_sz + 1)
+                sshll_v_r0, sshll_v_r1 = (lanes_sub(sshll_v_r0 ^ sshll_v_s, sshll_v_s, sshll_v_h), lanes_sub(sshll_v_r1 ^ sshll_v_s, sshll_v_s, sshll_v_h))
+                V_d[a, 0] = sshll_v_r0
+                V_d[a, 1] = sshll_v_r1
+                pc = pc + 4
+            elif op == 427:  # USHLL_v
+                ushll_v_q = w >> 30 & 1
+                ushll_v_sz = imm >> 8
+                ushll_v_sh = imm & 255
+                ushll_v_x = V_d[b, 1] if ushll_v_q else V_d[b, 0]
+                ushll_v_r0 = lanes_widen(ushll_v_x, ushll_v_sz) << ushll_v_sh
+                ushll_v_r1 = lanes_widen(ushll_v_x >> 32, ushll_v_sz) << ushll_v_sh
+                pass
+                V_d[a, 0] = ushll_v_r0
+                V_d[a, 1] = ushll_v_r1
+                pc = pc + 4
+            elif op == 456:  # UZP1_v
+                uzp1_v_q = w >> 30 & 1
+                uzp1_v_sz = w >> 22 & 3
+                uzp1_v_e = 8 << uzp1_v_sz
+                uzp1_v_n0, uzp1_v_n1, uzp1_v_m0, uzp1_v_m1 = (V_d[b, 0], V_d[b, 1], V_d[c, 0], V_d[c, 1])
+                if uzp1_v_sz == 3:
+                    uzp1_v_r0, uzp1_v_r1 = (uzp1_v_n0, uzp1_v_m0)
+                else:
+                    uzp1_v_k = 0
+                    if uzp1_v_q:
+                        uzp1_v_r0 = lanes_even(lsr(uzp1_v_n0, uzp1_v_k), uzp1_v_sz) | lanes_even(lsr(uzp1_v_n1, uzp1_v_k), uzp1_v_sz) << 32
+                        uzp1_v_r1 = lanes_even(lsr(uzp1_v_m0, uzp1_v_k), uzp1_v_sz) | lanes_even(lsr(uzp1_v_m1, uzp1_v_k), uzp1_v_sz) << 32
+                    else:
+                        uzp1_v_r0 = lanes_even(lsr(uzp1_v_n0, uzp1_v_k), uzp1_v_sz) | lanes_even(lsr(uzp1_v_m0, uzp1_v_k), uzp1_v_sz) << 32
+                        uzp1_v_r1 = np.int64(0)
+                V_d[a, 0] = uzp1_v_r0
+                V_d[a, 1] = uzp1_v_r1 if uzp1_v_q else 0
+                pc = pc + 4
+            elif op == 457:  # TRN1_v
+                trn1_v_q = w >> 30 & 1
+                trn1_v_sz = w >> 22 & 3
+                trn1_v_e = 8 << trn1_v_sz
+                trn1_v_n0, trn1_v_n1, trn1_v_m0, trn1_v_m1 = (V_d[b, 0], V_d[b, 1], V_d[c, 0], V_d[c, 1])
+                if trn1_v_sz == 3:
+                    trn1_v_r0, trn1_v_r1 = (trn1_v_n0, trn1_v_m0)
+                else:
+                    trn1_v_even = lows(trn1_v_sz + 1) * lane_ones(trn1_v_sz)
+                    trn1_v_r0 = trn1_v_n0 & trn1_v_even | (trn1_v_m0 & trn1_v_even) << trn1_v_e
+                    trn1_v_r1 = trn1_v_n1 & trn1_v_even | (trn1_v_m1 & trn1_v_even) << trn1_v_e
+                V_d[a, 0] = trn1_v_r0
+                V_d[a, 1] = trn1_v_r1 if trn1_v_q else 0
+                pc = pc + 4
+            elif op == 458:  # ZIP1_v
+                zip1_v_q = w >> 30 & 1
+                zip1_v_sz = w >> 22 & 3
+                zip1_v_e = 8 << zip1_v_sz
+                zip1_v_n0, zip1_v_n1, zip1_v_m0, zip1_v_m1 = (V_d[b, 0], V_d[b, 1], V_d[c, 0], V_d[c, 1])
+                if zip1_v_sz == 3:
+                    zip1_v_r0, zip1_v_r1 = (zip1_v_n0, zip1_v_m0)
+                elif zip1_v_q:
+                    zip1_v_x, zip1_v_y = (zip1_v_n0, zip1_v_m0)
+                    zip1_v_r0 = lanes_interleave(zip1_v_x, zip1_v_y, zip1_v_sz)
+                    zip1_v_r1 = lanes_interleave(lsr(zip1_v_x, 32), lsr(zip1_v_y, 32), zip1_v_sz)
+                else:
+                    zip1_v_k = 0
+                    zip1_v_r0 = lanes_interleave(lsr(zip1_v_n0, zip1_v_k), lsr(zip1_v_m0, zip1_v_k), zip1_v_sz)
+                    zip1_v_r1 = np.int64(0)
+                V_d[a, 0] = zip1_v_r0
+                V_d[a, 1] = zip1_v_r1 if zip1_v_q else 0
+                pc = pc + 4
+            elif op == 459:  # UZP2_v
+                uzp2_v_q = w >> 30 & 1
+                uzp2_v_sz = w >> 22 & 3
+                uzp2_v_e = 8 << uzp2_v_sz
+                uzp2_v_n0, uzp2_v_n1, uzp2_v_m0, uzp2_v_m1 = (V_d[b, 0], V_d[b, 1], V_d[c, 0], V_d[c, 1])
+                if uzp2_v_sz == 3:
+                    uzp2_v_r0, uzp2_v_r1 = (uzp2_v_n1, uzp2_v_m1)
+                else:
+                    uzp2_v_k = uzp2_v_e
+                    if uzp2_v_q:
+                        uzp2_v_r0 = lanes_even(lsr(uzp2_v_n0, uzp2_v_k), uzp2_v_sz) | lanes_even(lsr(uzp2_v_n1, uzp2_v_k), uzp2_v_sz) << 32
+                        uzp2_v_r1 = lanes_even(lsr(uzp2_v_m0, uzp2_v_k), uzp2_v_sz) | lanes_even(lsr(uzp2_v_m1, uzp2_v_k), uzp2_v_sz) << 32
+                    else:
+                        uzp2_v_r0 = lanes_even(lsr(uzp2_v_n0, uzp2_v_k), uzp2_v_sz) | lanes_even(lsr(uzp2_v_m0, uzp2_v_k), uzp2_v_sz) << 32
+                        uzp2_v_r1 = np.int64(0)
+                V_d[a, 0] = uzp2_v_r0
+                V_d[a, 1] = uzp2_v_r1 if uzp2_v_q else 0
+                pc = pc + 4
+            elif op == 460:  # TRN2_v
+                trn2_v_q = w >> 30 & 1
+                trn2_v_sz = w >> 22 & 3
+                trn2_v_e = 8 << trn2_v_sz
+                trn2_v_n0, trn2_v_n1, trn2_v_m0, trn2_v_m1 = (V_d[b, 0], V_d[b, 1], V_d[c, 0], V_d[c, 1])
+                if trn2_v_sz == 3:
+                    trn2_v_r0, trn2_v_r1 = (trn2_v_n1, trn2_v_m1)
+                else:
+                    trn2_v_even = lows(trn2_v_sz + 1) * lane_ones(trn2_v_sz)
+                    trn2_v_r0 = lsr(trn2_v_n0, trn2_v_e) & trn2_v_even | trn2_v_m0 & ~trn2_v_even
+                    trn2_v_r1 = lsr(trn2_v_n1, trn2_v_e) & trn2_v_even | trn2_v_m1 & ~trn2_v_even
+                V_d[a, 0] = trn2_v_r0
+                V_d[a, 1] = trn2_v_r1 if trn2_v_q else 0
+                pc = pc + 4
+            elif op == 461:  # ZIP2_v
+                zip2_v_q = w >> 30 & 1
+                zip2_v_sz = w >> 22 & 3
+                zip2_v_e = 8 << zip2_v_sz
+                zip2_v_n0, zip2_v_n1, zip2_v_m0, zip2_v_m1 = (V_d[b, 0], V_d[b, 1], V_d[c, 0], V_d[c, 1])
+                if zip2_v_sz == 3:
+                    zip2_v_r0, zip2_v_r1 = (zip2_v_n1, zip2_v_m1)
+                elif zip2_v_q:
+                    zip2_v_x, zip2_v_y = (zip2_v_n1, zip2_v_m1)
+                    zip2_v_r0 = lanes_interleave(zip2_v_x, zip2_v_y, zip2_v_sz)
+                    zip2_v_r1 = lanes_interleave(lsr(zip2_v_x, 32), lsr(zip2_v_y, 32), zip2_v_sz)
+                else:
+                    zip2_v_k = 32
+                    zip2_v_r0 = lanes_interleave(lsr(zip2_v_n0, zip2_v_k), lsr(zip2_v_m0, zip2_v_k), zip2_v_sz)
+                    zip2_v_r1 = np.int64(0)
+                V_d[a, 0] = zip2_v_r0
+                V_d[a, 1] = zip2_v_r1 if zip2_v_q else 0
+                pc = pc + 4
+            elif op == 462:  # EXT_v
+                ext_v_q = w >> 30 & 1
+                ext_v_k = w >> 11 & 15
+                ext_v_n0, ext_v_n1, ext_v_m0, ext_v_m1 = (V_d[b, 0], V_d[b, 1], V_d[c, 0], V_d[c, 1])
+                if not ext_v_q:
+                    ext_v_r0, ext_v_r1 = (bytes_from(ext_v_n0, ext_v_m0, ext_v_k), np.int64(0))
+                elif ext_v_k < 8:
+                    ext_v_r0, ext_v_r1 = (bytes_from(ext_v_n0, ext_v_n1, ext_v_k), bytes_from(ext_v_n1, ext_v_m0, ext_v_k))
+                else:
+                    ext_v_r0, ext_v_r1 = (bytes_from(ext_v_n1, ext_v_m0, ext_v_k - 8), bytes_from(ext_v_m0, ext_v_m1, ext_v_k - 8))
+                V_d[a, 0] = ext_v_r0
+                V_d[a, 1] = ext_v_r1
+                pc = pc + 4
+            elif op == 463:  # TBL1_v
+                tbl1_v_q = w >> 30 & 1
+                tbl1_v_nt = 1
+                tbl1_v_r0, tbl1_v_r1 = (np.int64(0), np.int64(0))
+                for tbl1_v_i in range(16 if tbl1_v_q else 8):
+                    tbl1_v_j = np.int64(V_b[c, tbl1_v_i])
+                    if tbl1_v_j < 16 * tbl1_v_nt:
+                        tbl1_v_x = np.int64(V_b[b + (tbl1_v_j >> 4) & 31, tbl1_v_j & 15])
+                    else:
+                        tbl1_v_x = np.int64(0)
+                    if tbl1_v_i < 8:
+                        tbl1_v_r0 |= tbl1_v_x << 8 * tbl1_v_i
+                    else:
+                        tbl1_v_r1 |= tbl1_v_x << 8 * (tbl1_v_i - 8)
+                V_d[a, 0] = tbl1_v_r0
+                V_d[a, 1] = tbl1_v_r1
+                pc = pc + 4
+            elif op == 464:  # TBL2_v
+                tbl2_v_q = w >> 30 & 1
+                tbl2_v_nt = 2
+                tbl2_v_r0, tbl2_v_r1 = (np.int64(0), np.int64(0))
+                for tbl2_v_i in range(16 if tbl2_v_q else 8):
+                    tbl2_v_j = np.int64(V_b[c, tbl2_v_i])
+                    if tbl2_v_j < 16 * tbl2_v_nt:
+                        tbl2_v_x = np.int64(V_b[b + (tbl2_v_j >> 4) & 31, tbl2_v_j & 15])
+                    else:
+                        tbl2_v_x = np.int64(0)
+                    if tbl2_v_i < 8:
+                        tbl2_v_r0 |= tbl2_v_x << 8 * tbl2_v_i
+                    else:
+                        tbl2_v_r1 |= tbl2_v_x << 8 * (tbl2_v_i - 8)
+                V_d[a, 0] = tbl2_v_r0
+                V_d[a, 1] = tbl2_v_r1
+                pc = pc + 4
+            elif op == 465:  # TBL3_v
+                tbl3_v_q = w >> 30 & 1
+                tbl3_v_nt = 3
+                tbl3_v_r0, tbl3_v_r1 = (np.int64(0), np.int64(0))
+                for tbl3_v_i in range(16 if tbl3_v_q else 8):
+                    tbl3_v_j = np.int64(V_b[c, tbl3_v_i])
+                    if tbl3_v_j < 16 * tbl3_v_nt:
+                        tbl3_v_x = np.int64(V_b[b + (tbl3_v_j >> 4) & 31, tbl3_v_j & 15])
+                    else:
+                        tbl3_v_x = np.int64(0)
+                    if tbl3_v_i < 8:
+                        tbl3_v_r0 |= tbl3_v_x << 8 * tbl3_v_i
+                    else:
+                        tbl3_v_r1 |= tbl3_v_x << 8 * (tbl3_v_i - 8)
+                V_d[a, 0] = tbl3_v_r0
+                V_d[a, 1] = tbl3_v_r1
+                pc = pc + 4
+            elif op == 466:  # TBL4_v
+                tbl4_v_q = w >> 30 & 1
+                tbl4_v_nt = 4
+                tbl4_v_r0, tbl4_v_r1 = (np.int64(0), np.int64(0))
+                for tbl4_v_i in range(16 if tbl4_v_q else 8):
+                    tbl4_v_j = np.int64(V_b[c, tbl4_v_i])
+                    if tbl4_v_j < 16 * tbl4_v_nt:
+                        tbl4_v_x = np.int64(V_b[b + (tbl4_v_j >> 4) & 31, tbl4_v_j & 15])
+                    else:
+                        tbl4_v_x = np.int64(0)
+                    if tbl4_v_i < 8:
+                        tbl4_v_r0 |= tbl4_v_x << 8 * tbl4_v_i
+                    else:
+                        tbl4_v_r1 |= tbl4_v_x << 8 * (tbl4_v_i - 8)
+                V_d[a, 0] = tbl4_v_r0
+                V_d[a, 1] = tbl4_v_r1
+                pc = pc + 4
+            elif op == 467:  # TBX1_v
+                tbx1_v_q = w >> 30 & 1
+                tbx1_v_nt = 1
+                tbx1_v_r0, tbx1_v_r1 = (np.int64(0), np.int64(0))
+                for tbx1_v_i in range(16 if tbx1_v_q else 8):
+                    tbx1_v_j = np.int64(V_b[c, tbx1_v_i])
+                    if tbx1_v_j < 16 * tbx1_v_nt:
+                        tbx1_v_x = np.int64(V_b[b + (tbx1_v_j >> 4) & 31, tbx1_v_j & 15])
+                    else:
+                        tbx1_v_x = np.int64(V_b[a, tbx1_v_i])
+                    if tbx1_v_i < 8:
+                        tbx1_v_r0 |= tbx1_v_x << 8 * tbx1_v_i
+                    else:
+                        tbx1_v_r1 |= tbx1_v_x << 8 * (tbx1_v_i - 8)
+                V_d[a, 0] = tbx1_v_r0
+                V_d[a, 1] = tbx1_v_r1
+                pc = pc + 4
+            elif op == 468:  # TBX2_v
+                tbx2_v_q = w >> 30 & 1
+                tbx2_v_nt = 2
+                tbx2_v_r0, tbx2_v_r1 = (np.int64(0), np.int64(0))
+                for tbx2_v_i in range(16 if tbx2_v_q else 8):
+                    tbx2_v_j = np.int64(V_b[c, tbx2_v_i])
+                    if tbx2_v_j < 16 * tbx2_v_nt:
+                        tbx2_v_x = np.int64(V_b[b + (tbx2_v_j >> 4) & 31, tbx2_v_j & 15])
+                    else:
+                        tbx2_v_x = np.int64(V_b[a, tbx2_v_i])
+                    if tbx2_v_i < 8:
+                        tbx2_v_r0 |= tbx2_v_x << 8 * tbx2_v_i
+                    else:
+                        tbx2_v_r1 |= tbx2_v_x << 8 * (tbx2_v_i - 8)
+                V_d[a, 0] = tbx2_v_r0
+                V_d[a, 1] = tbx2_v_r1
+                pc = pc + 4
+            elif op == 469:  # TBX3_v
+                tbx3_v_q = w >> 30 & 1
+                tbx3_v_nt = 3
+                tbx3_v_r0, tbx3_v_r1 = (np.int64(0), np.int64(0))
+                for tbx3_v_i in range(16 if tbx3_v_q else 8):
+                    tbx3_v_j = np.int64(V_b[c, tbx3_v_i])
+                    if tbx3_v_j < 16 * tbx3_v_nt:
+                        tbx3_v_x = np.int64(V_b[b + (tbx3_v_j >> 4) & 31, tbx3_v_j & 15])
+                    else:
+                        tbx3_v_x = np.int64(V_b[a, tbx3_v_i])
+                    if tbx3_v_i < 8:
+                        tbx3_v_r0 |= tbx3_v_x << 8 * tbx3_v_i
+                    else:
+                        tbx3_v_r1 |= tbx3_v_x << 8 * (tbx3_v_i - 8)
+                V_d[a, 0] = tbx3_v_r0
+                V_d[a, 1] = tbx3_v_r1
+                pc = pc + 4
+            elif op == 470:  # TBX4_v
+                tbx4_v_q = w >> 30 & 1
+                tbx4_v_nt = 4
+                tbx4_v_r0, tbx4_v_r1 = (np.int64(0), np.int64(0))
+                for tbx4_v_i in range(16 if tbx4_v_q else 8):
+                    tbx4_v_j = np.int64(V_b[c, tbx4_v_i])
+                    if tbx4_v_j < 16 * tbx4_v_nt:
+                        tbx4_v_x = np.int64(V_b[b + (tbx4_v_j >> 4) & 31, tbx4_v_j & 15])
+                    else:
+                        tbx4_v_x = np.int64(V_b[a, tbx4_v_i])
+                    if tbx4_v_i < 8:
+                        tbx4_v_r0 |= tbx4_v_x << 8 * tbx4_v_i
+                    else:
+                        tbx4_v_r1 |= tbx4_v_x << 8 * (tbx4_v_i - 8)
+                V_d[a, 0] = tbx4_v_r0
+                V_d[a, 1] = tbx4_v_r1
                 pc = pc + 4
             else:                                          # a row without a family
                 break

@@ -43,3 +43,80 @@ def lanes_eq_zero(x, h, sz):
     nonzero = (((x & ~h) + ~h) | x) & h          # a lane's top bit: set when any bit of the lane is
     zero = ~nonzero & h
     return zero | (zero - lsr(zero, (8 << sz) - 1))
+
+
+# ---- shifts by an immediate (sh fixed for the whole word) -------------------------------
+@njit(cache=True)
+def lows(sz):
+    """The low bit of every lane; times a lane value, that value in every lane."""
+    return lsr(tops(sz), (8 << sz) - 1)
+
+
+@njit(cache=True)
+def lane_ones(sz):
+    return np.int64(-1) if sz == 3 else (np.int64(1) << (8 << sz)) - 1
+
+
+@njit(cache=True)
+def lanes_shl(x, sh, sz):
+    """x << sh in every lane, 0 <= sh < lane width: the bits that cross into the next lane are cleared."""
+    return (x << sh) & (lows(sz) * ((lane_ones(sz) << sh) & lane_ones(sz)))
+
+
+@njit(cache=True)
+def lanes_lsr(x, sh, sz):
+    """Logical x >> sh in every lane, 0 <= sh <= lane width (USHR #64 gives 0)."""
+    if sh >= (8 << sz):
+        return np.int64(0)
+    return lsr(x, sh) & (lows(sz) * lsr(lane_ones(sz), sh))
+
+
+@njit(cache=True)
+def lanes_asr(x, sh, sz):
+    """Arithmetic x >> sh in every lane, 0 <= sh <= lane width: the logical shift, then
+    each lane sign-extended from its new top bit s by (t ^ s) - s, lane by lane."""
+    sh = min(sh, (8 << sz) - 1)
+    s = lows(sz) * (np.int64(1) << ((8 << sz) - 1 - sh))
+    return lanes_sub(lanes_lsr(x, sh, sz) ^ s, s, tops(sz))
+
+
+# ---- widening and narrowing: 32 bits of lanes <-> 64 bits of lanes twice as wide ----------
+@njit(cache=True)
+def lanes_widen(x, sz):
+    """The lanes (8 << sz bits, sz < 3) of the low 32 bits of x, each zero-extended into
+    a lane twice as wide: 64 bits out."""
+    x &= 0xFFFFFFFF
+    if sz == 2:
+        return x
+    x = (x | (x << 16)) & 0x0000FFFF0000FFFF
+    if sz == 1:
+        return x
+    return (x | (x << 8)) & 0x00FF00FF00FF00FF
+
+
+@njit(cache=True)
+def lanes_even(x, sz):
+    """The even-numbered lanes (8 << sz bits, sz < 3) of x packed into the low 32 bits
+    (the inverse of lanes_widen: the low half of every lane twice as wide)."""
+    if sz == 2:
+        return x & 0xFFFFFFFF
+    if sz == 0:
+        x &= 0x00FF00FF00FF00FF
+        x = (x | lsr(x, 8)) & 0x0000FFFF0000FFFF
+    else:
+        x &= 0x0000FFFF0000FFFF
+    return (x | lsr(x, 16)) & 0xFFFFFFFF
+
+
+@njit(cache=True)
+def lanes_interleave(x, y, sz):
+    """The lanes of the low 32 bits of x and y taken in turn, x's first (ZIP)."""
+    return lanes_widen(x, sz) | (lanes_widen(y, sz) << (8 << sz))
+
+
+@njit(cache=True)
+def bytes_from(lo, hi, k):
+    """Bytes k .. k + 7 of the 16 bytes hi:lo (lo first), 0 <= k < 8 (EXT)."""
+    if k == 0:
+        return lo
+    return lsr(lo, 8 * k) | (hi << (64 - 8 * k))

@@ -1,0 +1,76 @@
+"""Cost of one vector instruction of the AArch64 CPU core, one kind at a time.
+
+For each kind, a loop of 4 copies of the instruction plus subs/b.ne runs
+through Cpu.run (the shape of the note that measured the vector rows of
+gcc's vectorised loops); printed: nanoseconds per instruction of the kind,
+marginal over the loop's own cost (the same loop around 4 integer adds is
+subtracted), best of 3 runs of process CPU time (which carries over from a
+shared machine to an idle one).
+Usage: python benchmarks/arm64_simd_loop.py [KIND ...]   (default: all)
+"""
+import struct
+import sys
+import time
+
+from ncpu.arm64.cpu import Cpu, CpuState, Memory, StopReason
+
+CODE = 0x10000
+KINDS = {
+    "add x": 0x91000C00,        # add  x0, x0, #3           (the reference: an integer row)
+    "add v": 0x4E228420,        # add  v0.16b, v1.16b, v2.16b
+    "shl v": 0x4F0B5420,        # shl  v0.16b, v1.16b, #3
+    "ushr v": 0x6F1D0420,       # ushr v0.8h, v1.8h, #3
+    "sshr v": 0x4F3D0420,       # sshr v0.4s, v1.4s, #3
+    "usra v": 0x6F3D1420,       # usra v0.4s, v1.4s, #3
+    "uxtl v": 0x2F08A420,       # uxtl v0.8h, v1.8b
+    "sxtl2 v": 0x4F10A420,      # sxtl2 v0.4s, v1.8h
+    "uzp1 v": 0x4E021820,       # uzp1 v0.16b, v1.16b, v2.16b
+    "uzp2 v": 0x4E425820,       # uzp2 v0.8h, v1.8h, v2.8h
+    "zip1 v": 0x4E023820,       # zip1 v0.16b, v1.16b, v2.16b
+    "zip2 v": 0x4E827820,       # zip2 v0.4s, v1.4s, v2.4s
+    "trn1 v": 0x4E022820,       # trn1 v0.16b, v1.16b, v2.16b
+    "ext v": 0x6E021820,        # ext  v0.16b, v1.16b, v2.16b, #3
+    "tbl v": 0x4E020020,        # tbl  v0.16b, {v1.16b}, v2.16b
+    "shrn v": 0x0F0D8420,       # shrn v0.8b, v1.8h, #3
+}
+COPIES = 4
+ROUNDS = 200_000
+
+
+def run(word: int, rounds: int) -> tuple[int, float]:
+    back = (-(COPIES + 1)) & 0x7FFFF
+    words = [word] * COPIES + [0xF1000421, 0x54000001 | back << 5, 0xD4000001]   # body; subs; b.ne; svc
+    mem = Memory()
+    mem.map(CODE, 0x1000, 5)
+    mem.write(CODE, b"".join(struct.pack("<I", w) for w in words))
+    s = CpuState()
+    s.pc = CODE
+    s.x[1] = rounds
+    for r in range(32):
+        s.v[r] = (0x0123456789ABCDEF * (r + 1) & (1 << 64) - 1, 0xFEDCBA9876543210 ^ r)
+    cpu = Cpu(mem, s)
+    c = time.process_time()
+    stop = cpu.run((COPIES + 2) * rounds + 10)
+    seconds = time.process_time() - c
+    assert stop.reason is StopReason.SVC, stop
+    return stop.steps, seconds
+
+
+def best_seconds(word: int) -> float:
+    return min(run(word, ROUNDS)[1] for _ in range(3))
+
+
+def main():
+    kinds = sys.argv[1:] or [k for k in KINDS if k != "add x"]
+    for word in KINDS.values():                         # compile or load the loop, decode every kind
+        run(word, 10)
+    base = best_seconds(KINDS["add x"])
+    print(f"loop of {COPIES} integer adds + subs + b.ne: {base / ROUNDS / (COPIES + 2) * 1e9:.1f} ns per instruction")
+    print(f"{'instruction':12s} {'ns per instruction (marginal)':>30s}")
+    for kind in kinds:
+        ns = (best_seconds(KINDS[kind]) - base) / (ROUNDS * COPIES) * 1e9
+        print(f"{kind:12s} {ns:30.1f}")
+
+
+if __name__ == "__main__":
+    main()
