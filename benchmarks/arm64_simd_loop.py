@@ -31,6 +31,8 @@ KINDS = {
     "trn1 v": 0x4E022820,       # trn1 v0.16b, v1.16b, v2.16b
     "ext v": 0x6E021820,        # ext  v0.16b, v1.16b, v2.16b, #3
     "tbl v": 0x4E020020,        # tbl  v0.16b, {v1.16b}, v2.16b
+    "fadd v": 0x4E62D420,       # fadd v0.2d, v1.2d, v2.2d
+    "fmla v": 0x4E22CC20,       # fmla v0.4s, v1.4s, v2.4s
     "shrn v": 0x0F0D8420,       # shrn v0.8b, v1.8h, #3
 }
 COPIES = 4

@@ -10,8 +10,9 @@ from .exec_vacross import vacross
 from .exec_vdiff import vdiff_long, vdiff_narrow_high, vdiff_pmull, vdiff_sqdm
 from .exec_vec3 import vec3_elementwise, vec3_pairwise, vec3_saturating
 from .exec_velem import velem_fp, velem_int, velem_long, velem_sqdml, velem_sqdmulh
-from .exec_vfparith import vfp_across, vfp_convert_width, vfp_pair_scalar, vfp_pairwise, vfp_three, vfp_three_scalar, vfp_two, vfp_two_scalar
+from .exec_vfparith import vfp_across, vfp_convert_width, vfp_hot, vfp_pair_scalar, vfp_pairwise, vfp_three, vfp_three_scalar, vfp_two, vfp_two_scalar
 from .exec_vmisc import vmisc_lanes, vmisc_narrow, vmisc_pairwise_long, vmisc_rev, vmisc_saturating, vmisc_shll
+from .exec_vperm import vtable
 from .exec_vscalar import dup_scalar, scalar_int, scalar_narrow, scalar_saturating2, scalar_saturating3
 from .exec_vshift import vshift_fixed, vshift_narrow, vshift_round_sat, vshift_swar
 
@@ -56,6 +57,8 @@ def exec_cold(op, w, imm, pc, R, V, st, rg):
         return vmisc_shll(op, w, imm, pc, R, V, st, a, b, c, d)
     if op == 248 or 251 <= op <= 255 or op == 257 or 261 <= op <= 262 or op == 264 or 266 <= op <= 268:  # FMAXNM_v, FMULX_v, FCMEQ_v, FMAX_v, FMINNM_v, FMLS_v, FMIN_v, FCMGE_v, FACGE_v, FDIV_v, FABD_v, FCMGT_v, FACGT_v
         return vfp_three(op, w, imm, pc, R, V, st, a, b, c, d)
+    if 249 <= op <= 250 or op == 256 or op == 260:  # FMLA_v, FADD_v, FSUB_v, FMUL_v
+        return vfp_hot(op, w, imm, pc, R, V, st, a, b, c, d)
     if 258 <= op <= 259 or op == 263 or op == 265 or op == 269:  # FMAXNMP_v, FADDP_v, FMAXP_v, FMINNMP_v, FMINP_v
         return vfp_pairwise(op, w, imm, pc, R, V, st, a, b, c, d)
     if 270 <= op <= 276:  # FMULX_s, FCMEQ_s, FCMGE_s, FACGE_s, FABD_s, FCMGT_s, FACGT_s
@@ -100,4 +103,6 @@ def exec_cold(op, w, imm, pc, R, V, st, rg):
         return vshift_narrow(op, w, imm, pc, R, V, st, a, b, c, d)
     if 428 <= op <= 431 or 452 <= op <= 455:  # SCVTF_vfix, UCVTF_vfix, FCVTZS_vfix, FCVTZU_vfix, SCVTF_sfix, UCVTF_sfix, FCVTZS_sfix, FCVTZU_sfix
         return vshift_fixed(op, w, imm, pc, R, V, st, a, b, c, d)
+    if 463 <= op <= 470:  # TBL1_v, TBL2_v, TBL3_v, TBL4_v, TBX1_v, TBX2_v, TBX3_v, TBX4_v
+        return vtable(op, w, imm, pc, R, V, st, a, b, c, d)
     return -1

@@ -9,9 +9,11 @@ sz and Q by name and never look at opcode bits.  Every lane goes through
 fpu.py's helpers, as scalar FP does, so NaN rules and FPSR flags agree
 everywhere.  Lanes are collected into a buffer and written at the end (a
 destination may also be a source).  Registers: a = Vd, b = Vn, c = Vm.
-FADD, FSUB, FMUL and FMLA of .2d and .4s without a NaN operand run inline in
-the hot loop on the registers' float views (vfp_hot: 140-210 ns a row out of
-line); the rest of those rows' words go to the lane-by-lane path.
+FADD, FSUB, FMUL and FMLA of .2d and .4s without a NaN operand take a short
+path on the registers' float views (vfp_hot); the rest of those rows' words go
+to the lane-by-lane path.  vfp_hot runs out of line: inline (hot=True) it cost
+7-14 ns a row instead of 70-75, but made every integer row of the loop slower
+(README, the ARM64 speed table).
 """
 import numpy as np
 from numba import njit
@@ -167,7 +169,7 @@ def two_flags(kind, mode, x, dbl):
 
 
 # ---- the families -------------------------------------------------------------------------
-# The rows gcc's vectorised FP loops live on run inline in the loop (vfp_hot, below); the rest out of line.
+# The rows gcc's vectorised FP loops live on take a short path (vfp_hot, below); out of line, see above.
 _HOT = ("FADD_v", "FSUB_v", "FMUL_v", "FMLA_v")
 
 
@@ -194,10 +196,10 @@ def three_lanes(op, w, R, V, a, b, c):
     write_lanes(V, a, sz, res, n, q)
 
 
-@executes("FADD_v", "FSUB_v", "FMUL_v", "FMLA_v", hot=True)
+@executes("FADD_v", "FSUB_v", "FMUL_v", "FMLA_v")
 def vfp_hot(op, w, imm, pc, R, V, st, a, b, c, d):
-    """The FP rows of vectorised loops (.2d and .4s, no NaN operand) inline in the loop, on the
-    float views of the registers; other arrangements and NaN operands go to `three_lanes`."""
+    """The FP rows of vectorised loops (.2d and .4s, no NaN operand) on the float views of
+    the registers; other arrangements and NaN operands go to `three_lanes`."""
     q = fld(op, w, T.FLD_Q)
     dbl = fld(op, w, T.FLD_SZ) == 1
     kind = K_ADD if op == T.FADD_v else K_SUB if op == T.FSUB_v else K_MUL

@@ -78,7 +78,8 @@ def vext(op, w, imm, pc, R, V, st, a, b, c, d):
     return pc + 4
 
 
-@executes("TBL1_v", "TBL2_v", "TBL3_v", "TBL4_v", "TBX1_v", "TBX2_v", "TBX3_v", "TBX4_v", hot=True)
+# Out of line: inline, its byte loop made every integer row of the loop slower (README).
+@executes("TBL1_v", "TBL2_v", "TBL3_v", "TBL4_v", "TBX1_v", "TBX2_v", "TBX3_v", "TBX4_v")
 def vtable(op, w, imm, pc, R, V, st, a, b, c, d):
     """Each byte of Vm indexes the bytes of the registers Vn, Vn+1, ... (wrapping past
     v31); an index past the table gives 0 (TBL) or leaves Vd's byte (TBX).  The result

@@ -46,11 +46,8 @@ from .exec_int import (  # noqa: F811
 from .exec_mem import (  # noqa: F811
     NPAGES,
 )
-from .exec_vfparith import (  # noqa: F811
-    DEFAULT_NAN32, DEFAULT_NAN64, three_lanes,
-)
 from .fpu import (  # noqa: F811
-    arith_flags, cvtf_flags, fma32, fma64, fma_flags, sqrt_flags, to_int, to_int_flags,
+    arith_flags, cvtf_flags, fma64, fma_flags, sqrt_flags, to_int, to_int_flags,
 )
 from .mmu import (  # noqa: F811
     fault, load, store, writable,
@@ -67,9 +64,8 @@ DISPATCHED[np.array([
     48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70,
     71, 72, 73, 74, 75, 76, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 103, 104, 105, 106, 111,
     112, 113, 114, 115, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 130, 168, 169,
-    171, 183, 184, 185, 186, 187, 188, 189, 190, 230, 238, 242, 249, 250, 256, 260, 404, 405,
-    406, 407, 413, 418, 426, 427, 456, 457, 458, 459, 460, 461, 462, 463, 464, 465, 466, 467,
-    468, 469, 470
+    171, 183, 184, 185, 186, 187, 188, 189, 190, 230, 238, 242, 404, 405, 406, 407, 413, 418,
+    426, 427, 456, 457, 458, 459, 460, 461, 462
 ])] = True
 # the rows cold_rows.exec_cold runs (the other rows that leave the inner loop: class executors)
 COLD = np.zeros(471, np.bool_)
@@ -79,18 +75,19 @@ COLD[np.array([
     167, 170, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 191, 192, 193, 194, 195,
     196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213,
     214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 231, 232,
-    233, 234, 235, 236, 237, 239, 240, 241, 243, 244, 245, 246, 247, 248, 251, 252, 253, 254,
-    255, 257, 258, 259, 261, 262, 263, 264, 265, 266, 267, 268, 269, 270, 271, 272, 273, 274,
-    275, 276, 277, 278, 279, 280, 281, 282, 283, 284, 285, 286, 287, 288, 289, 290, 291, 292,
-    293, 294, 295, 296, 297, 298, 299, 300, 301, 302, 303, 304, 305, 306, 307, 308, 309, 310,
-    311, 312, 313, 314, 315, 316, 317, 318, 319, 320, 321, 322, 323, 324, 325, 326, 327, 328,
-    329, 330, 331, 332, 333, 334, 335, 336, 337, 338, 339, 340, 341, 342, 343, 344, 345, 346,
-    347, 348, 349, 350, 351, 352, 353, 354, 355, 356, 357, 358, 359, 360, 361, 362, 363, 364,
-    365, 366, 367, 368, 369, 370, 371, 372, 373, 374, 375, 376, 377, 378, 379, 380, 381, 382,
-    383, 384, 385, 386, 387, 388, 389, 390, 391, 392, 393, 394, 395, 396, 397, 398, 399, 400,
-    401, 402, 403, 408, 409, 410, 411, 412, 414, 415, 416, 417, 419, 420, 421, 422, 423, 424,
-    425, 428, 429, 430, 431, 432, 433, 434, 435, 436, 437, 438, 439, 440, 441, 442, 443, 444,
-    445, 446, 447, 448, 449, 450, 451, 452, 453, 454, 455
+    233, 234, 235, 236, 237, 239, 240, 241, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252,
+    253, 254, 255, 256, 257, 258, 259, 260, 261, 262, 263, 264, 265, 266, 267, 268, 269, 270,
+    271, 272, 273, 274, 275, 276, 277, 278, 279, 280, 281, 282, 283, 284, 285, 286, 287, 288,
+    289, 290, 291, 292, 293, 294, 295, 296, 297, 298, 299, 300, 301, 302, 303, 304, 305, 306,
+    307, 308, 309, 310, 311, 312, 313, 314, 315, 316, 317, 318, 319, 320, 321, 322, 323, 324,
+    325, 326, 327, 328, 329, 330, 331, 332, 333, 334, 335, 336, 337, 338, 339, 340, 341, 342,
+    343, 344, 345, 346, 347, 348, 349, 350, 351, 352, 353, 354, 355, 356, 357, 358, 359, 360,
+    361, 362, 363, 364, 365, 366, 367, 368, 369, 370, 371, 372, 373, 374, 375, 376, 377, 378,
+    379, 380, 381, 382, 383, 384, 385, 386, 387, 388, 389, 390, 391, 392, 393, 394, 395, 396,
+    397, 398, 399, 400, 401, 402, 403, 408, 409, 410, 411, 412, 414, 415, 416, 417, 419, 420,
+    421, 422, 423, 424, 425, 428, 429, 430, 431, 432, 433, 434, 435, 436, 437, 438, 439, 440,
+    441, 442, 443, 444, 445, 446, 447, 448, 449, 450, 451, 452, 453, 454, 455, 463, 464, 465,
+    466, 467, 468, 469, 470
 ], np.int64)] = True
 # ---- GENERATED IMPORTS END
 
@@ -2429,169 +2426,6 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = neg_v_r0
                 V_d[a, 1] = neg_v_r1 if neg_v_q else 0
                 pc = pc + 4
-            elif op == 249:  # FMLA_v
-                fmla_v_q = w >> 30 & 1
-                fmla_v_dbl = w >> 22 & 1 == 1
-                fmla_v_kind = K_MUL
-                fmla_v_done = False
-                if fmla_v_q == 1 and fmla_v_dbl:
-                    fmla_v_x0, fmla_v_x1, fmla_v_y0, fmla_v_y1 = (V_f64[b, 0], V_f64[b, 1], V_f64[c, 0], V_f64[c, 1])
-                    fmla_v_z0, fmla_v_z1 = (V_f64[a, 0], V_f64[a, 1])
-                    if fmla_v_x0 == fmla_v_x0 and fmla_v_x1 == fmla_v_x1 and (fmla_v_y0 == fmla_v_y0) and (fmla_v_y1 == fmla_v_y1) and (fmla_v_z0 == fmla_v_z0 and fmla_v_z1 == fmla_v_z1):
-                        fmla_v_r0, fmla_v_r1 = (fma64(fmla_v_x0, fmla_v_y0, fmla_v_z0), fma64(fmla_v_x1, fmla_v_y1, fmla_v_z1))
-                        R[FPSR] |= fma_flags(fmla_v_x0, fmla_v_y0, fmla_v_z0, fmla_v_r0, True) | fma_flags(fmla_v_x1, fmla_v_y1, fmla_v_z1, fmla_v_r1, True)
-                        if fmla_v_r0 == fmla_v_r0:
-                            V_f64[a, 0] = fmla_v_r0
-                        else:
-                            V_d[a, 0] = DEFAULT_NAN64
-                        if fmla_v_r1 == fmla_v_r1:
-                            V_f64[a, 1] = fmla_v_r1
-                        else:
-                            V_d[a, 1] = DEFAULT_NAN64
-                        fmla_v_done = True
-                elif fmla_v_q == 1:
-                    fmla_v_ok = True
-                    for fmla_v_i in range(4):
-                        if V_f32[b, fmla_v_i] != V_f32[b, fmla_v_i] or V_f32[c, fmla_v_i] != V_f32[c, fmla_v_i] or V_f32[a, fmla_v_i] != V_f32[a, fmla_v_i]:
-                            fmla_v_ok = False
-                    if fmla_v_ok:
-                        fmla_v_flags = np.int64(0)
-                        for fmla_v_i in range(4):
-                            fmla_v_x, fmla_v_y, fmla_v_z = (V_f32[b, fmla_v_i], V_f32[c, fmla_v_i], V_f32[a, fmla_v_i])
-                            fmla_v_r = fma32(fmla_v_x, fmla_v_y, fmla_v_z)
-                            fmla_v_flags |= fma_flags(fmla_v_x, fmla_v_y, fmla_v_z, fmla_v_r, False)
-                            if fmla_v_r == fmla_v_r:
-                                V_f32[a, fmla_v_i] = fmla_v_r
-                            else:
-                                V_s[a, fmla_v_i] = DEFAULT_NAN32
-                        R[FPSR] |= fmla_v_flags
-                        fmla_v_done = True
-                if not fmla_v_done:
-                    three_lanes(249, w, R, V, a, b, c)
-                pc = pc + 4
-            elif op == 250:  # FADD_v
-                fadd_v_q = w >> 30 & 1
-                fadd_v_dbl = w >> 22 & 1 == 1
-                fadd_v_kind = K_ADD
-                fadd_v_done = False
-                if fadd_v_q == 1 and fadd_v_dbl:
-                    fadd_v_x0, fadd_v_x1, fadd_v_y0, fadd_v_y1 = (V_f64[b, 0], V_f64[b, 1], V_f64[c, 0], V_f64[c, 1])
-                    fadd_v_z0, fadd_v_z1 = (V_f64[a, 0], V_f64[a, 1])
-                    if fadd_v_x0 == fadd_v_x0 and fadd_v_x1 == fadd_v_x1 and (fadd_v_y0 == fadd_v_y0) and (fadd_v_y1 == fadd_v_y1):
-                        fadd_v_r0 = fadd_v_x0 + fadd_v_y0
-                        fadd_v_r1 = fadd_v_x1 + fadd_v_y1
-                        R[FPSR] |= arith_flags(fadd_v_kind, fadd_v_x0, fadd_v_y0, fadd_v_r0, True) | arith_flags(fadd_v_kind, fadd_v_x1, fadd_v_y1, fadd_v_r1, True)
-                        if fadd_v_r0 == fadd_v_r0:
-                            V_f64[a, 0] = fadd_v_r0
-                        else:
-                            V_d[a, 0] = DEFAULT_NAN64
-                        if fadd_v_r1 == fadd_v_r1:
-                            V_f64[a, 1] = fadd_v_r1
-                        else:
-                            V_d[a, 1] = DEFAULT_NAN64
-                        fadd_v_done = True
-                elif fadd_v_q == 1:
-                    fadd_v_ok = True
-                    for fadd_v_i in range(4):
-                        if V_f32[b, fadd_v_i] != V_f32[b, fadd_v_i] or V_f32[c, fadd_v_i] != V_f32[c, fadd_v_i]:
-                            fadd_v_ok = False
-                    if fadd_v_ok:
-                        fadd_v_flags = np.int64(0)
-                        for fadd_v_i in range(4):
-                            fadd_v_x, fadd_v_y, fadd_v_z = (V_f32[b, fadd_v_i], V_f32[c, fadd_v_i], V_f32[a, fadd_v_i])
-                            fadd_v_r = fadd_v_x + fadd_v_y
-                            fadd_v_flags |= arith_flags(fadd_v_kind, fadd_v_x, fadd_v_y, fadd_v_r, False)
-                            if fadd_v_r == fadd_v_r:
-                                V_f32[a, fadd_v_i] = fadd_v_r
-                            else:
-                                V_s[a, fadd_v_i] = DEFAULT_NAN32
-                        R[FPSR] |= fadd_v_flags
-                        fadd_v_done = True
-                if not fadd_v_done:
-                    three_lanes(250, w, R, V, a, b, c)
-                pc = pc + 4
-            elif op == 256:  # FSUB_v
-                fsub_v_q = w >> 30 & 1
-                fsub_v_dbl = w >> 22 & 1 == 1
-                fsub_v_kind = K_SUB
-                fsub_v_done = False
-                if fsub_v_q == 1 and fsub_v_dbl:
-                    fsub_v_x0, fsub_v_x1, fsub_v_y0, fsub_v_y1 = (V_f64[b, 0], V_f64[b, 1], V_f64[c, 0], V_f64[c, 1])
-                    fsub_v_z0, fsub_v_z1 = (V_f64[a, 0], V_f64[a, 1])
-                    if fsub_v_x0 == fsub_v_x0 and fsub_v_x1 == fsub_v_x1 and (fsub_v_y0 == fsub_v_y0) and (fsub_v_y1 == fsub_v_y1):
-                        fsub_v_r0 = fsub_v_x0 - fsub_v_y0
-                        fsub_v_r1 = fsub_v_x1 - fsub_v_y1
-                        R[FPSR] |= arith_flags(fsub_v_kind, fsub_v_x0, fsub_v_y0, fsub_v_r0, True) | arith_flags(fsub_v_kind, fsub_v_x1, fsub_v_y1, fsub_v_r1, True)
-                        if fsub_v_r0 == fsub_v_r0:
-                            V_f64[a, 0] = fsub_v_r0
-                        else:
-                            V_d[a, 0] = DEFAULT_NAN64
-                        if fsub_v_r1 == fsub_v_r1:
-                            V_f64[a, 1] = fsub_v_r1
-                        else:
-                            V_d[a, 1] = DEFAULT_NAN64
-                        fsub_v_done = True
-                elif fsub_v_q == 1:
-                    fsub_v_ok = True
-                    for fsub_v_i in range(4):
-                        if V_f32[b, fsub_v_i] != V_f32[b, fsub_v_i] or V_f32[c, fsub_v_i] != V_f32[c, fsub_v_i]:
-                            fsub_v_ok = False
-                    if fsub_v_ok:
-                        fsub_v_flags = np.int64(0)
-                        for fsub_v_i in range(4):
-                            fsub_v_x, fsub_v_y, fsub_v_z = (V_f32[b, fsub_v_i], V_f32[c, fsub_v_i], V_f32[a, fsub_v_i])
-                            fsub_v_r = fsub_v_x - fsub_v_y
-                            fsub_v_flags |= arith_flags(fsub_v_kind, fsub_v_x, fsub_v_y, fsub_v_r, False)
-                            if fsub_v_r == fsub_v_r:
-                                V_f32[a, fsub_v_i] = fsub_v_r
-                            else:
-                                V_s[a, fsub_v_i] = DEFAULT_NAN32
-                        R[FPSR] |= fsub_v_flags
-                        fsub_v_done = True
-                if not fsub_v_done:
-                    three_lanes(256, w, R, V, a, b, c)
-                pc = pc + 4
-            elif op == 260:  # FMUL_v
-                fmul_v_q = w >> 30 & 1
-                fmul_v_dbl = w >> 22 & 1 == 1
-                fmul_v_kind = K_MUL
-                fmul_v_done = False
-                if fmul_v_q == 1 and fmul_v_dbl:
-                    fmul_v_x0, fmul_v_x1, fmul_v_y0, fmul_v_y1 = (V_f64[b, 0], V_f64[b, 1], V_f64[c, 0], V_f64[c, 1])
-                    fmul_v_z0, fmul_v_z1 = (V_f64[a, 0], V_f64[a, 1])
-                    if fmul_v_x0 == fmul_v_x0 and fmul_v_x1 == fmul_v_x1 and (fmul_v_y0 == fmul_v_y0) and (fmul_v_y1 == fmul_v_y1):
-                        fmul_v_r0 = fmul_v_x0 * fmul_v_y0
-                        fmul_v_r1 = fmul_v_x1 * fmul_v_y1
-                        R[FPSR] |= arith_flags(fmul_v_kind, fmul_v_x0, fmul_v_y0, fmul_v_r0, True) | arith_flags(fmul_v_kind, fmul_v_x1, fmul_v_y1, fmul_v_r1, True)
-                        if fmul_v_r0 == fmul_v_r0:
-                            V_f64[a, 0] = fmul_v_r0
-                        else:
-                            V_d[a, 0] = DEFAULT_NAN64
-                        if fmul_v_r1 == fmul_v_r1:
-                            V_f64[a, 1] = fmul_v_r1
-                        else:
-                            V_d[a, 1] = DEFAULT_NAN64
-                        fmul_v_done = True
-                elif fmul_v_q == 1:
-                    fmul_v_ok = True
-                    for fmul_v_i in range(4):
-                        if V_f32[b, fmul_v_i] != V_f32[b, fmul_v_i] or V_f32[c, fmul_v_i] != V_f32[c, fmul_v_i]:
-                            fmul_v_ok = False
-                    if fmul_v_ok:
-                        fmul_v_flags = np.int64(0)
-                        for fmul_v_i in range(4):
-                            fmul_v_x, fmul_v_y, fmul_v_z = (V_f32[b, fmul_v_i], V_f32[c, fmul_v_i], V_f32[a, fmul_v_i])
-                            fmul_v_r = fmul_v_x * fmul_v_y
-                            fmul_v_flags |= arith_flags(fmul_v_kind, fmul_v_x, fmul_v_y, fmul_v_r, False)
-                            if fmul_v_r == fmul_v_r:
-                                V_f32[a, fmul_v_i] = fmul_v_r
-                            else:
-                                V_s[a, fmul_v_i] = DEFAULT_NAN32
-                        R[FPSR] |= fmul_v_flags
-                        fmul_v_done = True
-                if not fmul_v_done:
-                    three_lanes(260, w, R, V, a, b, c)
-                pc = pc + 4
             elif op == 404:  # SSHR_v
                 sshr_v_q = w >> 30 & 1
                 sshr_v_sz = imm >> 8
@@ -2786,142 +2620,6 @@ def _run(R, V, m, st, max_steps, hk):
                     ext_v_r0, ext_v_r1 = (bytes_from(ext_v_n1, ext_v_m0, ext_v_k - 8), bytes_from(ext_v_m0, ext_v_m1, ext_v_k - 8))
                 V_d[a, 0] = ext_v_r0
                 V_d[a, 1] = ext_v_r1
-                pc = pc + 4
-            elif op == 463:  # TBL1_v
-                tbl1_v_q = w >> 30 & 1
-                tbl1_v_nt = 1
-                tbl1_v_r0, tbl1_v_r1 = (np.int64(0), np.int64(0))
-                for tbl1_v_i in range(16 if tbl1_v_q else 8):
-                    tbl1_v_j = np.int64(V_b[c, tbl1_v_i])
-                    if tbl1_v_j < 16 * tbl1_v_nt:
-                        tbl1_v_x = np.int64(V_b[b + (tbl1_v_j >> 4) & 31, tbl1_v_j & 15])
-                    else:
-                        tbl1_v_x = np.int64(0)
-                    if tbl1_v_i < 8:
-                        tbl1_v_r0 |= tbl1_v_x << 8 * tbl1_v_i
-                    else:
-                        tbl1_v_r1 |= tbl1_v_x << 8 * (tbl1_v_i - 8)
-                V_d[a, 0] = tbl1_v_r0
-                V_d[a, 1] = tbl1_v_r1
-                pc = pc + 4
-            elif op == 464:  # TBL2_v
-                tbl2_v_q = w >> 30 & 1
-                tbl2_v_nt = 2
-                tbl2_v_r0, tbl2_v_r1 = (np.int64(0), np.int64(0))
-                for tbl2_v_i in range(16 if tbl2_v_q else 8):
-                    tbl2_v_j = np.int64(V_b[c, tbl2_v_i])
-                    if tbl2_v_j < 16 * tbl2_v_nt:
-                        tbl2_v_x = np.int64(V_b[b + (tbl2_v_j >> 4) & 31, tbl2_v_j & 15])
-                    else:
-                        tbl2_v_x = np.int64(0)
-                    if tbl2_v_i < 8:
-                        tbl2_v_r0 |= tbl2_v_x << 8 * tbl2_v_i
-                    else:
-                        tbl2_v_r1 |= tbl2_v_x << 8 * (tbl2_v_i - 8)
-                V_d[a, 0] = tbl2_v_r0
-                V_d[a, 1] = tbl2_v_r1
-                pc = pc + 4
-            elif op == 465:  # TBL3_v
-                tbl3_v_q = w >> 30 & 1
-                tbl3_v_nt = 3
-                tbl3_v_r0, tbl3_v_r1 = (np.int64(0), np.int64(0))
-                for tbl3_v_i in range(16 if tbl3_v_q else 8):
-                    tbl3_v_j = np.int64(V_b[c, tbl3_v_i])
-                    if tbl3_v_j < 16 * tbl3_v_nt:
-                        tbl3_v_x = np.int64(V_b[b + (tbl3_v_j >> 4) & 31, tbl3_v_j & 15])
-                    else:
-                        tbl3_v_x = np.int64(0)
-                    if tbl3_v_i < 8:
-                        tbl3_v_r0 |= tbl3_v_x << 8 * tbl3_v_i
-                    else:
-                        tbl3_v_r1 |= tbl3_v_x << 8 * (tbl3_v_i - 8)
-                V_d[a, 0] = tbl3_v_r0
-                V_d[a, 1] = tbl3_v_r1
-                pc = pc + 4
-            elif op == 466:  # TBL4_v
-                tbl4_v_q = w >> 30 & 1
-                tbl4_v_nt = 4
-                tbl4_v_r0, tbl4_v_r1 = (np.int64(0), np.int64(0))
-                for tbl4_v_i in range(16 if tbl4_v_q else 8):
-                    tbl4_v_j = np.int64(V_b[c, tbl4_v_i])
-                    if tbl4_v_j < 16 * tbl4_v_nt:
-                        tbl4_v_x = np.int64(V_b[b + (tbl4_v_j >> 4) & 31, tbl4_v_j & 15])
-                    else:
-                        tbl4_v_x = np.int64(0)
-                    if tbl4_v_i < 8:
-                        tbl4_v_r0 |= tbl4_v_x << 8 * tbl4_v_i
-                    else:
-                        tbl4_v_r1 |= tbl4_v_x << 8 * (tbl4_v_i - 8)
-                V_d[a, 0] = tbl4_v_r0
-                V_d[a, 1] = tbl4_v_r1
-                pc = pc + 4
-            elif op == 467:  # TBX1_v
-                tbx1_v_q = w >> 30 & 1
-                tbx1_v_nt = 1
-                tbx1_v_r0, tbx1_v_r1 = (np.int64(0), np.int64(0))
-                for tbx1_v_i in range(16 if tbx1_v_q else 8):
-                    tbx1_v_j = np.int64(V_b[c, tbx1_v_i])
-                    if tbx1_v_j < 16 * tbx1_v_nt:
-                        tbx1_v_x = np.int64(V_b[b + (tbx1_v_j >> 4) & 31, tbx1_v_j & 15])
-                    else:
-                        tbx1_v_x = np.int64(V_b[a, tbx1_v_i])
-                    if tbx1_v_i < 8:
-                        tbx1_v_r0 |= tbx1_v_x << 8 * tbx1_v_i
-                    else:
-                        tbx1_v_r1 |= tbx1_v_x << 8 * (tbx1_v_i - 8)
-                V_d[a, 0] = tbx1_v_r0
-                V_d[a, 1] = tbx1_v_r1
-                pc = pc + 4
-            elif op == 468:  # TBX2_v
-                tbx2_v_q = w >> 30 & 1
-                tbx2_v_nt = 2
-                tbx2_v_r0, tbx2_v_r1 = (np.int64(0), np.int64(0))
-                for tbx2_v_i in range(16 if tbx2_v_q else 8):
-                    tbx2_v_j = np.int64(V_b[c, tbx2_v_i])
-                    if tbx2_v_j < 16 * tbx2_v_nt:
-                        tbx2_v_x = np.int64(V_b[b + (tbx2_v_j >> 4) & 31, tbx2_v_j & 15])
-                    else:
-                        tbx2_v_x = np.int64(V_b[a, tbx2_v_i])
-                    if tbx2_v_i < 8:
-                        tbx2_v_r0 |= tbx2_v_x << 8 * tbx2_v_i
-                    else:
-                        tbx2_v_r1 |= tbx2_v_x << 8 * (tbx2_v_i - 8)
-                V_d[a, 0] = tbx2_v_r0
-                V_d[a, 1] = tbx2_v_r1
-                pc = pc + 4
-            elif op == 469:  # TBX3_v
-                tbx3_v_q = w >> 30 & 1
-                tbx3_v_nt = 3
-                tbx3_v_r0, tbx3_v_r1 = (np.int64(0), np.int64(0))
-                for tbx3_v_i in range(16 if tbx3_v_q else 8):
-                    tbx3_v_j = np.int64(V_b[c, tbx3_v_i])
-                    if tbx3_v_j < 16 * tbx3_v_nt:
-                        tbx3_v_x = np.int64(V_b[b + (tbx3_v_j >> 4) & 31, tbx3_v_j & 15])
-                    else:
-                        tbx3_v_x = np.int64(V_b[a, tbx3_v_i])
-                    if tbx3_v_i < 8:
-                        tbx3_v_r0 |= tbx3_v_x << 8 * tbx3_v_i
-                    else:
-                        tbx3_v_r1 |= tbx3_v_x << 8 * (tbx3_v_i - 8)
-                V_d[a, 0] = tbx3_v_r0
-                V_d[a, 1] = tbx3_v_r1
-                pc = pc + 4
-            elif op == 470:  # TBX4_v
-                tbx4_v_q = w >> 30 & 1
-                tbx4_v_nt = 4
-                tbx4_v_r0, tbx4_v_r1 = (np.int64(0), np.int64(0))
-                for tbx4_v_i in range(16 if tbx4_v_q else 8):
-                    tbx4_v_j = np.int64(V_b[c, tbx4_v_i])
-                    if tbx4_v_j < 16 * tbx4_v_nt:
-                        tbx4_v_x = np.int64(V_b[b + (tbx4_v_j >> 4) & 31, tbx4_v_j & 15])
-                    else:
-                        tbx4_v_x = np.int64(V_b[a, tbx4_v_i])
-                    if tbx4_v_i < 8:
-                        tbx4_v_r0 |= tbx4_v_x << 8 * tbx4_v_i
-                    else:
-                        tbx4_v_r1 |= tbx4_v_x << 8 * (tbx4_v_i - 8)
-                V_d[a, 0] = tbx4_v_r0
-                V_d[a, 1] = tbx4_v_r1
                 pc = pc + 4
             else:                                          # a row without a family
                 break
