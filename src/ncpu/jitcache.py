@@ -202,5 +202,8 @@ def install():
     impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl    # renamed in numba 0.60
     locator = _locator_class()
     impl._locator_classes.insert(0, locator)
-    caching.Cache.load_overload = _cache_loader(caching.Cache.load_overload, locator)
+    # The loader leans on numba's private helpers: where a numba release renames them, keep
+    # numba's own loader (start-up pays the refresh again; nothing else changes).
+    if all(hasattr(caching.Cache, name) for name in ("_load_overload", "_guard_against_spurious_io_errors")):
+        caching.Cache.load_overload = _cache_loader(caching.Cache.load_overload, locator)
     return locator
