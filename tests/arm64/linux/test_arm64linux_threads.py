@@ -22,6 +22,18 @@ PROGRAMS = {"threads_counter": 0, "threads_condvar": 0, "threads_tls": 0, "threa
             "threads_exit": 3}
 
 
+def _qemu_reference(binary, root, attempts: int = 3):
+    """qemu-aarch64's run of `binary`.  qemu-user itself aborts now and then (SIGABRT, status
+    134, after the guest's last line) when a thread calls exit while others still run
+    (threads_exit; seen in CI runs of several sessions): that is the oracle crashing, not an
+    answer (no program here exits 134), so it is asked again."""
+    for _ in range(attempts):
+        ref = harness.run_qemu(binary, ["prog"], root)
+        if ref.status != 134:
+            break
+    return ref
+
+
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 @pytest.mark.parametrize("name", list(PROGRAMS))
 def test_matches_qemu(name, opt, tools, tmp_path):
@@ -29,7 +41,7 @@ def test_matches_qemu(name, opt, tools, tmp_path):
     root_q = harness.make_tree(tmp_path / "q")
     root_n = harness.make_tree(tmp_path / "n")
     with ThreadPoolExecutor(1) as pool:
-        future = pool.submit(harness.run_qemu, binary, ["prog"], root_q)
+        future = pool.submit(_qemu_reference, binary, root_q)
         ours = harness.run_ncpu(binary, ["prog"], root_n)
         ref = future.result()
     assert ours.stdout == ref.stdout
