@@ -98,7 +98,7 @@ def is_sat_word(w: int) -> bool:
 
 _SAT_FAMILIES = {"vec3_saturating", "vdiff_sqdm", "vdiff_narrow_high", "vmisc_saturating", "vmisc_narrow",
                  "velem_sqdmulh", "velem_sqdml", "vshift_round_sat", "vshift_narrow",
-                 "scalar_saturating3", "scalar_saturating2", "scalar_narrow"}
+                 "scalar_saturating3", "scalar_saturating2", "scalar_narrow", "vrdm"}
 
 
 def random_v(rng: random.Random) -> tuple[int, int]:
