@@ -139,7 +139,7 @@ def unpredictable(e: T.Entry, w: int) -> bool:
     f = e.extract(w)
     name = e.name
     rn, rt = f.get("rn"), f.get("rt")
-    wb = name in ("LDST_PRE", "LDST_POST", "LDSTP_PRE", "LDSTP_POST", "LDST_VMULT_POST", "LDST_VSINGLE_POST")
+    wb = name in ("LDST_PRE", "LDST_POST", "LDSTP_PRE", "LDSTP_POST")      # (vector structures: Rt is a V register)
     if wb and rn != 31 and "v" in f and f["v"] == 0 and (rt == rn or f.get("rt2") == rn):
         return True
     if name.startswith("LDSTP") or name == "LDSTNP":

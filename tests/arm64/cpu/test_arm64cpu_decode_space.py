@@ -18,8 +18,8 @@ half-precision FP (fp16 forms), the crypto extensions (AES, SHA*, SM3/SM4,
 EOR3/RAX1/XAR/BCAX), dot products and matrix multiply (SDOT, USDOT, SMMLA,
 BF16), complex FP (FCMLA/FCADD), FRINT32/64, FJCVTZS, flag manipulation
 (CFINV, RMIF, SETF, AXFLAG/XAFLAG), MOPS (CPY*/SET*), CSSC, RCPC2 (LDAPUR*),
-LSE2/LSE128/LS64 forms, the remaining AdvSIMD forms listed in SIMD_NOT_IMPLEMENTED, LD2-4/ST2-4 of one lane and
-LD2R-LD4R, and every word capstone 5 cannot name.  System space, exception
+LSE2/LSE128/LS64 forms, the remaining AdvSIMD forms listed in SIMD_NOT_IMPLEMENTED,
+and every word capstone 5 cannot name.  System space, exception
 generation, SVE and SME words are never sent to unicorn (_unicorn_unsafe).  Words we decode that unicorn rejects are counted separately; they
 must be none outside the known list in `_OURS_ONLY_OK`.
 """
@@ -94,10 +94,6 @@ def _excluded(w) -> str | None:
         return "unprivileged ld/st"
     if mn.startswith(("ldlar", "stllr")):
         return "LOR"
-    if mn.startswith(("ld2", "ld3", "ld4", "st2", "st3", "st4")) and "}[" in ops:
-        return "LD2-4/ST2-4 single structure (one lane)"
-    if mn.startswith(("ld2r", "ld3r", "ld4r")):
-        return "LD2R-LD4R"
     if mn in ("fmov",) and re.search(r"\bh\d+\b", ops):
         return "fp16"
     return None

@@ -52,6 +52,50 @@ _VMI = "0 q:1 {op} 0111100000 abc:3 {cmode} 0 1 defgh:5 vd:5"  # SIMD modified i
 _V3X = "0 q:1 1 01110 size:2 0 vm:5 1 {o} 1 vn:5 vd:5"        # SIMD three same extra (ARMv8.1 RDM)
 _S3X = "01 1 11110 size:2 0 vm:5 1 {o} 1 vn:5 vd:5"           # ... scalar
 
+
+
+def _vstruct_rows():
+    """The vector structure loads and stores, one row per form (`LD1_m2`: LD1 of two
+    registers; `LD3_e`: LD3 of one lane; `LD2R`; `_POST`: post-indexed, by #size or by
+    Xm), generated because the forms differ only in a few fixed bits:
+    multiple structures  0 q 0011 00 P L 0 (rm|00000) opcode size rn vt
+    one lane, replicate  0 q 0011 01 P L R (rm|00000) opcode:3 s size rn vt,
+    with n = opcode<0>:R + 1 for the lane and replicate forms (opcode<2:1> = 11:
+    replicate; else the lane size: 00 byte, 01 half (size<0> = 0), 10 word
+    (size = 00) or doubleword (size = 01, S = 0)).  Reserved: .1d of the
+    interleaved forms (LD2-LD4 multiple), the other lane sizes, and replicate
+    with S = 1 (each an x= option; the replicate rows are more specific, so the
+    lane rows reserve opcode<2:1> = 11 too).  asm: vt.Mn / vt.En / vt.Rn the
+    register list, rm.PMn / rm.PEn / rm.PRn the post-index."""
+    rows = []
+    multiple = {"1_m1": "0111", "1_m2": "1010", "1_m3": "0110", "1_m4": "0010", "2_m": "1000",
+                "3_m": "0100", "4_m": "0000"}
+    for post in (0, 1):
+        mid = "rm:5" if post else "00000"
+        sfx = "_POST" if post else ""
+        for ld in (0, 1):
+            for form, opc in multiple.items():
+                n = form[-1] if form[-1].isdigit() else form[0]
+                x = "" if form.startswith("1") else "x=size:3,q:0 "
+                rows.append((f"{'LD' if ld else 'ST'}{form}{sfx}",
+                             f"0 q:1 0011 00 {post} {ld} 0 {mid} {opc} size:2 rn:5 vt:5", "mem",
+                             f"{x}sp=rn mn={'ld' if ld else 'st'}{form[0]} asm=vt.M{n},[rn]"
+                             + (f",rm.PM{n}" if post else "")))
+            for n in (1, 2, 3, 4):
+                o0, r = (n - 1) >> 1, (n - 1) & 1
+                rows.append((f"{'LD' if ld else 'ST'}{n}_e{sfx}",
+                             f"0 q:1 0011 01 {post} {ld} {r} {mid} sc:2 {o0} s:1 size:2 rn:5 vt:5", "mem",
+                             "x=sc:3 x=sc:1,size:bx1 x=sc:2,size:b1x x=sc:2,size:1,s:1 "
+                             f"sp=rn mn={'ld' if ld else 'st'}{n} asm=vt.E{n},[rn]" + (f",rm.PE{n}" if post else "")))
+                if ld:
+                    rows.append((f"LD{n}R{sfx}",
+                                 f"0 q:1 0011 01 {post} 1 {r} {mid} 11 {o0} 0 size:2 rn:5 vt:5", "mem",
+                                 f"sp=rn asm=vt.R{n},[rn]" + (f",rm.PR{n}" if post else "")))
+    return rows
+
+
+_VSTRUCT_ROWS = _vstruct_rows()
+
 _RAW = [
     # ---- integer data processing (class int) ------------------------------
     ("ADR",     "0 immlo:2 10000 immhi:19 rd:5", "int"),
@@ -156,10 +200,7 @@ _RAW = [
     ("CAS",       "size:2 0010001 l:1 1 rs:5 o0:1 11111 rn:5 rt:5", "mem"),
     ("CASP",      "0 sz:1 0010000 l:1 1 rs:5 o0:1 11111 rn:5 rt:5", "mem"),    # Rs, Rt even (decoder.valid)
     ("ATOMIC",    "size:2 111000 a:1 r:1 1 rs:5 o3:1 opc:3 00 rn:5 rt:5", "mem"),
-    ("LDST_VMULT", "0 q:1 0011000 l:1 000000 opcode:4 size:2 rn:5 rt:5", "mem"),
-    ("LDST_VMULT_POST", "0 q:1 0011001 l:1 0 rm:5 opcode:4 size:2 rn:5 rt:5", "mem"),
-    ("LDST_VSINGLE", "0 q:1 0011010 l:1 0 00000 opcode:3 s:1 size:2 rn:5 rt:5", "mem"),
-    ("LDST_VSINGLE_POST", "0 q:1 0011011 l:1 0 rm:5 opcode:3 s:1 size:2 rn:5 rt:5", "mem"),
+    *_VSTRUCT_ROWS,
     # ---- scalar floating point (class fp) --------------------------------------
     ("FMUL_S",  "00011110 ftype:2 1 rm:5 0000 10 rn:5 rd:5", "fp"),
     ("FDIV_S",  "00011110 ftype:2 1 rm:5 0001 10 rn:5 rd:5", "fp"),

@@ -274,24 +274,6 @@ def valid(op, w):
         if opc == 0:
             return True                            # SWP
         return opc == 4 and bits(w, 22, 2) == 2 and bits(w, 16, 5) == 31   # LDAPR
-    if op == T.LDST_VMULT or op == T.LDST_VMULT_POST:
-        o = bits(w, 12, 4)
-        if o == 0 or o == 4 or o == 8:             # LD4/LD3/LD2 (and stores): no .1d
-            return not (bits(w, 10, 2) == 3 and bits(w, 30, 1) == 0)
-        return o == 7 or o == 10 or o == 6 or o == 2
-    if op == T.LDST_VSINGLE or op == T.LDST_VSINGLE_POST:
-        o = bits(w, 13, 3)
-        s = bits(w, 12, 1)
-        size = bits(w, 10, 2)
-        if o == 6:                                 # LD1R
-            return bits(w, 22, 1) == 1 and s == 0
-        if o == 0:
-            return True
-        if o == 2:
-            return size & 1 == 0
-        if o == 4:
-            return size == 0 or (size == 1 and s == 0)
-        return False
     if T.FIRST_FP <= op < T.FIRST_SIMD:
         ftype = bits(w, 22, 2)
         if op == T.FMOV_GEN:

@@ -345,37 +345,7 @@ def _fmt_mem(name, f, w, addr):
         if op != "swp" and rt == 31 and not f["a"]:
             return "st" + op[2:] + order + sfx, f"{_x(f['rs'], wide)}, {base}"
         return op + order + sfx, f"{_x(f['rs'], wide)}, {_x(rt, wide)}, {base}"
-    if name.startswith("LDST_VMULT"):
-        o, q, size = f["opcode"], f["q"], f["size"]
-        n = {7: 1, 10: 2, 6: 3, 2: 4, 8: 2, 4: 3, 0: 4}[o]
-        mn = ("ld" if f["l"] else "st") + ({8: "2", 4: "3", 0: "4"}.get(o, "1"))
-        arr = ["8b", "16b", "4h", "8h", "2s", "4s", "1d", "2d"][size * 2 + q]
-        regs = ", ".join(f"v{(rt + i) & 31}.{arr}" for i in range(n))
-        tail = ""
-        if name.endswith("POST"):
-            tail = f", #{n * (16 if q else 8)}" if f["rm"] == 31 else f", {_x(f['rm'])}"
-        return mn, f"{{{regs}}}, [{_x(f['rn'], 1, True)}]{tail}"
-    # single structure
-    o, q, s, size = f["opcode"], f["q"], f["s"], f["size"]
-    base = f"[{_x(f['rn'], 1, True)}]"
-    if o == 6:
-        arr = ["8b", "16b", "4h", "8h", "2s", "4s", "1d", "2d"][size * 2 + q]
-        tail = ""
-        if name.endswith("POST"):
-            tail = f", #{1 << size}" if f["rm"] == 31 else f", {_x(f['rm'])}"
-        return "ld1r", f"{{v{rt}.{arr}}}, {base}{tail}"
-    if o == 0:
-        sz, idx = 0, (q << 3) | (s << 2) | size
-    elif o == 2:
-        sz, idx = 1, (q << 2) | (s << 1) | (size >> 1)
-    elif size == 0:
-        sz, idx = 2, (q << 1) | s
-    else:
-        sz, idx = 3, q
-    tail = ""
-    if name.endswith("POST"):
-        tail = f", #{1 << sz}" if f["rm"] == 31 else f", {_x(f['rm'])}"
-    return ("ld1" if f["l"] else "st1"), f"{{v{rt}.{'bhsd'[sz]}}}[{idx}], {base}{tail}"
+    raise ValueError(f"memory row {name} has no spelling")
 
 
 FP_ROUND = {0: "frintn", 1: "frintp", 2: "frintm", 3: "frintz", 4: "frinta", 6: "frintx", 7: "frinti"}
@@ -442,6 +412,8 @@ ARR = ["8b", "16b", "4h", "8h", "2s", "4s", "1d", "2d"]
 # mnemonic is the row's (decode_table option mn=: by default ADD_v -> add);
 # _ALIAS gives the preferred spelling where the ARM ARM prefers an alias.
 def _operand(tok: str, f: dict) -> str:
+    if tok == "[rn]":                                # a base register (the vector structure rows)
+        return f"[{_x(f['rn'], 1, True)}]"
     if tok == "#E":                                  # the lane width in bits (SHLL)
         return f"#{8 << f['size']}"
     if tok in _MODIFIED_IMM:                         # the modified immediates' operands
@@ -492,6 +464,10 @@ def _operand(tok: str, f: dict) -> str:
         return f"v{r}.{ARR[(4 if kind == 'S32' else 2) + q]}"
     if kind == "D64":                                # MOVI's 64-bit form: Dd (Q = 0) or Vd.2d
         return f"v{r}.2d" if q else f"d{r}"
+    if kind[0] in "MER" and kind[1:].isdigit():     # a structure's register list: Mn registers, En a lane, Rn replicated
+        return _struct_list(kind[0], int(kind[1:]), r, f)
+    if kind[0] == "P" and kind[1] in "MER":          # a structure's post-index: the bytes moved, or Xm
+        return _x(r) if r != 31 else f"#{_struct_bytes(kind[1], int(kind[2:]), f)}"
     if kind == "X":                                  # the element of a by-element form (exec_velem)
         return _element(f)
     if kind in ("b", "h", "s", "d"):                 # a fixed scalar register
@@ -499,6 +475,29 @@ def _operand(tok: str, f: dict) -> str:
     if kind in ARR:                                  # a fixed arrangement
         return f"v{r}.{kind}"
     raise ValueError(f"operand template {tok}")
+
+
+def _struct_lane(f: dict) -> tuple[int, int]:
+    """(lane size log2, index) of a one-lane structure row: sc picks the size (exec_mem)."""
+    q, s, size, sc = f["q"], f["s"], f["size"], f["sc"]
+    if sc == 0:
+        return 0, (q << 3) | (s << 2) | size
+    if sc == 1:
+        return 1, (q << 2) | (s << 1) | (size >> 1)
+    return (2, (q << 1) | s) if size == 0 else (3, q)
+
+
+def _struct_list(kind: str, n: int, r: int, f: dict) -> str:
+    if kind == "E":
+        sz, idx = _struct_lane(f)
+        return "{" + ", ".join(f"v{(r + i) & 31}.{'bhsd'[sz]}" for i in range(n)) + f"}}[{idx}]"
+    return "{" + ", ".join(f"v{(r + i) & 31}.{ARR[f['size'] * 2 + f['q']]}" for i in range(n)) + "}"
+
+
+def _struct_bytes(kind: str, n: int, f: dict) -> int:
+    if kind == "M":
+        return n * (16 if f["q"] else 8)
+    return n << (_struct_lane(f)[0] if kind == "E" else f["size"])
 
 
 def _float_of(bits: int, dbl: bool) -> float:
