@@ -5,8 +5,9 @@
 a row whose reserved combinations (decode_table option x=) hold for the word
 does not match, and the search goes on (an overlap group).
 `valid(op, word)` applies the constraints the older rows still write as code
-(integer immediates, loads and stores, system, scalar FP; no SIMD row), `fld(op, word, T.FLD_X)` reads a
-field of a row by name (executors use it instead of bit positions), and
+(integer immediates, loads and stores, system, scalar FP; no SIMD row),
+`fld(op, word, T.FLD_X)` reads a field of a row by name (executors use it
+instead of bit positions), and
 `imm_of(op, word)` pre-computes the expensive immediate once (bitmask
 immediates, sign-extended offsets, SIMD immediates) for the decode cache.
 Decoding happens once per word thanks to that cache, so clarity wins here.
