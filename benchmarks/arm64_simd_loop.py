@@ -34,6 +34,10 @@ KINDS = {
     "fadd v": 0x4E62D420,       # fadd v0.2d, v1.2d, v2.2d
     "fmla v": 0x4E22CC20,       # fmla v0.4s, v1.4s, v2.4s
     "shrn v": 0x0F0D8420,       # shrn v0.8b, v1.8h, #3
+    "dup v": 0x4E040C40,        # dup  v0.4s, w2
+    "movi v": 0x4F02E740,       # movi v0.16b, #0x5a
+    "umov w": 0x0E0A3C23,       # umov w3, v1.h[2]
+    "ins v": 0x4E0C1C40,        # mov  v0.s[1], w2
 }
 COPIES = 4
 ROUNDS = 200_000

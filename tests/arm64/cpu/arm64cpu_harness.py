@@ -98,7 +98,7 @@ def is_sat_word(w: int) -> bool:
 
 _SAT_FAMILIES = {"vec3_saturating", "vdiff_sqdm", "vdiff_narrow_high", "vmisc_saturating", "vmisc_narrow",
                  "velem_sqdmulh", "velem_sqdml", "vshift_round_sat", "vshift_narrow",
-                 "scalar_saturating3", "scalar_saturating2", "scalar_narrow"}
+                 "scalar_saturating3", "scalar_saturating2", "scalar_narrow", "vrdm"}
 
 
 def random_v(rng: random.Random) -> tuple[int, int]:
@@ -139,7 +139,7 @@ def unpredictable(e: T.Entry, w: int) -> bool:
     f = e.extract(w)
     name = e.name
     rn, rt = f.get("rn"), f.get("rt")
-    wb = name in ("LDST_PRE", "LDST_POST", "LDSTP_PRE", "LDSTP_POST", "LDST_VMULT_POST", "LDST_VSINGLE_POST")
+    wb = name in ("LDST_PRE", "LDST_POST", "LDSTP_PRE", "LDSTP_POST")      # (vector structures: Rt is a V register)
     if wb and rn != 31 and "v" in f and f["v"] == 0 and (rt == rn or f.get("rt2") == rn):
         return True
     if name.startswith("LDSTP") or name == "LDSTNP":

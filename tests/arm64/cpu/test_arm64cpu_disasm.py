@@ -21,7 +21,6 @@ import capstone  # a test dependency: fail, never skip, when it is missing
 KNOWN_MNEMONIC = {
     "HINT": "capstone 5 names only some hint numbers (e.g. prints 'hint #0x22' for bti c)",
     "BARRIER": "capstone 5 spells DSB with CRm=12 as 'dfb'",
-    "VMOVI": "FMOV (vector, immediate) operands are not spelled; mnemonics compared elsewhere",
 }
 # (our preferred alias, capstone's spelling): the ARM ARM prefers SXTL/UXTL for SSHLL/USHLL with
 # shift 0; capstone 5 never uses the alias.  Compared as capstone's form, operands included.
@@ -31,7 +30,6 @@ FULL_TEXT = set(T.CLASSES)
 FULL_TEXT_SKIP = {
     "HINT": "see KNOWN_MNEMONIC",
     "LDR_LIT": "capstone 5 prints an empty prefetch operation for PRFM (literal)",
-    "VMOVI": "FMOV (vector, immediate) operands are not spelled by us",
 }
 
 

@@ -20,7 +20,7 @@ PROGRAMS = {
     "hashtable": ["prog"], "raise_signal": ["prog"], "exit_code": ["prog", "7"], "stdio_buf": ["prog"],
     "memops_big": ["prog"], "time_fixed": ["prog"], "dup_fcntl": ["prog"],
     "unaligned_atomic": ["prog"], "fenv_flags": ["prog"], "fd_calls": ["prog"], "proc_maps": ["prog"],
-    "vector_shifts": ["prog"],
+    "vector_shifts": ["prog"], "vector_moves": ["prog"],
     # faults without a handler: compared on stdout and status (stderr differs by design)
     "segv_nohandler": ["prog"], "stack_overflow": ["prog"], "udf": ["prog"],
 }

@@ -6,7 +6,8 @@ style of QEMU's a64.decode).  From this table we build the decoder (mask/value
 match, most specific pattern first), the register operands the decoder
 resolves once per word (below), the disassembler (fields by name) and the
 random instruction generator of the tests.  Constraints a pattern cannot say
-(e.g. "size 11 is unallocated") live in `decoder.valid`.
+(e.g. "size 11 is unallocated") are option x= (reserved combinations); the
+older scalar rows still write theirs as code, in `decoder.valid`.
 
 Register operands.  The register fields `rd`/`rt`, `rn`, `rm`/`rs` and
 `ra`/`rt2` are resolved at decode time into register-file slots a, b, c, d
@@ -47,6 +48,53 @@ _VSH = "0 q:1 {u} 011110 immh:4 immb:3 {o} 1 vn:5 vd:5"     # SIMD shift by imme
 _SSH = "01 {u} 111110 immh:4 immb:3 {o} 1 vn:5 vd:5"        # its scalar twin
 _VPERM = "0 q:1 001110 size:2 0 vm:5 0 {o} 10 vn:5 vd:5"     # SIMD permute
 _VTBL = "0 q:1 001110 000 vm:5 0 {len} {x} 00 vn:5 vd:5"     # SIMD table lookup (len: registers - 1)
+_VMI = "0 q:1 {op} 0111100000 abc:3 {cmode} 0 1 defgh:5 vd:5"  # SIMD modified immediate (cmode: its bits)
+_V3X = "0 q:1 1 01110 size:2 0 vm:5 1 {o} 1 vn:5 vd:5"        # SIMD three same extra (ARMv8.1 RDM)
+_S3X = "01 1 11110 size:2 0 vm:5 1 {o} 1 vn:5 vd:5"           # ... scalar
+
+
+
+def _vstruct_rows():
+    """The vector structure loads and stores, one row per form (`LD1_m2`: LD1 of two
+    registers; `LD3_e`: LD3 of one lane; `LD2R`; `_POST`: post-indexed, by #size or by
+    Xm), generated because the forms differ only in a few fixed bits:
+    multiple structures  0 q 0011 00 P L 0 (rm|00000) opcode size rn vt
+    one lane, replicate  0 q 0011 01 P L R (rm|00000) opcode:3 s size rn vt,
+    with n = opcode<0>:R + 1 for the lane and replicate forms (opcode<2:1> = 11:
+    replicate; else the lane size: 00 byte, 01 half (size<0> = 0), 10 word
+    (size = 00) or doubleword (size = 01, S = 0)).  Reserved: .1d of the
+    interleaved forms (LD2-LD4 multiple), the other lane sizes, and replicate
+    with S = 1 (each an x= option; the replicate rows are more specific, so the
+    lane rows reserve opcode<2:1> = 11 too).  asm: vt.Mn / vt.En / vt.Rn the
+    register list, rm.PMn / rm.PEn / rm.PRn the post-index."""
+    rows = []
+    multiple = {"1_m1": "0111", "1_m2": "1010", "1_m3": "0110", "1_m4": "0010", "2_m": "1000",
+                "3_m": "0100", "4_m": "0000"}
+    for post in (0, 1):
+        mid = "rm:5" if post else "00000"
+        sfx = "_POST" if post else ""
+        for ld in (0, 1):
+            for form, opc in multiple.items():
+                n = form[-1] if form[-1].isdigit() else form[0]
+                x = "" if form.startswith("1") else "x=size:3,q:0 "
+                rows.append((f"{'LD' if ld else 'ST'}{form}{sfx}",
+                             f"0 q:1 0011 00 {post} {ld} 0 {mid} {opc} size:2 rn:5 vt:5", "mem",
+                             f"{x}sp=rn mn={'ld' if ld else 'st'}{form[0]} asm=vt.M{n},[rn]"
+                             + (f",rm.PM{n}" if post else "")))
+            for n in (1, 2, 3, 4):
+                o0, r = (n - 1) >> 1, (n - 1) & 1
+                rows.append((f"{'LD' if ld else 'ST'}{n}_e{sfx}",
+                             f"0 q:1 0011 01 {post} {ld} {r} {mid} sc:2 {o0} s:1 size:2 rn:5 vt:5", "mem",
+                             "x=sc:3 x=sc:1,size:bx1 x=sc:2,size:b1x x=sc:2,size:1,s:1 "
+                             f"sp=rn mn={'ld' if ld else 'st'}{n} asm=vt.E{n},[rn]" + (f",rm.PE{n}" if post else "")))
+                if ld:
+                    rows.append((f"LD{n}R{sfx}",
+                                 f"0 q:1 0011 01 {post} 1 {r} {mid} 11 {o0} 0 size:2 rn:5 vt:5", "mem",
+                                 f"sp=rn asm=vt.R{n},[rn]" + (f",rm.PR{n}" if post else "")))
+    return rows
+
+
+_VSTRUCT_ROWS = _vstruct_rows()
 
 _RAW = [
     # ---- integer data processing (class int) ------------------------------
@@ -152,10 +200,7 @@ _RAW = [
     ("CAS",       "size:2 0010001 l:1 1 rs:5 o0:1 11111 rn:5 rt:5", "mem"),
     ("CASP",      "0 sz:1 0010000 l:1 1 rs:5 o0:1 11111 rn:5 rt:5", "mem"),    # Rs, Rt even (decoder.valid)
     ("ATOMIC",    "size:2 111000 a:1 r:1 1 rs:5 o3:1 opc:3 00 rn:5 rt:5", "mem"),
-    ("LDST_VMULT", "0 q:1 0011000 l:1 000000 opcode:4 size:2 rn:5 rt:5", "mem"),
-    ("LDST_VMULT_POST", "0 q:1 0011001 l:1 0 rm:5 opcode:4 size:2 rn:5 rt:5", "mem"),
-    ("LDST_VSINGLE", "0 q:1 0011010 l:1 0 00000 opcode:3 s:1 size:2 rn:5 rt:5", "mem"),
-    ("LDST_VSINGLE_POST", "0 q:1 0011011 l:1 0 rm:5 opcode:3 s:1 size:2 rn:5 rt:5", "mem"),
+    *_VSTRUCT_ROWS,
     # ---- scalar floating point (class fp) --------------------------------------
     ("FMUL_S",  "00011110 ftype:2 1 rm:5 0000 10 rn:5 rd:5", "fp"),
     ("FDIV_S",  "00011110 ftype:2 1 rm:5 0001 10 rn:5 rd:5", "fp"),
@@ -186,13 +231,39 @@ _RAW = [
     ("FCVT_FIXED", "sf:1 0011110 ftype:2 0 rmode:2 opcode:3 scale:6 rn:5 rd:5", "fp"),
     ("FMOV_GEN", "sf:1 0011110 ftype:2 1 0 hi:1 11 tofp:1 000000 rn:5 rd:5", "fp"),
     # ---- Advanced SIMD (class simd) --------------------------------------------
-    ("DUP_ELEM", "0 q:1 0 01110000 imm5:5 0 0000 1 rn:5 rd:5", "simd"),
-    ("DUP_GEN",  "0 q:1 0 01110000 imm5:5 0 0001 1 rn:5 rd:5", "simd"),
-    ("INS_GEN",  "0 1 0 01110000 imm5:5 0 0011 1 rn:5 rd:5", "simd"),
-    ("SMOV",     "0 q:1 0 01110000 imm5:5 0 0101 1 rn:5 rd:5", "simd"),
-    ("UMOV",     "0 q:1 0 01110000 imm5:5 0 0111 1 rn:5 rd:5", "simd"),
-    ("INS_ELEM", "0 1 1 01110000 imm5:5 0 imm4:4 1 rn:5 rd:5", "simd"),
-    ("VMOVI",    "0 q:1 op:1 0111100000 abc:3 cmode:4 0 1 defgh:5 rd:5", "simd"),
+    # ---- Advanced SIMD copy: DUP, INS, SMOV, UMOV (one row per form) --------------
+    # imm5's lowest set bit is the lane size (xxxx1 bytes .. x1000 doublewords), the bits
+    # above it the index; imm5 = x0000 is reserved, and so is every size the form does
+    # not have: .1d (x1000 with Q = 0), SMOV's doubleword (and word, into W), UMOV into W
+    # of a doubleword, into X of anything but a doubleword.  asm: vd.IT is the arrangement
+    # of imm5's size and Q, vn.JX the element, rn.IR W or X by the lane size.
+    ("DUP_ve",   "0 q:1 0 01110000 imm5:5 0 0000 1 vn:5 vd:5", "simd", "x=imm5:bx0000 x=imm5:bx1000,q:0 asm=vd.IT,vn.JX"),
+    ("DUP_vg",   "0 q:1 0 01110000 imm5:5 0 0001 1 rn:5 vd:5", "simd", "x=imm5:bx0000 x=imm5:bx1000,q:0 asm=vd.IT,rn.IR"),
+    ("INS_vg",   "0 1 0 01110000 imm5:5 0 0011 1 rn:5 vd:5", "simd", "x=imm5:bx0000 mn=mov asm=vd.JX,rn.IR"),
+    ("SMOV_w",   "0 0 0 01110000 imm5:5 0 0101 1 vn:5 rd:5", "simd", "x=imm5:bxxx00 asm=rd.w,vn.JX"),
+    ("SMOV_x",   "0 1 0 01110000 imm5:5 0 0101 1 vn:5 rd:5", "simd", "x=imm5:bxx000 asm=rd.x,vn.JX"),
+    ("UMOV_w",   "0 0 0 01110000 imm5:5 0 0111 1 vn:5 rd:5", "simd", "x=imm5:bxx000 asm=rd.w,vn.JX"),
+    ("UMOV_x",   "0 1 0 01110000 imm5:5 0 0111 1 vn:5 rd:5", "simd",
+     "x=imm5:bxxxx1 x=imm5:bxxx10 x=imm5:bxx100 x=imm5:bx0000 mn=mov asm=rd.x,vn.JX"),
+    ("INS_ve",   "0 1 1 01110000 imm5:5 0 imm4:4 1 vn:5 vd:5", "simd", "x=imm5:bx0000 mn=mov asm=vd.JX,vn.I4"),
+    # ---- Advanced SIMD modified immediate (one row per form) -------------------------
+    # abc:defgh is the 8-bit immediate; cmode's free bits say its shift; option imm=simd:
+    # the decoder expands it once to the 64-bit pattern (decoder.simd_expand_imm), so the
+    # families only copy, invert, OR or AND-NOT it.  FMOV .2d needs Q = 1.
+    ("MOVI_v32", _VMI.format(op=0, cmode="0 cm:2 0"), "simd", "imm=simd asm=vd.S32,#i8,LSL"),
+    ("ORR_vi32", _VMI.format(op=0, cmode="0 cm:2 1"), "simd", "imm=simd mn=orr asm=vd.S32,#i8,LSL"),
+    ("MVNI_v32", _VMI.format(op=1, cmode="0 cm:2 0"), "simd", "imm=simd asm=vd.S32,#i8,LSL"),
+    ("BIC_vi32", _VMI.format(op=1, cmode="0 cm:2 1"), "simd", "imm=simd mn=bic asm=vd.S32,#i8,LSL"),
+    ("MOVI_v16", _VMI.format(op=0, cmode="10 cm:1 0"), "simd", "imm=simd asm=vd.S16,#i8,LSL"),
+    ("ORR_vi16", _VMI.format(op=0, cmode="10 cm:1 1"), "simd", "imm=simd mn=orr asm=vd.S16,#i8,LSL"),
+    ("MVNI_v16", _VMI.format(op=1, cmode="10 cm:1 0"), "simd", "imm=simd asm=vd.S16,#i8,LSL"),
+    ("BIC_vi16", _VMI.format(op=1, cmode="10 cm:1 1"), "simd", "imm=simd mn=bic asm=vd.S16,#i8,LSL"),
+    ("MOVI_msl", _VMI.format(op=0, cmode="110 cm:1"), "simd", "imm=simd asm=vd.S32,#i8,MSL"),
+    ("MVNI_msl", _VMI.format(op=1, cmode="110 cm:1"), "simd", "imm=simd asm=vd.S32,#i8,MSL"),
+    ("MOVI_v8",  _VMI.format(op=0, cmode="1110"), "simd", "imm=simd asm=vd.B,#i8"),
+    ("MOVI_v64", _VMI.format(op=1, cmode="1110"), "simd", "imm=simd asm=vd.D64,#i64"),
+    ("FMOV_vs",  _VMI.format(op=0, cmode="1111"), "simd", "imm=simd asm=vd.S32,#f32"),
+    ("FMOV_vd",  _VMI.format(op=1, cmode="1111"), "simd", "imm=simd x=q:0 asm=vd.2d,#f64"),
     # ---- Advanced SIMD three same, integer (one row per form) ------------------
     # _V3 is the group's pattern; U and opcode are each row's fixed bits.  Constraints:
     # x=FIELD:VALUE,... marks a reserved combination (no .1d vector: x=size:3,q:0).
@@ -242,6 +313,11 @@ _RAW = [
     ("SQDMULH_v", _V3.format(u=0, o="10110"), "simd", "x=size:0 x=size:3 asm=vd.T,vn.T,vm.T"),
     ("SQRDMULH_v",_V3.format(u=1, o="10110"), "simd", "x=size:0 x=size:3 asm=vd.T,vn.T,vm.T"),
     ("ADDP_v",    _V3.format(u=0, o="10111"), "simd", "x=size:3,q:0 asm=vd.T,vn.T,vm.T"),
+    # ARMv8.1 RDM (three same extra): SQRDMULH's result accumulated into (subtracted from) Vd
+    ("SQRDMLAH_v", _V3X.format(o="0000"), "simd", "x=size:0 x=size:3 asm=vd.T,vn.T,vm.T"),
+    ("SQRDMLSH_v", _V3X.format(o="0001"), "simd", "x=size:0 x=size:3 asm=vd.T,vn.T,vm.T"),
+    ("SQRDMLAH_s", _S3X.format(o="0000"), "simd", "x=size:0 x=size:3 asm=vd.E,vn.E,vm.E"),
+    ("SQRDMLSH_s", _S3X.format(o="0001"), "simd", "x=size:0 x=size:3 asm=vd.E,vn.E,vm.E"),
     ("AND_v",     _V3B.format(u=0, size="00"), "simd", "asm=vd.B,vn.B,vm.B"),
     ("BIC_v",     _V3B.format(u=0, size="01"), "simd", "asm=vd.B,vn.B,vm.B"),
     ("ORR_v",     _V3B.format(u=0, size="10"), "simd", "asm=vd.B,vn.B,vm.B"),
@@ -335,6 +411,8 @@ _RAW = [
     ("FCMGT_v",  _V3F.format(u=1, a=1, o="11100"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F,vm.F"),
     ("FACGT_v",  _V3F.format(u=1, a=1, o="11101"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F,vm.F"),
     ("FMINP_v",  _V3F.format(u=1, a=1, o="11110"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F,vm.F"),
+    ("FRECPS_v", _V3F.format(u=0, a=0, o="11111"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F,vm.F"),
+    ("FRSQRTS_v", _V3F.format(u=0, a=1, o="11111"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F,vm.F"),
     # ... scalar (s or d registers)
     ("FMULX_s",  _S3F.format(u=0, a=0, o="11011"), "simd", "asm=vd.S,vn.S,vm.S"),
     ("FCMEQ_s",  _S3F.format(u=0, a=0, o="11100"), "simd", "asm=vd.S,vn.S,vm.S"),
@@ -343,6 +421,8 @@ _RAW = [
     ("FABD_s",   _S3F.format(u=1, a=1, o="11010"), "simd", "asm=vd.S,vn.S,vm.S"),
     ("FCMGT_s",  _S3F.format(u=1, a=1, o="11100"), "simd", "asm=vd.S,vn.S,vm.S"),
     ("FACGT_s",  _S3F.format(u=1, a=1, o="11101"), "simd", "asm=vd.S,vn.S,vm.S"),
+    ("FRECPS_s", _S3F.format(u=0, a=0, o="11111"), "simd", "asm=vd.S,vn.S,vm.S"),
+    ("FRSQRTS_s", _S3F.format(u=0, a=1, o="11111"), "simd", "asm=vd.S,vn.S,vm.S"),
     # ---- Advanced SIMD two-register miscellaneous, floating point (one row per form) ----
     ("FCMGT0_v", _V2F.format(u=0, a=1, o="01100"), "simd", "x=sz:1,q:0 mn=fcmgt asm=vd.F,vn.F,#0.0"),
     ("FCMGE0_v", _V2F.format(u=1, a=1, o="01100"), "simd", "x=sz:1,q:0 mn=fcmge asm=vd.F,vn.F,#0.0"),
@@ -374,7 +454,18 @@ _RAW = [
     # FCVTN/FCVTL: double <-> single (sz = 0 would be half precision, not offered: x=sz:0)
     ("FCVTN_v",  _V2F.format(u=0, a=0, o="10110"), "simd", "x=sz:0 q2 asm=vd.N,vn.L"),
     ("FCVTL_v",  _V2F.format(u=0, a=0, o="10111"), "simd", "x=sz:0 q2 asm=vd.L,vn.N"),
+    # Reciprocal (square root) estimates, FP (fpu_estimate.py) and unsigned 32-bit fixed point
+    ("FRECPE_v", _V2F.format(u=0, a=1, o="11101"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F"),
+    ("FRSQRTE_v", _V2F.format(u=1, a=1, o="11101"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F"),
+    ("URECPE_v", _V2F.format(u=0, a=1, o="11100"), "simd", "x=sz:1 asm=vd.F,vn.F"),
+    ("URSQRTE_v", _V2F.format(u=1, a=1, o="11100"), "simd", "x=sz:1 asm=vd.F,vn.F"),
+    # FCVTXN: double -> single rounding to odd (sz = 0 is reserved)
+    ("FCVTXN_v", _V2F.format(u=1, a=0, o="10110"), "simd", "x=sz:0 q2 asm=vd.N,vn.L"),
     # ... scalar
+    ("FRECPE_s", _S2F.format(u=0, a=1, o="11101"), "simd", "asm=vd.S,vn.S"),
+    ("FRSQRTE_s", _S2F.format(u=1, a=1, o="11101"), "simd", "asm=vd.S,vn.S"),
+    ("FRECPX_s", _S2F.format(u=0, a=1, o="11111"), "simd", "asm=vd.S,vn.S"),
+    ("FCVTXN_s", _S2F.format(u=1, a=0, o="10110"), "simd", "x=sz:0 asm=vd.s,vn.d"),
     ("FCMGT0_s", _S2F.format(u=0, a=1, o="01100"), "simd", "mn=fcmgt asm=vd.S,vn.S,#0.0"),
     ("FCMGE0_s", _S2F.format(u=1, a=1, o="01100"), "simd", "mn=fcmge asm=vd.S,vn.S,#0.0"),
     ("FCMEQ0_s", _S2F.format(u=0, a=1, o="01101"), "simd", "mn=fcmeq asm=vd.S,vn.S,#0.0"),
@@ -430,6 +521,9 @@ _RAW = [
     ("SQDMULL_vi", _VE.format(u=0, o="1011"), "simd", "x=size:0 x=size:3 q2 asm=vd.W,vn.T,vm.X"),
     ("SQDMULH_vi", _VE.format(u=0, o="1100"), "simd", "x=size:0 x=size:3 asm=vd.T,vn.T,vm.X"),
     ("SQRDMULH_vi", _VE.format(u=0, o="1101"), "simd", "x=size:0 x=size:3 asm=vd.T,vn.T,vm.X"),
+    # ARMv8.1 RDM: rounding doubling multiply, high half, accumulated into (subtracted from) Vd
+    ("SQRDMLAH_vi", _VE.format(u=1, o="1101"), "simd", "x=size:0 x=size:3 asm=vd.T,vn.T,vm.X"),
+    ("SQRDMLSH_vi", _VE.format(u=1, o="1111"), "simd", "x=size:0 x=size:3 asm=vd.T,vn.T,vm.X"),
     ("FMLA_vi",    _VEF.format(u=0, o="0001"), "simd", "x=sz:1,l:1 x=sz:1,q:0 asm=vd.F,vn.F,vm.X"),
     ("FMLS_vi",    _VEF.format(u=0, o="0101"), "simd", "x=sz:1,l:1 x=sz:1,q:0 asm=vd.F,vn.F,vm.X"),
     ("FMUL_vi",    _VEF.format(u=0, o="1001"), "simd", "x=sz:1,l:1 x=sz:1,q:0 asm=vd.F,vn.F,vm.X"),
@@ -439,6 +533,8 @@ _RAW = [
     ("SQDMULL_si", _SE.format(u=0, o="1011"), "simd", "x=size:0 x=size:3 asm=vd.EW,vn.E,vm.X"),
     ("SQDMULH_si", _SE.format(u=0, o="1100"), "simd", "x=size:0 x=size:3 asm=vd.E,vn.E,vm.X"),
     ("SQRDMULH_si", _SE.format(u=0, o="1101"), "simd", "x=size:0 x=size:3 asm=vd.E,vn.E,vm.X"),
+    ("SQRDMLAH_si", _SE.format(u=1, o="1101"), "simd", "x=size:0 x=size:3 asm=vd.E,vn.E,vm.X"),
+    ("SQRDMLSH_si", _SE.format(u=1, o="1111"), "simd", "x=size:0 x=size:3 asm=vd.E,vn.E,vm.X"),
     ("FMLA_si",    _SEF.format(u=0, o="0001"), "simd", "x=sz:1,l:1 asm=vd.S,vn.S,vm.X"),
     ("FMLS_si",    _SEF.format(u=0, o="0101"), "simd", "x=sz:1,l:1 asm=vd.S,vn.S,vm.X"),
     ("FMUL_si",    _SEF.format(u=0, o="1001"), "simd", "x=sz:1,l:1 asm=vd.S,vn.S,vm.X"),
@@ -577,7 +673,7 @@ class Entry:
     asm: tuple = ()  # operand templates for the disassembler (option asm=)
     q2: bool = False  # mnemonic + "2" when Q = 1 (option q2)
     mn: str = ""      # mnemonic (option mn=; default: the name before its last "_", lower case)
-    imm: str = ""     # the immediate the decoder pre-computes (option imm=: shr, shl; see IMM_KINDS)
+    imm: str = ""     # the immediate the decoder pre-computes (option imm=: shr, shl, simd; see IMM_KINDS)
 
     def extract(self, word: int) -> dict:
         return {k: (word >> lsb) & ((1 << w) - 1) for k, (lsb, w) in self.fields.items()}
@@ -596,7 +692,9 @@ class Entry:
 # Declared immediates (option imm=): the shift of a shift-by-immediate row, right
 # (2 * esize - immh:immb) or left (immh:immb - esize), lanes of esize = 8 << sz bits
 # with sz the top set bit of immh; pre-computed as shift | sz << 8 (decoder.imm_of).
-IMM_KINDS = ("", "shr", "shl")
+# simd: the modified immediate abc:defgh expanded by op and cmode (AdvSIMDExpandImm) to
+# the 64-bit pattern of MOVI/MVNI/ORR/BIC/FMOV (vector).
+IMM_KINDS = ("", "shr", "shl", "simd")
 
 
 def _field_pattern(name: str, fields: dict, fname: str, text: str) -> tuple[int, int]:
@@ -702,7 +800,7 @@ RES_VALUE = np.array([v for e in TABLE for _, v in e.reserved] or [0], np.int64)
 
 # ---- declared immediates (option imm=), by op id: an index into IMM_KINDS -------
 IMM_KIND = np.array([IMM_KINDS.index(e.imm) for e in TABLE], np.int64)
-IMM_SHR, IMM_SHL = IMM_KINDS.index("shr"), IMM_KINDS.index("shl")
+IMM_SHR, IMM_SHL, IMM_SIMD = IMM_KINDS.index("shr"), IMM_KINDS.index("shl"), IMM_KINDS.index("simd")
 
 # ---- fields by name, for executors: fld(op, w, T.FLD_SIZE) (decoder.fld) ----------
 FIELD_NAMES = sorted({f for e in TABLE for f in e.fields})

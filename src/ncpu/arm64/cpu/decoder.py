@@ -5,8 +5,9 @@
 a row whose reserved combinations (decode_table option x=) hold for the word
 does not match, and the search goes on (an overlap group).
 `valid(op, word)` applies the constraints the older rows still write as code
-(the moves and modified immediates of SIMD), `fld(op, word, T.FLD_X)` reads a
-field of a row by name (executors use it instead of bit positions), and
+(integer immediates, loads and stores, system, scalar FP; no SIMD row),
+`fld(op, word, T.FLD_X)` reads a field of a row by name (executors use it
+instead of bit positions), and
 `imm_of(op, word)` pre-computes the expensive immediate once (bitmask
 immediates, sign-extended offsets, SIMD immediates) for the decode cache.
 Decoding happens once per word thanks to that cache, so clarity wins here.
@@ -274,24 +275,6 @@ def valid(op, w):
         if opc == 0:
             return True                            # SWP
         return opc == 4 and bits(w, 22, 2) == 2 and bits(w, 16, 5) == 31   # LDAPR
-    if op == T.LDST_VMULT or op == T.LDST_VMULT_POST:
-        o = bits(w, 12, 4)
-        if o == 0 or o == 4 or o == 8:             # LD4/LD3/LD2 (and stores): no .1d
-            return not (bits(w, 10, 2) == 3 and bits(w, 30, 1) == 0)
-        return o == 7 or o == 10 or o == 6 or o == 2
-    if op == T.LDST_VSINGLE or op == T.LDST_VSINGLE_POST:
-        o = bits(w, 13, 3)
-        s = bits(w, 12, 1)
-        size = bits(w, 10, 2)
-        if o == 6:                                 # LD1R
-            return bits(w, 22, 1) == 1 and s == 0
-        if o == 0:
-            return True
-        if o == 2:
-            return size & 1 == 0
-        if o == 4:
-            return size == 0 or (size == 1 and s == 0)
-        return False
     if T.FIRST_FP <= op < T.FIRST_SIMD:
         ftype = bits(w, 22, 2)
         if op == T.FMOV_GEN:
@@ -309,34 +292,6 @@ def valid(op, w):
         if op == T.FCVT_FIXED:
             key = bits(w, 16, 5)                   # rmode:opcode
             return (key == 2 or key == 3 or key == 24 or key == 25) and (sf == 1 or bits(w, 15, 1) == 1)
-        return True
-    if op >= T.FIRST_SIMD:
-        return _simd_valid(op, w)
-    return True
-
-
-@njit(cache=True)
-def _simd_valid(op, w):
-    q = bits(w, 30, 1)
-    if op == T.DUP_ELEM or op == T.DUP_GEN or op == T.SMOV or op == T.UMOV or op == T.INS_GEN or op == T.INS_ELEM:
-        imm5 = bits(w, 16, 5)
-        if imm5 & 15 == 0:
-            return False
-        if op == T.DUP_ELEM or op == T.DUP_GEN:
-            return not (imm5 & 15 == 8 and q == 0)      # .1d is reserved (imm5 = x1000)
-        if op == T.SMOV:
-            return imm5 & 3 != 0 if q == 0 else imm5 & 7 != 0
-        if op == T.UMOV:
-            if q == 1:
-                return imm5 & 15 == 8
-            return imm5 & 7 != 0                   # W form: B, H or S lanes
-        return True
-    if op == T.VMOVI:
-        cmode = bits(w, 12, 4)
-        if cmode == 15:
-            return bits(w, 29, 1) == 0 or q == 1      # FMOV .2d needs Q
-        if bits(w, 29, 1) == 1 and cmode == 14:
-            return True
         return True
     return True
 
@@ -358,6 +313,8 @@ def shift_imm(kind, immh, immb):
 @njit(cache=True)
 def imm_of(op, w):
     """The pre-computed immediate stored beside the op id in the decode cache."""
+    if IMM_KIND[op] == T.IMM_SIMD:          # op (bit 29) and cmode (bits 15:12) are partly each row's fixed bits
+        return simd_expand_imm(bits(w, 29, 1), bits(w, 12, 4), (fld(op, w, T.FLD_ABC) << 5) | fld(op, w, T.FLD_DEFGH))
     if IMM_KIND[op] != 0:
         return shift_imm(IMM_KIND[op], fld(op, w, T.FLD_IMMH), fld(op, w, T.FLD_IMMB))
     sf = bits(w, 31, 1)
@@ -390,7 +347,4 @@ def imm_of(op, w):
         return sext(bits(w, 15, 7), 7) << scale
     if op == T.FMOV_I:
         return vfp_expand_imm(bits(w, 13, 8), bits(w, 22, 2) == 1)
-    if op == T.VMOVI:
-        imm8 = (bits(w, 16, 3) << 5) | bits(w, 5, 5)
-        return simd_expand_imm(bits(w, 29, 1), bits(w, 12, 4), imm8)
     return np.int64(0)

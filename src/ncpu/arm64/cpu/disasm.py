@@ -8,7 +8,7 @@ Intentional differences from capstone are listed in tests/arm64/cpu.
 from __future__ import annotations
 
 from . import decode_table as T
-from .decoder import UNDEF, decode, decode_bitmask, imm_of, simd_expand_imm, vfp_expand_imm
+from .decoder import UNDEF, decode, decode_bitmask, imm_of, vfp_expand_imm
 from .sysregs import NAMES as SYSREG_NAMES
 
 COND = ["eq", "ne", "hs", "lo", "mi", "pl", "vs", "vc", "hi", "ls", "ge", "lt", "gt", "le", "al", "nv"]
@@ -345,37 +345,7 @@ def _fmt_mem(name, f, w, addr):
         if op != "swp" and rt == 31 and not f["a"]:
             return "st" + op[2:] + order + sfx, f"{_x(f['rs'], wide)}, {base}"
         return op + order + sfx, f"{_x(f['rs'], wide)}, {_x(rt, wide)}, {base}"
-    if name.startswith("LDST_VMULT"):
-        o, q, size = f["opcode"], f["q"], f["size"]
-        n = {7: 1, 10: 2, 6: 3, 2: 4, 8: 2, 4: 3, 0: 4}[o]
-        mn = ("ld" if f["l"] else "st") + ({8: "2", 4: "3", 0: "4"}.get(o, "1"))
-        arr = ["8b", "16b", "4h", "8h", "2s", "4s", "1d", "2d"][size * 2 + q]
-        regs = ", ".join(f"v{(rt + i) & 31}.{arr}" for i in range(n))
-        tail = ""
-        if name.endswith("POST"):
-            tail = f", #{n * (16 if q else 8)}" if f["rm"] == 31 else f", {_x(f['rm'])}"
-        return mn, f"{{{regs}}}, [{_x(f['rn'], 1, True)}]{tail}"
-    # single structure
-    o, q, s, size = f["opcode"], f["q"], f["s"], f["size"]
-    base = f"[{_x(f['rn'], 1, True)}]"
-    if o == 6:
-        arr = ["8b", "16b", "4h", "8h", "2s", "4s", "1d", "2d"][size * 2 + q]
-        tail = ""
-        if name.endswith("POST"):
-            tail = f", #{1 << size}" if f["rm"] == 31 else f", {_x(f['rm'])}"
-        return "ld1r", f"{{v{rt}.{arr}}}, {base}{tail}"
-    if o == 0:
-        sz, idx = 0, (q << 3) | (s << 2) | size
-    elif o == 2:
-        sz, idx = 1, (q << 2) | (s << 1) | (size >> 1)
-    elif size == 0:
-        sz, idx = 2, (q << 1) | s
-    else:
-        sz, idx = 3, q
-    tail = ""
-    if name.endswith("POST"):
-        tail = f", #{1 << sz}" if f["rm"] == 31 else f", {_x(f['rm'])}"
-    return ("ld1" if f["l"] else "st1"), f"{{v{rt}.{'bhsd'[sz]}}}[{idx}], {base}{tail}"
+    raise ValueError(f"memory row {name} has no spelling")
 
 
 FP_ROUND = {0: "frintn", 1: "frintp", 2: "frintm", 3: "frintz", 4: "frinta", 6: "frintx", 7: "frinti"}
@@ -429,45 +399,6 @@ def _fmt_fp(name, f, w, addr):
 ARR = ["8b", "16b", "4h", "8h", "2s", "4s", "1d", "2d"]
 
 
-def _fmt_simd(name, f, w, addr):
-    q = f.get("q", 1)
-    rd, rn = f["rd"], f.get("rn")
-    if name in ("DUP_ELEM", "DUP_GEN", "INS_GEN", "SMOV", "UMOV", "INS_ELEM"):
-        imm5 = f["imm5"]
-        sz = (imm5 & -imm5).bit_length() - 1
-        idx = imm5 >> (sz + 1)
-        t = "bhsd"[sz]
-        if name == "DUP_ELEM":
-            return "dup", f"v{rd}.{ARR[sz * 2 + q]}, v{rn}.{t}[{idx}]"
-        if name == "DUP_GEN":
-            return "dup", f"v{rd}.{ARR[sz * 2 + q]}, {_x(rn, 1 if sz == 3 else 0)}"
-        if name == "INS_GEN":
-            return "mov", f"v{rd}.{t}[{idx}], {_x(rn, 1 if sz == 3 else 0)}"
-        if name == "INS_ELEM":
-            return "mov", f"v{rd}.{t}[{idx}], v{rn}.{t}[{f['imm4'] >> sz}]"
-        if name == "SMOV":
-            return "smov", f"{_x(rd, q)}, v{rn}.{t}[{idx}]"
-        mn = "mov" if sz >= 2 else "umov"
-        return mn, f"{_x(rd, q)}, v{rn}.{t}[{idx}]"
-    if name == "VMOVI":
-        cmode, op = f["cmode"], f["op"]
-        imm8 = (f["abc"] << 5) | f["defgh"]
-        if cmode == 15:
-            return "fmov", f"v{rd}.{('2s', '4s', '2d', '2d')[op * 2 + q]}, #..."
-        if cmode == 14:
-            if op:
-                return "movi", (f"d{rd}" if not q else f"v{rd}.2d") + f", #{int(simd_expand_imm(1, 14, imm8)) & U64:#x}"
-            return "movi", f"v{rd}.{ARR[q]}, #{imm8:#x}"
-        if cmode < 8:
-            mn = ("orr" if not op else "bic") if cmode & 1 else ("movi" if not op else "mvni")
-            return mn, f"v{rd}.{ARR[4 + q]}, #{imm8:#x}" + (f", lsl #{8 * (cmode >> 1)}" if cmode >> 1 else "")
-        if cmode < 12:
-            mn = ("orr" if not op else "bic") if cmode & 1 else ("movi" if not op else "mvni")
-            return mn, f"v{rd}.{ARR[2 + q]}, #{imm8:#x}" + (", lsl #8" if cmode & 2 else "")
-        return ("movi" if not op else "mvni"), f"v{rd}.{ARR[4 + q]}, #{imm8:#x}, msl #{8 if cmode == 12 else 16}"
-    return name.lower(), ""
-
-
 # ---- operand templates (decode_table option asm=) -----------------------------------
 # A token is REGFIELD.KIND: vd.T is Vd with the arrangement of size and Q,
 # vd.B the same in bytes (8b/16b), vd.W lanes twice as wide over 128 bits, vd.P
@@ -481,8 +412,12 @@ def _fmt_simd(name, f, w, addr):
 # mnemonic is the row's (decode_table option mn=: by default ADD_v -> add);
 # _ALIAS gives the preferred spelling where the ARM ARM prefers an alias.
 def _operand(tok: str, f: dict) -> str:
+    if tok == "[rn]":                                # a base register (the vector structure rows)
+        return f"[{_x(f['rn'], 1, True)}]"
     if tok == "#E":                                  # the lane width in bits (SHLL)
         return f"#{8 << f['size']}"
+    if tok in _MODIFIED_IMM:                         # the modified immediates' operands
+        return _MODIFIED_IMM[tok](f)
     if tok.startswith("#"):
         return f"#{f[tok[1:]]}" if tok[1:] in f else tok
     reg, kind = tok.split(".")
@@ -514,6 +449,25 @@ def _operand(tok: str, f: dict) -> str:
     if kind == "J" or kind == "JX":                  # DUP (scalar): the lane size is imm5's lowest set bit
         sz = (f["imm5"] & -f["imm5"]).bit_length() - 1
         return f"{'bhsd'[sz]}{r}" if kind == "J" else f"v{r}.{'bhsd'[sz]}[{f['imm5'] >> (sz + 1)}]"
+    if kind == "IT":                                 # a copy's arrangement: imm5's lane size and Q
+        sz = (f["imm5"] & -f["imm5"]).bit_length() - 1
+        return f"v{r}.{ARR[sz * 2 + q]}"
+    if kind == "IR":                                 # a copy's general register: X for doublewords, else W
+        sz = (f["imm5"] & -f["imm5"]).bit_length() - 1
+        return _x(r, 1 if sz == 3 else 0)
+    if kind == "I4":                                 # INS (element)'s source element: index imm4 >> size
+        sz = (f["imm5"] & -f["imm5"]).bit_length() - 1
+        return f"v{r}.{'bhsd'[sz]}[{f['imm4'] >> sz}]"
+    if kind == "w" or kind == "x":                   # a general register of that width
+        return _x(r, 1 if kind == "x" else 0)
+    if kind == "S32" or kind == "S16":               # 32- or 16-bit lanes, Q's width
+        return f"v{r}.{ARR[(4 if kind == 'S32' else 2) + q]}"
+    if kind == "D64":                                # MOVI's 64-bit form: Dd (Q = 0) or Vd.2d
+        return f"v{r}.2d" if q else f"d{r}"
+    if kind[0] in "MER" and kind[1:].isdigit():     # a structure's register list: Mn registers, En a lane, Rn replicated
+        return _struct_list(kind[0], int(kind[1:]), r, f)
+    if kind[0] == "P" and kind[1] in "MER":          # a structure's post-index: the bytes moved, or Xm
+        return _x(r) if r != 31 else f"#{_struct_bytes(kind[1], int(kind[2:]), f)}"
     if kind == "X":                                  # the element of a by-element form (exec_velem)
         return _element(f)
     if kind in ("b", "h", "s", "d"):                 # a fixed scalar register
@@ -521,6 +475,47 @@ def _operand(tok: str, f: dict) -> str:
     if kind in ARR:                                  # a fixed arrangement
         return f"v{r}.{kind}"
     raise ValueError(f"operand template {tok}")
+
+
+def _struct_lane(f: dict) -> tuple[int, int]:
+    """(lane size log2, index) of a one-lane structure row: sc picks the size (exec_mem)."""
+    q, s, size, sc = f["q"], f["s"], f["size"], f["sc"]
+    if sc == 0:
+        return 0, (q << 3) | (s << 2) | size
+    if sc == 1:
+        return 1, (q << 2) | (s << 1) | (size >> 1)
+    return (2, (q << 1) | s) if size == 0 else (3, q)
+
+
+def _struct_list(kind: str, n: int, r: int, f: dict) -> str:
+    if kind == "E":
+        sz, idx = _struct_lane(f)
+        return "{" + ", ".join(f"v{(r + i) & 31}.{'bhsd'[sz]}" for i in range(n)) + f"}}[{idx}]"
+    return "{" + ", ".join(f"v{(r + i) & 31}.{ARR[f['size'] * 2 + f['q']]}" for i in range(n)) + "}"
+
+
+def _struct_bytes(kind: str, n: int, f: dict) -> int:
+    if kind == "M":
+        return n * (16 if f["q"] else 8)
+    return n << (_struct_lane(f)[0] if kind == "E" else f["size"])
+
+
+def _float_of(bits: int, dbl: bool) -> float:
+    import struct
+    return struct.unpack("<d", bits.to_bytes(8, "little"))[0] if dbl else \
+        struct.unpack("<f", (bits & 0xFFFFFFFF).to_bytes(4, "little"))[0]
+
+
+# #i8 the 8-bit immediate abc:defgh, LSL / MSL its shift (nothing for LSL #0), #i64 MOVI's
+# byte mask, #f32 / #f64 FMOV's value (f["imm"]: the decoder's expansion, _fmt_template).
+_MODIFIED_IMM = {
+    "#i8": lambda f: f"#{(f['abc'] << 5) | f['defgh']:#x}",
+    "LSL": lambda f: f"lsl #{8 * f['cm']}" if f["cm"] else "",
+    "MSL": lambda f: f"msl #{8 << f['cm']}",
+    "#i64": lambda f: f"#{f['imm'] & U64:#x}",
+    "#f32": lambda f: f"#{_float_of(f['imm'] & 0xFFFFFFFF, False):.8f}",
+    "#f64": lambda f: f"#{_float_of(f['imm'] & U64, True):.8f}",
+}
 
 
 def _element(f: dict) -> str:
@@ -533,14 +528,17 @@ def _element(f: dict) -> str:
     return f"v{vm}.{'bhsd'[f['size']]}[{(h << 1) | l}]"
 
 
-_ALIAS = {"ORR_v": lambda f: ("mov", ("vd.B", "vn.B")) if f["vn"] == f["vm"] else None,
+_ALIAS = {"UMOV_w": lambda f: ("mov", ("rd.w", "vn.JX")) if f["imm5"] & 7 == 4 else None,   # a word lane
+          "ORR_v": lambda f: ("mov", ("vd.B", "vn.B")) if f["vn"] == f["vm"] else None,
           "SSHLL_v": lambda f: ("sxtl", ("vd.W", "vn.T")) if f["sh"] == 0 else None,
           "USHLL_v": lambda f: ("uxtl", ("vd.W", "vn.T")) if f["sh"] == 0 else None}
 
 
 def _fmt_template(op, e, w):
     f = e.extract(w)
-    if e.imm:                                        # shift by immediate: lane size and shift from immh:immb
+    if e.imm == "simd":                              # a modified immediate, expanded
+        f["imm"] = int(imm_of(op, w))
+    elif e.imm:                                      # shift by immediate: lane size and shift from immh:immb
         imm = int(imm_of(op, w))
         f["size"], f["sh"] = imm >> 8, imm & 0xFF
     mn, asm = e.mn, e.asm
@@ -549,11 +547,11 @@ def _fmt_template(op, e, w):
         mn, asm = alias
     if e.q2 and f["q"]:
         mn += "2"
-    return mn, ", ".join(_operand(tok, f) for tok in asm)
+    return mn, ", ".join(t for t in (_operand(tok, f) for tok in asm) if t)
 
 
-_FORMAT = {"int": _fmt_int, "branch": _fmt_branch, "sys": _fmt_sys, "mem": _fmt_mem, "fp": _fmt_fp,
-           "simd": _fmt_simd}
+_FORMAT = {"int": _fmt_int, "branch": _fmt_branch, "sys": _fmt_sys, "mem": _fmt_mem, "fp": _fmt_fp}
+# (every SIMD row spells its operands by template: decode_table option asm=)
 
 
 def disassemble_word(w: int, addr: int = 0) -> str:

@@ -1,5 +1,6 @@
 """Executors for loads and stores: integer, FP/SIMD registers, pairs,
-exclusives, LSE atomics and the SIMD structure loads LD1/ST1/LD2/ST2.
+exclusives, LSE atomics and the vector structure loads and stores
+(LD1-LD4/ST1-ST4 of registers or of one lane, LD1R-LD4R).
 
 An access that faults leaves registers untouched (no writeback) so the
 instruction can be restarted; `st` carries the fault.
@@ -11,12 +12,14 @@ with the right permission, and otherwise goes through mmu.load/store (the
 general path: unaligned, page-crossing, faulting).  Either way the register
 semantics (sizes, sign extension, writeback) are written once, below.
 """
+import re
+
 import numpy as np
 from numba import njit
 
 from . import decode_table as T
 from .alu import extend_reg, sextn
-from .decoder import bits
+from .decoder import bits, fld
 from .exec_int import xr
 from .memory import NPAGES
 from .mmu import A_ALIGN, ST_REASON, fault, host_read, host_write, load, store, writable
@@ -381,23 +384,47 @@ def _atomic(m, st, R, w):
     return True
 
 
+# ---- vector structure loads and stores (decode_table._vstruct_rows) ----------------------
+# Each row's form by op id, from its name: registers (or elements) n, load or store,
+# post-indexed, and the kind: consecutive registers (LD1/ST1 multiple), interleaved
+# structures (LD2-LD4/ST2-ST4 multiple), one lane, or replicate (LDnR).
+VS_CONSECUTIVE, VS_INTERLEAVED, VS_LANE, VS_REPLICATE = 1, 2, 3, 4
+_VS = re.compile(r"(LD|ST)(\d)(_m(\d)?|_e|R)(_POST)?$")
+
+
+def _vstruct_form(name):
+    m = _VS.match(name)
+    if m is None:
+        return 0, 0, 0, 0
+    ld, n, kind, post = m.group(1) == "LD", int(m.group(2)), m.group(3), m.group(5) is not None
+    if kind.startswith("_m"):
+        return (VS_CONSECUTIVE, int(kind[2:]), ld, post) if n == 1 else (VS_INTERLEAVED, n, ld, post)
+    return (VS_LANE if kind == "_e" else VS_REPLICATE), n, ld, post
+
+
+_FORMS = [_vstruct_form(e.name) for e in T.TABLE]
+VS_KIND = np.array([f[0] for f in _FORMS], np.int64)
+VS_N = np.array([f[1] for f in _FORMS], np.int64)
+VS_LOAD = np.array([f[2] for f in _FORMS], np.bool_)
+VS_POST = np.array([f[3] for f in _FORMS], np.bool_)
+
+
 @njit(cache=True)
 def _vmult(m, st, R, V, op, w):
-    """LD1/ST1 (1-4 registers) and LD2/ST2, no offset or post-index."""
-    q = bits(w, 30, 1)
-    l = bits(w, 22, 1)
-    o = bits(w, 12, 4)
-    sz = bits(w, 10, 2)
-    rn = bits(w, 5, 5)
-    rt = w & 31
+    """LD1-LD4/ST1-ST4 (multiple structures): n registers of Q's width, consecutive
+    (LD1/ST1) or interleaved element by element (LD2-LD4/ST2-ST4)."""
+    q = fld(op, w, T.FLD_Q)
+    sz = fld(op, w, T.FLD_SIZE)
+    rn = fld(op, w, T.FLD_RN)
+    rt = fld(op, w, T.FLD_VT)
+    nregs = VS_N[op]
     nbytes = 16 if q else 8
+    total = nregs * nbytes
     addr = R[rn]
-    if o == 8 or o == 4 or o == 0:                     # LD2/LD3/LD4 (ST2/3/4): interleaved structures
-        nregs = 2 if o == 8 else 3 if o == 4 else 4
+    if VS_KIND[op] == VS_INTERLEAVED:
         e = 1 << sz
         lanes = nbytes // e
-        total = nregs * nbytes
-        if l:
+        if VS_LOAD[op]:
             vals = np.empty(nregs * lanes, np.int64)
             for i in range(nregs * lanes):
                 vals[i] = load(m, st, addr + i * e, e)
@@ -414,77 +441,79 @@ def _vmult(m, st, R, V, op, w):
             for i in range(lanes):
                 for r in range(nregs):
                     store(m, st, addr + (nregs * i + r) * e, e, lane(V, (rt + r) & 31, sz, i))
+    elif VS_LOAD[op]:
+        vals = np.empty(2 * nregs, np.int64)
+        for r in range(nregs):
+            vals[2 * r] = load(m, st, addr + r * nbytes, 8)
+            vals[2 * r + 1] = load(m, st, addr + r * nbytes + 8, 8) if q else 0
+        if st[ST_REASON]:
+            return False
+        for r in range(nregs):
+            V.d[(rt + r) & 31, 0] = vals[2 * r]
+            V.d[(rt + r) & 31, 1] = vals[2 * r + 1]
     else:
-        nregs = 1 if o == 7 else 2 if o == 10 else 3 if o == 6 else 4
-        total = nregs * nbytes
-        if l:
-            vals = np.empty(2 * nregs, np.int64)
-            for r in range(nregs):
-                vals[2 * r] = load(m, st, addr + r * nbytes, 8)
-                vals[2 * r + 1] = load(m, st, addr + r * nbytes + 8, 8) if q else 0
-            if st[ST_REASON]:
-                return False
-            for r in range(nregs):
-                V.d[(rt + r) & 31, 0] = vals[2 * r]
-                V.d[(rt + r) & 31, 1] = vals[2 * r + 1]
-        else:
-            if not writable(m, st, addr, total):
-                return False
-            for r in range(nregs):
-                store(m, st, addr + r * nbytes, 8, V.d[(rt + r) & 31, 0])
-                if q:
-                    store(m, st, addr + r * nbytes + 8, 8, V.d[(rt + r) & 31, 1])
-    if op == T.LDST_VMULT_POST:
-        rm = bits(w, 16, 5)
+        if not writable(m, st, addr, total):
+            return False
+        for r in range(nregs):
+            store(m, st, addr + r * nbytes, 8, V.d[(rt + r) & 31, 0])
+            if q:
+                store(m, st, addr + r * nbytes + 8, 8, V.d[(rt + r) & 31, 1])
+    if VS_POST[op]:
+        rm = fld(op, w, T.FLD_RM)
         R[rn] = addr + (total if rm == 31 else R[rm])
     return True
 
 
 @njit(cache=True)
 def _vsingle(m, st, R, V, op, w):
-    """LD1/ST1 of one lane, and LD1R (load and replicate)."""
-    q = bits(w, 30, 1)
-    l = bits(w, 22, 1)
-    o = bits(w, 13, 3)
-    s = bits(w, 12, 1)
-    size = bits(w, 10, 2)
-    rn = bits(w, 5, 5)
-    rt = w & 31
+    """LD1-LD4/ST1-ST4 of one lane (n consecutive elements into lane idx of Vt .. Vt+n-1)
+    and LD1R-LD4R (n elements, each into every lane of its register).  All the elements
+    are read before any register is written, so a fault leaves the registers as they were."""
+    q = fld(op, w, T.FLD_Q)
+    size = fld(op, w, T.FLD_SIZE)
+    rn = fld(op, w, T.FLD_RN)
+    rt = fld(op, w, T.FLD_VT)
+    n = VS_N[op]
     addr = R[rn]
-    if o == 6:                                         # LD1R
+    vals = np.empty(4, np.int64)
+    if VS_KIND[op] == VS_REPLICATE:
         sz = size
-        x = load(m, st, addr, 1 << sz)
+        for k in range(n):
+            vals[k] = load(m, st, addr + (k << sz), 1 << sz)
         if st[ST_REASON]:
             return False
-        for i in range((16 if q else 8) >> sz):
-            set_lane(V, rt, sz, i, x)
-        if not q:
-            V.d[rt, 1] = 0
+        for k in range(n):
+            rr = (rt + k) & 31
+            for i in range((16 if q else 8) >> sz):
+                set_lane(V, rr, sz, i, vals[k])
+            if not q:
+                V.d[rr, 1] = 0
     else:
-        if o == 0:
-            sz = 0
-            idx = (q << 3) | (s << 2) | size
-        elif o == 2:
-            sz = 1
-            idx = (q << 2) | (s << 1) | (size >> 1)
+        sc = fld(op, w, T.FLD_SC)
+        s = fld(op, w, T.FLD_S)
+        if sc == 0:
+            sz, idx = 0, (q << 3) | (s << 2) | size
+        elif sc == 1:
+            sz, idx = 1, (q << 2) | (s << 1) | (size >> 1)
         elif size == 0:
-            sz = 2
-            idx = (q << 1) | s
+            sz, idx = 2, (q << 1) | s
         else:
-            sz = 3
-            idx = q
-        if l:
-            x = load(m, st, addr, 1 << sz)
+            sz, idx = 3, q
+        if VS_LOAD[op]:
+            for k in range(n):
+                vals[k] = load(m, st, addr + (k << sz), 1 << sz)
             if st[ST_REASON]:
                 return False
-            set_lane(V, rt, sz, idx, x)
+            for k in range(n):
+                set_lane(V, (rt + k) & 31, sz, idx, vals[k])
         else:
-            store(m, st, addr, 1 << sz, lane(V, rt, sz, idx))
-            if st[ST_REASON]:
+            if not writable(m, st, addr, n << sz):
                 return False
-    if op == T.LDST_VSINGLE_POST:
-        rm = bits(w, 16, 5)
-        R[rn] = addr + ((1 << sz) if rm == 31 else R[rm])
+            for k in range(n):
+                store(m, st, addr + (k << sz), 1 << sz, lane(V, (rt + k) & 31, sz, idx))
+    if VS_POST[op]:
+        rm = fld(op, w, T.FLD_RM)
+        R[rn] = addr + ((n << sz) if rm == 31 else R[rm])
     return True
 
 
@@ -498,7 +527,7 @@ def exec_mem(op, w, imm, pc, R, V, m, st):
         ok = _casp(m, st, R, w)
     elif op == T.ATOMIC:
         ok = _atomic(m, st, R, w)
-    elif op <= T.LDST_VMULT_POST:
+    elif VS_KIND[op] == VS_CONSECUTIVE or VS_KIND[op] == VS_INTERLEAVED:
         ok = _vmult(m, st, R, V, op, w)
     else:
         ok = _vsingle(m, st, R, V, op, w)

@@ -19,7 +19,6 @@ from .decoder import UNDEF, decode, imm_of, regs_of
 from .exec_int import exec_sys
 from .exec_mem import exec_mem
 from .cold_rows import exec_cold
-from .exec_simd import exec_simd
 from .memory import NPAGES
 from .mmu import (A_EXEC, R_BUDGET, R_GROW, R_SVC, R_UNDEF, ST_ADDR, ST_REASON, ST_WORD, borrowed,
                   borrowed_mem, fault)
@@ -57,37 +56,39 @@ from .swar import (  # noqa: F811
     lanes_shl, lanes_sub, lanes_widen, lows, tops,
 )
 # the rows that run in the generated code (the others: their class executors)
-DISPATCHED = np.zeros(471, np.bool_)
+DISPATCHED = np.zeros(555, np.bool_)
 DISPATCHED[np.array([
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
     25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
     48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70,
-    71, 72, 73, 74, 75, 76, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 103, 104, 105, 106, 111,
-    112, 113, 114, 115, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 130, 168, 169,
-    171, 183, 184, 185, 186, 187, 188, 189, 190, 230, 238, 242, 404, 405, 406, 407, 413, 418,
-    426, 427, 456, 457, 458, 459, 460, 461, 462
+    71, 72, 73, 74, 75, 76, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 151, 152, 153, 154, 159,
+    160, 161, 162, 163, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 178, 231, 232,
+    234, 250, 251, 252, 253, 254, 255, 256, 257, 297, 305, 309, 488, 489, 490, 491, 497, 502,
+    510, 511, 540, 541, 542, 543, 544, 545, 546
 ])] = True
 # the rows cold_rows.exec_cold runs (the other rows that leave the inner loop: class executors)
-COLD = np.zeros(471, np.bool_)
+COLD = np.zeros(555, np.bool_)
 COLD[np.array([
-    107, 108, 109, 110, 116, 117, 129, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148,
-    149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166,
-    167, 170, 172, 173, 174, 175, 176, 177, 178, 179, 180, 181, 182, 191, 192, 193, 194, 195,
-    196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213,
-    214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225, 226, 227, 228, 229, 231, 232,
-    233, 234, 235, 236, 237, 239, 240, 241, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252,
-    253, 254, 255, 256, 257, 258, 259, 260, 261, 262, 263, 264, 265, 266, 267, 268, 269, 270,
-    271, 272, 273, 274, 275, 276, 277, 278, 279, 280, 281, 282, 283, 284, 285, 286, 287, 288,
-    289, 290, 291, 292, 293, 294, 295, 296, 297, 298, 299, 300, 301, 302, 303, 304, 305, 306,
-    307, 308, 309, 310, 311, 312, 313, 314, 315, 316, 317, 318, 319, 320, 321, 322, 323, 324,
-    325, 326, 327, 328, 329, 330, 331, 332, 333, 334, 335, 336, 337, 338, 339, 340, 341, 342,
-    343, 344, 345, 346, 347, 348, 349, 350, 351, 352, 353, 354, 355, 356, 357, 358, 359, 360,
-    361, 362, 363, 364, 365, 366, 367, 368, 369, 370, 371, 372, 373, 374, 375, 376, 377, 378,
-    379, 380, 381, 382, 383, 384, 385, 386, 387, 388, 389, 390, 391, 392, 393, 394, 395, 396,
-    397, 398, 399, 400, 401, 402, 403, 408, 409, 410, 411, 412, 414, 415, 416, 417, 419, 420,
-    421, 422, 423, 424, 425, 428, 429, 430, 431, 432, 433, 434, 435, 436, 437, 438, 439, 440,
-    441, 442, 443, 444, 445, 446, 447, 448, 449, 450, 451, 452, 453, 454, 455, 463, 464, 465,
-    466, 467, 468, 469, 470
+    155, 156, 157, 158, 164, 165, 177, 179, 180, 181, 182, 183, 184, 185, 186, 187, 188, 189,
+    190, 191, 192, 193, 194, 195, 196, 197, 198, 199, 200, 201, 202, 203, 204, 205, 206, 207,
+    208, 209, 210, 211, 212, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 224, 225,
+    226, 227, 228, 229, 230, 233, 235, 236, 237, 238, 239, 240, 241, 242, 243, 244, 245, 246,
+    247, 248, 249, 258, 259, 260, 261, 262, 263, 264, 265, 266, 267, 268, 269, 270, 271, 272,
+    273, 274, 275, 276, 277, 278, 279, 280, 281, 282, 283, 284, 285, 286, 287, 288, 289, 290,
+    291, 292, 293, 294, 295, 296, 298, 299, 300, 301, 302, 303, 304, 306, 307, 308, 310, 311,
+    312, 313, 314, 315, 316, 317, 318, 319, 320, 321, 322, 323, 324, 325, 326, 327, 328, 329,
+    330, 331, 332, 333, 334, 335, 336, 337, 338, 339, 340, 341, 342, 343, 344, 345, 346, 347,
+    348, 349, 350, 351, 352, 353, 354, 355, 356, 357, 358, 359, 360, 361, 362, 363, 364, 365,
+    366, 367, 368, 369, 370, 371, 372, 373, 374, 375, 376, 377, 378, 379, 380, 381, 382, 383,
+    384, 385, 386, 387, 388, 389, 390, 391, 392, 393, 394, 395, 396, 397, 398, 399, 400, 401,
+    402, 403, 404, 405, 406, 407, 408, 409, 410, 411, 412, 413, 414, 415, 416, 417, 418, 419,
+    420, 421, 422, 423, 424, 425, 426, 427, 428, 429, 430, 431, 432, 433, 434, 435, 436, 437,
+    438, 439, 440, 441, 442, 443, 444, 445, 446, 447, 448, 449, 450, 451, 452, 453, 454, 455,
+    456, 457, 458, 459, 460, 461, 462, 463, 464, 465, 466, 467, 468, 469, 470, 471, 472, 473,
+    474, 475, 476, 477, 478, 479, 480, 481, 482, 483, 484, 485, 486, 487, 492, 493, 494, 495,
+    496, 498, 499, 500, 501, 503, 504, 505, 506, 507, 508, 509, 512, 513, 514, 515, 516, 517,
+    518, 519, 520, 521, 522, 523, 524, 525, 526, 527, 528, 529, 530, 531, 532, 533, 534, 535,
+    536, 537, 538, 539, 547, 548, 549, 550, 551, 552, 553, 554
 ], np.int64)] = True
 # ---- GENERATED IMPORTS END
 
@@ -1945,13 +1946,13 @@ def _run(R, V, m, st, max_steps, hk):
                 else:
                     R[ldstp_pre_rn] = ldstp_pre_addr
                     pc = pc + 4
-            elif op == 103:  # FMUL_S
+            elif op == 151:  # FMUL_S
                 fmul_s_rd = w >> 0 & 31
                 fmul_s_x = V_f64[w >> 5 & 31, 0]
                 fmul_s_y = V_f64[w >> 16 & 31, 0]
                 if w >> 22 & 3 == 1 and fmul_s_x == fmul_s_x and (fmul_s_y == fmul_s_y):
                     fmul_s_kind = K_MUL
-                    fmul_s_r = _arith2(103, fmul_s_x, fmul_s_y)
+                    fmul_s_r = _arith2(151, fmul_s_x, fmul_s_y)
                     R[FPSR] |= arith_flags(fmul_s_kind, fmul_s_x, fmul_s_y, fmul_s_r, True)
                     pass
                     if fmul_s_r == fmul_s_r:
@@ -1962,15 +1963,15 @@ def _run(R, V, m, st, max_steps, hk):
                     pass
                     pc = pc + 4
                 else:
-                    _arith_rare(103, w, R, V)
+                    _arith_rare(151, w, R, V)
                     pc = pc + 4
-            elif op == 104:  # FDIV_S
+            elif op == 152:  # FDIV_S
                 fdiv_s_rd = w >> 0 & 31
                 fdiv_s_x = V_f64[w >> 5 & 31, 0]
                 fdiv_s_y = V_f64[w >> 16 & 31, 0]
                 if w >> 22 & 3 == 1 and fdiv_s_x == fdiv_s_x and (fdiv_s_y == fdiv_s_y):
                     fdiv_s_kind = K_DIV
-                    fdiv_s_r = _arith2(104, fdiv_s_x, fdiv_s_y)
+                    fdiv_s_r = _arith2(152, fdiv_s_x, fdiv_s_y)
                     R[FPSR] |= arith_flags(fdiv_s_kind, fdiv_s_x, fdiv_s_y, fdiv_s_r, True)
                     pass
                     if fdiv_s_r == fdiv_s_r:
@@ -1981,15 +1982,15 @@ def _run(R, V, m, st, max_steps, hk):
                     pass
                     pc = pc + 4
                 else:
-                    _arith_rare(104, w, R, V)
+                    _arith_rare(152, w, R, V)
                     pc = pc + 4
-            elif op == 105:  # FADD_S
+            elif op == 153:  # FADD_S
                 fadd_s_rd = w >> 0 & 31
                 fadd_s_x = V_f64[w >> 5 & 31, 0]
                 fadd_s_y = V_f64[w >> 16 & 31, 0]
                 if w >> 22 & 3 == 1 and fadd_s_x == fadd_s_x and (fadd_s_y == fadd_s_y):
                     fadd_s_kind = K_ADD
-                    fadd_s_r = _arith2(105, fadd_s_x, fadd_s_y)
+                    fadd_s_r = _arith2(153, fadd_s_x, fadd_s_y)
                     R[FPSR] |= arith_flags(fadd_s_kind, fadd_s_x, fadd_s_y, fadd_s_r, True)
                     pass
                     if fadd_s_r == fadd_s_r:
@@ -2000,15 +2001,15 @@ def _run(R, V, m, st, max_steps, hk):
                     pass
                     pc = pc + 4
                 else:
-                    _arith_rare(105, w, R, V)
+                    _arith_rare(153, w, R, V)
                     pc = pc + 4
-            elif op == 106:  # FSUB_S
+            elif op == 154:  # FSUB_S
                 fsub_s_rd = w >> 0 & 31
                 fsub_s_x = V_f64[w >> 5 & 31, 0]
                 fsub_s_y = V_f64[w >> 16 & 31, 0]
                 if w >> 22 & 3 == 1 and fsub_s_x == fsub_s_x and (fsub_s_y == fsub_s_y):
                     fsub_s_kind = K_SUB
-                    fsub_s_r = _arith2(106, fsub_s_x, fsub_s_y)
+                    fsub_s_r = _arith2(154, fsub_s_x, fsub_s_y)
                     R[FPSR] |= arith_flags(fsub_s_kind, fsub_s_x, fsub_s_y, fsub_s_r, True)
                     pass
                     if fsub_s_r == fsub_s_r:
@@ -2019,15 +2020,15 @@ def _run(R, V, m, st, max_steps, hk):
                     pass
                     pc = pc + 4
                 else:
-                    _arith_rare(106, w, R, V)
+                    _arith_rare(154, w, R, V)
                     pc = pc + 4
-            elif op == 111:  # FNMUL_S
+            elif op == 159:  # FNMUL_S
                 fnmul_s_rd = w >> 0 & 31
                 fnmul_s_x = V_f64[w >> 5 & 31, 0]
                 fnmul_s_y = V_f64[w >> 16 & 31, 0]
                 if w >> 22 & 3 == 1 and fnmul_s_x == fnmul_s_x and (fnmul_s_y == fnmul_s_y):
                     fnmul_s_kind = K_MUL
-                    fnmul_s_r = _arith2(111, fnmul_s_x, fnmul_s_y)
+                    fnmul_s_r = _arith2(159, fnmul_s_x, fnmul_s_y)
                     R[FPSR] |= arith_flags(fnmul_s_kind, fnmul_s_x, fnmul_s_y, fnmul_s_r, True)
                     fnmul_s_r = -fnmul_s_r
                     if fnmul_s_r == fnmul_s_r:
@@ -2039,9 +2040,9 @@ def _run(R, V, m, st, max_steps, hk):
                         V_d[fnmul_s_rd, 0] ^= np.int64(1) << 63
                     pc = pc + 4
                 else:
-                    _arith_rare(111, w, R, V)
+                    _arith_rare(159, w, R, V)
                     pc = pc + 4
-            elif op == 112:  # FMOV_R
+            elif op == 160:  # FMOV_R
                 fmov_r_rd, fmov_r_rn = (w >> 0 & 31, w >> 5 & 31)
                 fmov_r_dbl = w >> 22 & 3 == 1
                 if fmov_r_dbl:
@@ -2055,7 +2056,7 @@ def _run(R, V, m, st, max_steps, hk):
                     V_d[fmov_r_rd, 0] = fmov_r_xb & M32
                 V_d[fmov_r_rd, 1] = 0
                 pc = pc + 4
-            elif op == 113:  # FABS
+            elif op == 161:  # FABS
                 fabs_rd, fabs_rn = (w >> 0 & 31, w >> 5 & 31)
                 fabs_dbl = w >> 22 & 3 == 1
                 if fabs_dbl:
@@ -2069,7 +2070,7 @@ def _run(R, V, m, st, max_steps, hk):
                     V_d[fabs_rd, 0] = fabs_xb & M32
                 V_d[fabs_rd, 1] = 0
                 pc = pc + 4
-            elif op == 114:  # FNEG
+            elif op == 162:  # FNEG
                 fneg_rd, fneg_rn = (w >> 0 & 31, w >> 5 & 31)
                 fneg_dbl = w >> 22 & 3 == 1
                 if fneg_dbl:
@@ -2083,7 +2084,7 @@ def _run(R, V, m, st, max_steps, hk):
                     V_d[fneg_rd, 0] = fneg_xb & M32
                 V_d[fneg_rd, 1] = 0
                 pc = pc + 4
-            elif op == 115:  # FSQRT
+            elif op == 163:  # FSQRT
                 fsqrt_x = V_f64[w >> 5 & 31, 0]
                 if w >> 22 & 3 == 1 and fsqrt_x >= 0:
                     fsqrt_r = np.sqrt(fsqrt_x)
@@ -2096,9 +2097,9 @@ def _run(R, V, m, st, max_steps, hk):
                     V_d[fsqrt_fp_put641_r, 1] = 0
                     pc = pc + 4
                 else:
-                    _unary(115, w, R, V)
+                    _unary(163, w, R, V)
                     pc = pc + 4
-            elif op == 118:  # FMADD
+            elif op == 166:  # FMADD
                 fmadd_x = V_f64[w >> 5 & 31, 0]
                 fmadd_y = V_f64[w >> 16 & 31, 0]
                 fmadd_z = V_f64[w >> 10 & 31, 0]
@@ -2115,9 +2116,9 @@ def _run(R, V, m, st, max_steps, hk):
                     V_d[fmadd_fp_put641_r, 1] = 0
                     pc = pc + 4
                 else:
-                    _fma_rare(118, w, R, V)
+                    _fma_rare(166, w, R, V)
                     pc = pc + 4
-            elif op == 119:  # FMSUB
+            elif op == 167:  # FMSUB
                 fmsub_x = V_f64[w >> 5 & 31, 0]
                 fmsub_y = V_f64[w >> 16 & 31, 0]
                 fmsub_z = V_f64[w >> 10 & 31, 0]
@@ -2134,9 +2135,9 @@ def _run(R, V, m, st, max_steps, hk):
                     V_d[fmsub_fp_put641_r, 1] = 0
                     pc = pc + 4
                 else:
-                    _fma_rare(119, w, R, V)
+                    _fma_rare(167, w, R, V)
                     pc = pc + 4
-            elif op == 120:  # FNMADD
+            elif op == 168:  # FNMADD
                 fnmadd_x = V_f64[w >> 5 & 31, 0]
                 fnmadd_y = V_f64[w >> 16 & 31, 0]
                 fnmadd_z = V_f64[w >> 10 & 31, 0]
@@ -2153,9 +2154,9 @@ def _run(R, V, m, st, max_steps, hk):
                     V_d[fnmadd_fp_put641_r, 1] = 0
                     pc = pc + 4
                 else:
-                    _fma_rare(120, w, R, V)
+                    _fma_rare(168, w, R, V)
                     pc = pc + 4
-            elif op == 121:  # FNMSUB
+            elif op == 169:  # FNMSUB
                 fnmsub_x = V_f64[w >> 5 & 31, 0]
                 fnmsub_y = V_f64[w >> 16 & 31, 0]
                 fnmsub_z = V_f64[w >> 10 & 31, 0]
@@ -2172,9 +2173,9 @@ def _run(R, V, m, st, max_steps, hk):
                     V_d[fnmsub_fp_put641_r, 1] = 0
                     pc = pc + 4
                 else:
-                    _fma_rare(121, w, R, V)
+                    _fma_rare(169, w, R, V)
                     pc = pc + 4
-            elif op == 122:  # FCMP
+            elif op == 170:  # FCMP
                 pass
                 fcmp_x = V_f64[w >> 5 & 31, 0]
                 fcmp_y = 0.0 if w >> 3 & 1 == 1 else V_f64[w >> 16 & 31, 0]
@@ -2182,9 +2183,9 @@ def _run(R, V, m, st, max_steps, hk):
                     R[NZCV] = _fcmp(fcmp_x, fcmp_y)
                     pc = pc + 4
                 else:
-                    _compare_rare(122, w, R, V)
+                    _compare_rare(170, w, R, V)
                     pc = pc + 4
-            elif op == 123:  # FCCMP
+            elif op == 171:  # FCCMP
                 if not cond_holds(R[NZCV], w >> 12 & 15):
                     R[NZCV] = w >> 0 & 15
                     pc = pc + 4
@@ -2195,9 +2196,9 @@ def _run(R, V, m, st, max_steps, hk):
                         R[NZCV] = _fcmp(fccmp_x, fccmp_y)
                         pc = pc + 4
                     else:
-                        _compare_rare(123, w, R, V)
+                        _compare_rare(171, w, R, V)
                         pc = pc + 4
-            elif op == 124:  # FCSEL
+            elif op == 172:  # FCSEL
                 fcsel_dbl = w >> 22 & 3 == 1
                 fcsel_src = w >> 5 & 31 if cond_holds(R[NZCV], w >> 12 & 15) else w >> 16 & 31
                 if fcsel_dbl:
@@ -2211,7 +2212,7 @@ def _run(R, V, m, st, max_steps, hk):
                     V_d[fcsel_fp_put_bits2_r, 0] = fcsel_xb & M32
                 V_d[fcsel_fp_put_bits2_r, 1] = 0
                 pc = pc + 4
-            elif op == 125:  # FMOV_I
+            elif op == 173:  # FMOV_I
                 fmov_i_fp_put_bits1_r = w >> 0 & 31
                 fmov_i_fp_put_bits1_dbl = w >> 22 & 3 == 1
                 if fmov_i_fp_put_bits1_dbl:
@@ -2220,7 +2221,7 @@ def _run(R, V, m, st, max_steps, hk):
                     V_d[fmov_i_fp_put_bits1_r, 0] = imm & M32
                 V_d[fmov_i_fp_put_bits1_r, 1] = 0
                 pc = pc + 4
-            elif op == 126:  # XCVTF
+            elif op == 174:  # XCVTF
                 xcvtf_rd = w >> 0 & 31
                 xcvtf_sf = w >> 31 & 1
                 xcvtf_u = w >> 16 & 1
@@ -2253,7 +2254,7 @@ def _run(R, V, m, st, max_steps, hk):
                     else:
                         V_d[xcvtf_rd, 0] = np.int64(2143289344)
                 pc = pc + 4
-            elif op == 127:  # FCVT_TOINT
+            elif op == 175:  # FCVT_TOINT
                 fcvt_toint_sf = w >> 31 & 1
                 fcvt_toint_u = w >> 16 & 1 == 1
                 fcvt_toint_mode = w >> 19 & 3
@@ -2264,7 +2265,7 @@ def _run(R, V, m, st, max_steps, hk):
                 R[FPSR] |= to_int_flags(fcvt_toint_x, fcvt_toint_mode, fcvt_toint_width, fcvt_toint_u)
                 R[a] = fcvt_toint_r if fcvt_toint_sf else fcvt_toint_r & M32
                 pc = pc + 4
-            elif op == 128:  # FCVTA_TOINT
+            elif op == 176:  # FCVTA_TOINT
                 fcvta_toint_sf = w >> 31 & 1
                 fcvta_toint_u = w >> 16 & 1 == 1
                 fcvta_toint_mode = 4
@@ -2275,7 +2276,7 @@ def _run(R, V, m, st, max_steps, hk):
                 R[FPSR] |= to_int_flags(fcvta_toint_x, fcvta_toint_mode, fcvta_toint_width, fcvta_toint_u)
                 R[a] = fcvta_toint_r if fcvta_toint_sf else fcvta_toint_r & M32
                 pc = pc + 4
-            elif op == 130:  # FMOV_GEN
+            elif op == 178:  # FMOV_GEN
                 fmov_gen_sf = w >> 31 & 1
                 fmov_gen_hi = w >> 19 & 1
                 fmov_gen_dbl = w >> 22 & 3 == 1
@@ -2300,7 +2301,7 @@ def _run(R, V, m, st, max_steps, hk):
                         fmov_gen_x = np.int64(V_s[fmov_gen_rn, 0])
                     R[a] = fmov_gen_x if fmov_gen_sf else fmov_gen_x & M32
                 pc = pc + 4
-            elif op == 168:  # ADD_v
+            elif op == 231:  # ADD_v
                 add_v_q = w >> 30 & 1
                 add_v_sz = w >> 22 & 3
                 add_v_h = tops(add_v_sz)
@@ -2309,7 +2310,7 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = add_v_r0
                 V_d[a, 1] = add_v_r1 if add_v_q else 0
                 pc = pc + 4
-            elif op == 169:  # SUB_v
+            elif op == 232:  # SUB_v
                 sub_v_q = w >> 30 & 1
                 sub_v_sz = w >> 22 & 3
                 sub_v_h = tops(sub_v_sz)
@@ -2318,7 +2319,7 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = sub_v_r0
                 V_d[a, 1] = sub_v_r1 if sub_v_q else 0
                 pc = pc + 4
-            elif op == 171:  # CMEQ_v
+            elif op == 234:  # CMEQ_v
                 cmeq_v_q = w >> 30 & 1
                 cmeq_v_sz = w >> 22 & 3
                 cmeq_v_h = tops(cmeq_v_sz)
@@ -2327,7 +2328,7 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = cmeq_v_r0
                 V_d[a, 1] = cmeq_v_r1 if cmeq_v_q else 0
                 pc = pc + 4
-            elif op == 183:  # AND_v
+            elif op == 250:  # AND_v
                 and_v_q = w >> 30 & 1
                 for and_v_h in range(2 if and_v_q else 1):
                     and_v_x, and_v_y, and_v_old = (V_d[b, and_v_h], V_d[c, and_v_h], V_d[a, and_v_h])
@@ -2336,7 +2337,7 @@ def _run(R, V, m, st, max_steps, hk):
                 if not and_v_q:
                     V_d[a, 1] = 0
                 pc = pc + 4
-            elif op == 184:  # BIC_v
+            elif op == 251:  # BIC_v
                 bic_v_q = w >> 30 & 1
                 for bic_v_h in range(2 if bic_v_q else 1):
                     bic_v_x, bic_v_y, bic_v_old = (V_d[b, bic_v_h], V_d[c, bic_v_h], V_d[a, bic_v_h])
@@ -2345,7 +2346,7 @@ def _run(R, V, m, st, max_steps, hk):
                 if not bic_v_q:
                     V_d[a, 1] = 0
                 pc = pc + 4
-            elif op == 185:  # ORR_v
+            elif op == 252:  # ORR_v
                 orr_v_q = w >> 30 & 1
                 for orr_v_h in range(2 if orr_v_q else 1):
                     orr_v_x, orr_v_y, orr_v_old = (V_d[b, orr_v_h], V_d[c, orr_v_h], V_d[a, orr_v_h])
@@ -2354,7 +2355,7 @@ def _run(R, V, m, st, max_steps, hk):
                 if not orr_v_q:
                     V_d[a, 1] = 0
                 pc = pc + 4
-            elif op == 186:  # ORN_v
+            elif op == 253:  # ORN_v
                 orn_v_q = w >> 30 & 1
                 for orn_v_h in range(2 if orn_v_q else 1):
                     orn_v_x, orn_v_y, orn_v_old = (V_d[b, orn_v_h], V_d[c, orn_v_h], V_d[a, orn_v_h])
@@ -2363,7 +2364,7 @@ def _run(R, V, m, st, max_steps, hk):
                 if not orn_v_q:
                     V_d[a, 1] = 0
                 pc = pc + 4
-            elif op == 187:  # EOR_v
+            elif op == 254:  # EOR_v
                 eor_v_q = w >> 30 & 1
                 for eor_v_h in range(2 if eor_v_q else 1):
                     eor_v_x, eor_v_y, eor_v_old = (V_d[b, eor_v_h], V_d[c, eor_v_h], V_d[a, eor_v_h])
@@ -2372,7 +2373,7 @@ def _run(R, V, m, st, max_steps, hk):
                 if not eor_v_q:
                     V_d[a, 1] = 0
                 pc = pc + 4
-            elif op == 188:  # BSL_v
+            elif op == 255:  # BSL_v
                 bsl_v_q = w >> 30 & 1
                 for bsl_v_h in range(2 if bsl_v_q else 1):
                     bsl_v_x, bsl_v_y, bsl_v_old = (V_d[b, bsl_v_h], V_d[c, bsl_v_h], V_d[a, bsl_v_h])
@@ -2381,7 +2382,7 @@ def _run(R, V, m, st, max_steps, hk):
                 if not bsl_v_q:
                     V_d[a, 1] = 0
                 pc = pc + 4
-            elif op == 189:  # BIT_v
+            elif op == 256:  # BIT_v
                 bit_v_q = w >> 30 & 1
                 for bit_v_h in range(2 if bit_v_q else 1):
                     bit_v_x, bit_v_y, bit_v_old = (V_d[b, bit_v_h], V_d[c, bit_v_h], V_d[a, bit_v_h])
@@ -2390,7 +2391,7 @@ def _run(R, V, m, st, max_steps, hk):
                 if not bit_v_q:
                     V_d[a, 1] = 0
                 pc = pc + 4
-            elif op == 190:  # BIF_v
+            elif op == 257:  # BIF_v
                 bif_v_q = w >> 30 & 1
                 for bif_v_h in range(2 if bif_v_q else 1):
                     bif_v_x, bif_v_y, bif_v_old = (V_d[b, bif_v_h], V_d[c, bif_v_h], V_d[a, bif_v_h])
@@ -2399,7 +2400,7 @@ def _run(R, V, m, st, max_steps, hk):
                 if not bif_v_q:
                     V_d[a, 1] = 0
                 pc = pc + 4
-            elif op == 230:  # NOT_v
+            elif op == 297:  # NOT_v
                 not_v_q = w >> 30 & 1
                 not_v_sz = 0
                 not_v_h = tops(not_v_sz)
@@ -2408,7 +2409,7 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = not_v_r0
                 V_d[a, 1] = not_v_r1 if not_v_q else 0
                 pc = pc + 4
-            elif op == 238:  # CMEQ0_v
+            elif op == 305:  # CMEQ0_v
                 cmeq0_v_q = w >> 30 & 1
                 cmeq0_v_sz = w >> 22 & 3
                 cmeq0_v_h = tops(cmeq0_v_sz)
@@ -2417,7 +2418,7 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = cmeq0_v_r0
                 V_d[a, 1] = cmeq0_v_r1 if cmeq0_v_q else 0
                 pc = pc + 4
-            elif op == 242:  # NEG_v
+            elif op == 309:  # NEG_v
                 neg_v_q = w >> 30 & 1
                 neg_v_sz = w >> 22 & 3
                 neg_v_h = tops(neg_v_sz)
@@ -2426,7 +2427,7 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = neg_v_r0
                 V_d[a, 1] = neg_v_r1 if neg_v_q else 0
                 pc = pc + 4
-            elif op == 404:  # SSHR_v
+            elif op == 488:  # SSHR_v
                 sshr_v_q = w >> 30 & 1
                 sshr_v_sz = imm >> 8
                 sshr_v_sh = imm & 255
@@ -2435,7 +2436,7 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = sshr_v_r0
                 V_d[a, 1] = sshr_v_r1 if sshr_v_q else 0
                 pc = pc + 4
-            elif op == 405:  # USHR_v
+            elif op == 489:  # USHR_v
                 ushr_v_q = w >> 30 & 1
                 ushr_v_sz = imm >> 8
                 ushr_v_sh = imm & 255
@@ -2444,7 +2445,7 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = ushr_v_r0
                 V_d[a, 1] = ushr_v_r1 if ushr_v_q else 0
                 pc = pc + 4
-            elif op == 406:  # SSRA_v
+            elif op == 490:  # SSRA_v
                 ssra_v_q = w >> 30 & 1
                 ssra_v_sz = imm >> 8
                 ssra_v_sh = imm & 255
@@ -2454,7 +2455,7 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = ssra_v_r0
                 V_d[a, 1] = ssra_v_r1 if ssra_v_q else 0
                 pc = pc + 4
-            elif op == 407:  # USRA_v
+            elif op == 491:  # USRA_v
                 usra_v_q = w >> 30 & 1
                 usra_v_sz = imm >> 8
                 usra_v_sh = imm & 255
@@ -2464,7 +2465,7 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = usra_v_r0
                 V_d[a, 1] = usra_v_r1 if usra_v_q else 0
                 pc = pc + 4
-            elif op == 413:  # SHL_v
+            elif op == 497:  # SHL_v
                 shl_v_q = w >> 30 & 1
                 shl_v_sz = imm >> 8
                 shl_v_sh = imm & 255
@@ -2473,7 +2474,7 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = shl_v_r0
                 V_d[a, 1] = shl_v_r1 if shl_v_q else 0
                 pc = pc + 4
-            elif op == 418:  # SHRN_v
+            elif op == 502:  # SHRN_v
                 shrn_v_q = w >> 30 & 1
                 shrn_v_sz = imm >> 8
                 shrn_v_sh = imm & 255
@@ -2484,7 +2485,7 @@ def _run(R, V, m, st, max_steps, hk):
                     V_d[a, 0] = shrn_v_r
                     V_d[a, 1] = 0
                 pc = pc + 4
-            elif op == 426:  # SSHLL_v
+            elif op == 510:  # SSHLL_v
                 sshll_v_q = w >> 30 & 1
                 sshll_v_sz = imm >> 8
                 sshll_v_sh = imm & 255
@@ -2497,7 +2498,7 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = sshll_v_r0
                 V_d[a, 1] = sshll_v_r1
                 pc = pc + 4
-            elif op == 427:  # USHLL_v
+            elif op == 511:  # USHLL_v
                 ushll_v_q = w >> 30 & 1
                 ushll_v_sz = imm >> 8
                 ushll_v_sh = imm & 255
@@ -2508,7 +2509,7 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = ushll_v_r0
                 V_d[a, 1] = ushll_v_r1
                 pc = pc + 4
-            elif op == 456:  # UZP1_v
+            elif op == 540:  # UZP1_v
                 uzp1_v_q = w >> 30 & 1
                 uzp1_v_sz = w >> 22 & 3
                 uzp1_v_e = 8 << uzp1_v_sz
@@ -2526,7 +2527,7 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = uzp1_v_r0
                 V_d[a, 1] = uzp1_v_r1 if uzp1_v_q else 0
                 pc = pc + 4
-            elif op == 457:  # TRN1_v
+            elif op == 541:  # TRN1_v
                 trn1_v_q = w >> 30 & 1
                 trn1_v_sz = w >> 22 & 3
                 trn1_v_e = 8 << trn1_v_sz
@@ -2540,7 +2541,7 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = trn1_v_r0
                 V_d[a, 1] = trn1_v_r1 if trn1_v_q else 0
                 pc = pc + 4
-            elif op == 458:  # ZIP1_v
+            elif op == 542:  # ZIP1_v
                 zip1_v_q = w >> 30 & 1
                 zip1_v_sz = w >> 22 & 3
                 zip1_v_e = 8 << zip1_v_sz
@@ -2558,7 +2559,7 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = zip1_v_r0
                 V_d[a, 1] = zip1_v_r1 if zip1_v_q else 0
                 pc = pc + 4
-            elif op == 459:  # UZP2_v
+            elif op == 543:  # UZP2_v
                 uzp2_v_q = w >> 30 & 1
                 uzp2_v_sz = w >> 22 & 3
                 uzp2_v_e = 8 << uzp2_v_sz
@@ -2576,7 +2577,7 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = uzp2_v_r0
                 V_d[a, 1] = uzp2_v_r1 if uzp2_v_q else 0
                 pc = pc + 4
-            elif op == 460:  # TRN2_v
+            elif op == 544:  # TRN2_v
                 trn2_v_q = w >> 30 & 1
                 trn2_v_sz = w >> 22 & 3
                 trn2_v_e = 8 << trn2_v_sz
@@ -2590,7 +2591,7 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = trn2_v_r0
                 V_d[a, 1] = trn2_v_r1 if trn2_v_q else 0
                 pc = pc + 4
-            elif op == 461:  # ZIP2_v
+            elif op == 545:  # ZIP2_v
                 zip2_v_q = w >> 30 & 1
                 zip2_v_sz = w >> 22 & 3
                 zip2_v_e = 8 << zip2_v_sz
@@ -2608,7 +2609,7 @@ def _run(R, V, m, st, max_steps, hk):
                 V_d[a, 0] = zip2_v_r0
                 V_d[a, 1] = zip2_v_r1 if zip2_v_q else 0
                 pc = pc + 4
-            elif op == 462:  # EXT_v
+            elif op == 546:  # EXT_v
                 ext_v_q = w >> 30 & 1
                 ext_v_k = w >> 11 & 15
                 ext_v_n0, ext_v_n1, ext_v_m0, ext_v_m1 = (V_d[b, 0], V_d[b, 1], V_d[c, 0], V_d[c, 1])
@@ -2665,10 +2666,8 @@ def _run(R, V, m, st, max_steps, hk):
             npc = exec_cold(op, w, imm, pc, R, V, st, dc_regs[row, i])
         elif op < T.FIRST_MEM:
             npc = exec_sys(op, w, imm, pc, R, st, m, steps)
-        elif op < T.FIRST_FP:
+        else:                                          # the coarse memory rows (every FP and SIMD row has a family)
             npc = exec_mem(op, w, imm, pc, R, V, m, st)
-        else:                                          # a coarse SIMD row (every FP row has a family)
-            npc = exec_simd(op, w, imm, pc, R, V, st)
         if st[ST_REASON] != 0:
             if st[ST_REASON] == R_SVC:
                 steps += 1
