@@ -50,7 +50,8 @@ from .fpu import (  # noqa: F811
     arith_flags, cvtf_flags, fma64, fma_flags, sqrt_flags, to_int, to_int_flags,
 )
 from .mmu import (  # noqa: F811
-    fault, load, store, writable,
+    fault, load, load16, load32, load64, store, store16, store32,
+    store64, writable,
 )
 from .swar import (  # noqa: F811
     bytes_from, lane_ones, lanes_add, lanes_asr, lanes_eq_zero, lanes_even, lanes_interleave, lanes_lsr,
@@ -780,7 +781,7 @@ def _run(R, V, m, st, max_steps, hk):
                     ldst_ui_host_index1_n = np.int64(1) << ldst_ui_sz
                     ldst_ui_host_index1_need = 2
                     ldst_ui_host_index1_page = ldst_ui_addr >> 12
-                    if ldst_ui_host_index1_page < 0 or ldst_ui_host_index1_page >= NPAGES or ldst_ui_addr & ldst_ui_host_index1_n - 1 != 0:
+                    if ldst_ui_host_index1_page < 0 or ldst_ui_host_index1_page >= NPAGES or (ldst_ui_addr & 4095) + ldst_ui_host_index1_n > 4096:
                         ldst_ui_idx = np.int64(-1)
                     else:
                         ldst_ui_host_index1_prow = np.int64(m_pt[ldst_ui_host_index1_page])
@@ -794,11 +795,11 @@ def _run(R, V, m, st, max_steps, hk):
                             ldst_ui_idx = (ldst_ui_host_index1_prow << 12) + (ldst_ui_addr & 4095)
                     if ldst_ui_idx >= 0:
                         if ldst_ui_e == 8:
-                            m_d64[ldst_ui_idx >> 3] = ldst_ui_lo
+                            store64(m_data, ldst_ui_idx, ldst_ui_lo)
                         elif ldst_ui_e == 4:
-                            m_d32[ldst_ui_idx >> 2] = ldst_ui_lo & 4294967295
+                            store32(m_data, ldst_ui_idx, ldst_ui_lo)
                         elif ldst_ui_e == 2:
-                            m_d16[ldst_ui_idx >> 1] = ldst_ui_lo & 65535
+                            store16(m_data, ldst_ui_idx, ldst_ui_lo)
                         else:
                             m_data[ldst_ui_idx] = ldst_ui_lo & 255
                         if ldst_ui_sz == 4:
@@ -806,11 +807,11 @@ def _run(R, V, m, st, max_steps, hk):
                             ldst_ui_host_write3_e = 8
                             ldst_ui_host_write3_x = V_d[ldst_ui_rt, 1]
                             if ldst_ui_host_write3_e == 8:
-                                m_d64[ldst_ui_host_write3_idx >> 3] = ldst_ui_host_write3_x
+                                store64(m_data, ldst_ui_host_write3_idx, ldst_ui_host_write3_x)
                             elif ldst_ui_host_write3_e == 4:
-                                m_d32[ldst_ui_host_write3_idx >> 2] = ldst_ui_host_write3_x & 4294967295
+                                store32(m_data, ldst_ui_host_write3_idx, ldst_ui_host_write3_x)
                             elif ldst_ui_host_write3_e == 2:
-                                m_d16[ldst_ui_host_write3_idx >> 1] = ldst_ui_host_write3_x & 65535
+                                store16(m_data, ldst_ui_host_write3_idx, ldst_ui_host_write3_x)
                             else:
                                 m_data[ldst_ui_host_write3_idx] = ldst_ui_host_write3_x & 255
                     elif ldst_ui_sz == 4:
@@ -826,7 +827,7 @@ def _run(R, V, m, st, max_steps, hk):
                     ldst_ui_host_index4_n = np.int64(1) << ldst_ui_sz
                     ldst_ui_host_index4_need = 1
                     ldst_ui_host_index4_page = ldst_ui_addr >> 12
-                    if ldst_ui_host_index4_page < 0 or ldst_ui_host_index4_page >= NPAGES or ldst_ui_addr & ldst_ui_host_index4_n - 1 != 0:
+                    if ldst_ui_host_index4_page < 0 or ldst_ui_host_index4_page >= NPAGES or (ldst_ui_addr & 4095) + ldst_ui_host_index4_n > 4096:
                         ldst_ui_idx = np.int64(-1)
                     else:
                         ldst_ui_host_index4_prow = np.int64(m_pt[ldst_ui_host_index4_page])
@@ -840,22 +841,22 @@ def _run(R, V, m, st, max_steps, hk):
                             ldst_ui_idx = (ldst_ui_host_index4_prow << 12) + (ldst_ui_addr & 4095)
                     if ldst_ui_idx >= 0:
                         if ldst_ui_e == 8:
-                            ldst_ui_x = m_d64[ldst_ui_idx >> 3]
+                            ldst_ui_x = load64(m_data, ldst_ui_idx)
                         elif ldst_ui_e == 4:
-                            ldst_ui_x = np.int64(m_d32[ldst_ui_idx >> 2])
+                            ldst_ui_x = load32(m_data, ldst_ui_idx)
                         elif ldst_ui_e == 2:
-                            ldst_ui_x = np.int64(m_d16[ldst_ui_idx >> 1])
+                            ldst_ui_x = load16(m_data, ldst_ui_idx)
                         else:
                             ldst_ui_x = np.int64(m_data[ldst_ui_idx])
                         if ldst_ui_sz == 4:
                             ldst_ui_host_read6_idx = ldst_ui_idx + 8
                             ldst_ui_host_read6_e = 8
                             if ldst_ui_host_read6_e == 8:
-                                ldst_ui_hi = m_d64[ldst_ui_host_read6_idx >> 3]
+                                ldst_ui_hi = load64(m_data, ldst_ui_host_read6_idx)
                             elif ldst_ui_host_read6_e == 4:
-                                ldst_ui_hi = np.int64(m_d32[ldst_ui_host_read6_idx >> 2])
+                                ldst_ui_hi = load32(m_data, ldst_ui_host_read6_idx)
                             elif ldst_ui_host_read6_e == 2:
-                                ldst_ui_hi = np.int64(m_d16[ldst_ui_host_read6_idx >> 1])
+                                ldst_ui_hi = load16(m_data, ldst_ui_host_read6_idx)
                             else:
                                 ldst_ui_hi = np.int64(m_data[ldst_ui_host_read6_idx])
                     else:
@@ -902,7 +903,7 @@ def _run(R, V, m, st, max_steps, hk):
                     ldst_unsc_host_index1_n = np.int64(1) << ldst_unsc_sz
                     ldst_unsc_host_index1_need = 2
                     ldst_unsc_host_index1_page = ldst_unsc_addr >> 12
-                    if ldst_unsc_host_index1_page < 0 or ldst_unsc_host_index1_page >= NPAGES or ldst_unsc_addr & ldst_unsc_host_index1_n - 1 != 0:
+                    if ldst_unsc_host_index1_page < 0 or ldst_unsc_host_index1_page >= NPAGES or (ldst_unsc_addr & 4095) + ldst_unsc_host_index1_n > 4096:
                         ldst_unsc_idx = np.int64(-1)
                     else:
                         ldst_unsc_host_index1_prow = np.int64(m_pt[ldst_unsc_host_index1_page])
@@ -916,11 +917,11 @@ def _run(R, V, m, st, max_steps, hk):
                             ldst_unsc_idx = (ldst_unsc_host_index1_prow << 12) + (ldst_unsc_addr & 4095)
                     if ldst_unsc_idx >= 0:
                         if ldst_unsc_e == 8:
-                            m_d64[ldst_unsc_idx >> 3] = ldst_unsc_lo
+                            store64(m_data, ldst_unsc_idx, ldst_unsc_lo)
                         elif ldst_unsc_e == 4:
-                            m_d32[ldst_unsc_idx >> 2] = ldst_unsc_lo & 4294967295
+                            store32(m_data, ldst_unsc_idx, ldst_unsc_lo)
                         elif ldst_unsc_e == 2:
-                            m_d16[ldst_unsc_idx >> 1] = ldst_unsc_lo & 65535
+                            store16(m_data, ldst_unsc_idx, ldst_unsc_lo)
                         else:
                             m_data[ldst_unsc_idx] = ldst_unsc_lo & 255
                         if ldst_unsc_sz == 4:
@@ -928,11 +929,11 @@ def _run(R, V, m, st, max_steps, hk):
                             ldst_unsc_host_write3_e = 8
                             ldst_unsc_host_write3_x = V_d[ldst_unsc_rt, 1]
                             if ldst_unsc_host_write3_e == 8:
-                                m_d64[ldst_unsc_host_write3_idx >> 3] = ldst_unsc_host_write3_x
+                                store64(m_data, ldst_unsc_host_write3_idx, ldst_unsc_host_write3_x)
                             elif ldst_unsc_host_write3_e == 4:
-                                m_d32[ldst_unsc_host_write3_idx >> 2] = ldst_unsc_host_write3_x & 4294967295
+                                store32(m_data, ldst_unsc_host_write3_idx, ldst_unsc_host_write3_x)
                             elif ldst_unsc_host_write3_e == 2:
-                                m_d16[ldst_unsc_host_write3_idx >> 1] = ldst_unsc_host_write3_x & 65535
+                                store16(m_data, ldst_unsc_host_write3_idx, ldst_unsc_host_write3_x)
                             else:
                                 m_data[ldst_unsc_host_write3_idx] = ldst_unsc_host_write3_x & 255
                     elif ldst_unsc_sz == 4:
@@ -948,7 +949,7 @@ def _run(R, V, m, st, max_steps, hk):
                     ldst_unsc_host_index4_n = np.int64(1) << ldst_unsc_sz
                     ldst_unsc_host_index4_need = 1
                     ldst_unsc_host_index4_page = ldst_unsc_addr >> 12
-                    if ldst_unsc_host_index4_page < 0 or ldst_unsc_host_index4_page >= NPAGES or ldst_unsc_addr & ldst_unsc_host_index4_n - 1 != 0:
+                    if ldst_unsc_host_index4_page < 0 or ldst_unsc_host_index4_page >= NPAGES or (ldst_unsc_addr & 4095) + ldst_unsc_host_index4_n > 4096:
                         ldst_unsc_idx = np.int64(-1)
                     else:
                         ldst_unsc_host_index4_prow = np.int64(m_pt[ldst_unsc_host_index4_page])
@@ -962,22 +963,22 @@ def _run(R, V, m, st, max_steps, hk):
                             ldst_unsc_idx = (ldst_unsc_host_index4_prow << 12) + (ldst_unsc_addr & 4095)
                     if ldst_unsc_idx >= 0:
                         if ldst_unsc_e == 8:
-                            ldst_unsc_x = m_d64[ldst_unsc_idx >> 3]
+                            ldst_unsc_x = load64(m_data, ldst_unsc_idx)
                         elif ldst_unsc_e == 4:
-                            ldst_unsc_x = np.int64(m_d32[ldst_unsc_idx >> 2])
+                            ldst_unsc_x = load32(m_data, ldst_unsc_idx)
                         elif ldst_unsc_e == 2:
-                            ldst_unsc_x = np.int64(m_d16[ldst_unsc_idx >> 1])
+                            ldst_unsc_x = load16(m_data, ldst_unsc_idx)
                         else:
                             ldst_unsc_x = np.int64(m_data[ldst_unsc_idx])
                         if ldst_unsc_sz == 4:
                             ldst_unsc_host_read6_idx = ldst_unsc_idx + 8
                             ldst_unsc_host_read6_e = 8
                             if ldst_unsc_host_read6_e == 8:
-                                ldst_unsc_hi = m_d64[ldst_unsc_host_read6_idx >> 3]
+                                ldst_unsc_hi = load64(m_data, ldst_unsc_host_read6_idx)
                             elif ldst_unsc_host_read6_e == 4:
-                                ldst_unsc_hi = np.int64(m_d32[ldst_unsc_host_read6_idx >> 2])
+                                ldst_unsc_hi = load32(m_data, ldst_unsc_host_read6_idx)
                             elif ldst_unsc_host_read6_e == 2:
-                                ldst_unsc_hi = np.int64(m_d16[ldst_unsc_host_read6_idx >> 1])
+                                ldst_unsc_hi = load16(m_data, ldst_unsc_host_read6_idx)
                             else:
                                 ldst_unsc_hi = np.int64(m_data[ldst_unsc_host_read6_idx])
                     else:
@@ -1024,7 +1025,7 @@ def _run(R, V, m, st, max_steps, hk):
                     ldst_post_host_index1_n = np.int64(1) << ldst_post_sz
                     ldst_post_host_index1_need = 2
                     ldst_post_host_index1_page = ldst_post_addr >> 12
-                    if ldst_post_host_index1_page < 0 or ldst_post_host_index1_page >= NPAGES or ldst_post_addr & ldst_post_host_index1_n - 1 != 0:
+                    if ldst_post_host_index1_page < 0 or ldst_post_host_index1_page >= NPAGES or (ldst_post_addr & 4095) + ldst_post_host_index1_n > 4096:
                         ldst_post_idx = np.int64(-1)
                     else:
                         ldst_post_host_index1_prow = np.int64(m_pt[ldst_post_host_index1_page])
@@ -1038,11 +1039,11 @@ def _run(R, V, m, st, max_steps, hk):
                             ldst_post_idx = (ldst_post_host_index1_prow << 12) + (ldst_post_addr & 4095)
                     if ldst_post_idx >= 0:
                         if ldst_post_e == 8:
-                            m_d64[ldst_post_idx >> 3] = ldst_post_lo
+                            store64(m_data, ldst_post_idx, ldst_post_lo)
                         elif ldst_post_e == 4:
-                            m_d32[ldst_post_idx >> 2] = ldst_post_lo & 4294967295
+                            store32(m_data, ldst_post_idx, ldst_post_lo)
                         elif ldst_post_e == 2:
-                            m_d16[ldst_post_idx >> 1] = ldst_post_lo & 65535
+                            store16(m_data, ldst_post_idx, ldst_post_lo)
                         else:
                             m_data[ldst_post_idx] = ldst_post_lo & 255
                         if ldst_post_sz == 4:
@@ -1050,11 +1051,11 @@ def _run(R, V, m, st, max_steps, hk):
                             ldst_post_host_write3_e = 8
                             ldst_post_host_write3_x = V_d[ldst_post_rt, 1]
                             if ldst_post_host_write3_e == 8:
-                                m_d64[ldst_post_host_write3_idx >> 3] = ldst_post_host_write3_x
+                                store64(m_data, ldst_post_host_write3_idx, ldst_post_host_write3_x)
                             elif ldst_post_host_write3_e == 4:
-                                m_d32[ldst_post_host_write3_idx >> 2] = ldst_post_host_write3_x & 4294967295
+                                store32(m_data, ldst_post_host_write3_idx, ldst_post_host_write3_x)
                             elif ldst_post_host_write3_e == 2:
-                                m_d16[ldst_post_host_write3_idx >> 1] = ldst_post_host_write3_x & 65535
+                                store16(m_data, ldst_post_host_write3_idx, ldst_post_host_write3_x)
                             else:
                                 m_data[ldst_post_host_write3_idx] = ldst_post_host_write3_x & 255
                     elif ldst_post_sz == 4:
@@ -1070,7 +1071,7 @@ def _run(R, V, m, st, max_steps, hk):
                     ldst_post_host_index4_n = np.int64(1) << ldst_post_sz
                     ldst_post_host_index4_need = 1
                     ldst_post_host_index4_page = ldst_post_addr >> 12
-                    if ldst_post_host_index4_page < 0 or ldst_post_host_index4_page >= NPAGES or ldst_post_addr & ldst_post_host_index4_n - 1 != 0:
+                    if ldst_post_host_index4_page < 0 or ldst_post_host_index4_page >= NPAGES or (ldst_post_addr & 4095) + ldst_post_host_index4_n > 4096:
                         ldst_post_idx = np.int64(-1)
                     else:
                         ldst_post_host_index4_prow = np.int64(m_pt[ldst_post_host_index4_page])
@@ -1084,22 +1085,22 @@ def _run(R, V, m, st, max_steps, hk):
                             ldst_post_idx = (ldst_post_host_index4_prow << 12) + (ldst_post_addr & 4095)
                     if ldst_post_idx >= 0:
                         if ldst_post_e == 8:
-                            ldst_post_x = m_d64[ldst_post_idx >> 3]
+                            ldst_post_x = load64(m_data, ldst_post_idx)
                         elif ldst_post_e == 4:
-                            ldst_post_x = np.int64(m_d32[ldst_post_idx >> 2])
+                            ldst_post_x = load32(m_data, ldst_post_idx)
                         elif ldst_post_e == 2:
-                            ldst_post_x = np.int64(m_d16[ldst_post_idx >> 1])
+                            ldst_post_x = load16(m_data, ldst_post_idx)
                         else:
                             ldst_post_x = np.int64(m_data[ldst_post_idx])
                         if ldst_post_sz == 4:
                             ldst_post_host_read6_idx = ldst_post_idx + 8
                             ldst_post_host_read6_e = 8
                             if ldst_post_host_read6_e == 8:
-                                ldst_post_hi = m_d64[ldst_post_host_read6_idx >> 3]
+                                ldst_post_hi = load64(m_data, ldst_post_host_read6_idx)
                             elif ldst_post_host_read6_e == 4:
-                                ldst_post_hi = np.int64(m_d32[ldst_post_host_read6_idx >> 2])
+                                ldst_post_hi = load32(m_data, ldst_post_host_read6_idx)
                             elif ldst_post_host_read6_e == 2:
-                                ldst_post_hi = np.int64(m_d16[ldst_post_host_read6_idx >> 1])
+                                ldst_post_hi = load16(m_data, ldst_post_host_read6_idx)
                             else:
                                 ldst_post_hi = np.int64(m_data[ldst_post_host_read6_idx])
                     else:
@@ -1146,7 +1147,7 @@ def _run(R, V, m, st, max_steps, hk):
                     ldst_pre_host_index1_n = np.int64(1) << ldst_pre_sz
                     ldst_pre_host_index1_need = 2
                     ldst_pre_host_index1_page = ldst_pre_addr >> 12
-                    if ldst_pre_host_index1_page < 0 or ldst_pre_host_index1_page >= NPAGES or ldst_pre_addr & ldst_pre_host_index1_n - 1 != 0:
+                    if ldst_pre_host_index1_page < 0 or ldst_pre_host_index1_page >= NPAGES or (ldst_pre_addr & 4095) + ldst_pre_host_index1_n > 4096:
                         ldst_pre_idx = np.int64(-1)
                     else:
                         ldst_pre_host_index1_prow = np.int64(m_pt[ldst_pre_host_index1_page])
@@ -1160,11 +1161,11 @@ def _run(R, V, m, st, max_steps, hk):
                             ldst_pre_idx = (ldst_pre_host_index1_prow << 12) + (ldst_pre_addr & 4095)
                     if ldst_pre_idx >= 0:
                         if ldst_pre_e == 8:
-                            m_d64[ldst_pre_idx >> 3] = ldst_pre_lo
+                            store64(m_data, ldst_pre_idx, ldst_pre_lo)
                         elif ldst_pre_e == 4:
-                            m_d32[ldst_pre_idx >> 2] = ldst_pre_lo & 4294967295
+                            store32(m_data, ldst_pre_idx, ldst_pre_lo)
                         elif ldst_pre_e == 2:
-                            m_d16[ldst_pre_idx >> 1] = ldst_pre_lo & 65535
+                            store16(m_data, ldst_pre_idx, ldst_pre_lo)
                         else:
                             m_data[ldst_pre_idx] = ldst_pre_lo & 255
                         if ldst_pre_sz == 4:
@@ -1172,11 +1173,11 @@ def _run(R, V, m, st, max_steps, hk):
                             ldst_pre_host_write3_e = 8
                             ldst_pre_host_write3_x = V_d[ldst_pre_rt, 1]
                             if ldst_pre_host_write3_e == 8:
-                                m_d64[ldst_pre_host_write3_idx >> 3] = ldst_pre_host_write3_x
+                                store64(m_data, ldst_pre_host_write3_idx, ldst_pre_host_write3_x)
                             elif ldst_pre_host_write3_e == 4:
-                                m_d32[ldst_pre_host_write3_idx >> 2] = ldst_pre_host_write3_x & 4294967295
+                                store32(m_data, ldst_pre_host_write3_idx, ldst_pre_host_write3_x)
                             elif ldst_pre_host_write3_e == 2:
-                                m_d16[ldst_pre_host_write3_idx >> 1] = ldst_pre_host_write3_x & 65535
+                                store16(m_data, ldst_pre_host_write3_idx, ldst_pre_host_write3_x)
                             else:
                                 m_data[ldst_pre_host_write3_idx] = ldst_pre_host_write3_x & 255
                     elif ldst_pre_sz == 4:
@@ -1192,7 +1193,7 @@ def _run(R, V, m, st, max_steps, hk):
                     ldst_pre_host_index4_n = np.int64(1) << ldst_pre_sz
                     ldst_pre_host_index4_need = 1
                     ldst_pre_host_index4_page = ldst_pre_addr >> 12
-                    if ldst_pre_host_index4_page < 0 or ldst_pre_host_index4_page >= NPAGES or ldst_pre_addr & ldst_pre_host_index4_n - 1 != 0:
+                    if ldst_pre_host_index4_page < 0 or ldst_pre_host_index4_page >= NPAGES or (ldst_pre_addr & 4095) + ldst_pre_host_index4_n > 4096:
                         ldst_pre_idx = np.int64(-1)
                     else:
                         ldst_pre_host_index4_prow = np.int64(m_pt[ldst_pre_host_index4_page])
@@ -1206,22 +1207,22 @@ def _run(R, V, m, st, max_steps, hk):
                             ldst_pre_idx = (ldst_pre_host_index4_prow << 12) + (ldst_pre_addr & 4095)
                     if ldst_pre_idx >= 0:
                         if ldst_pre_e == 8:
-                            ldst_pre_x = m_d64[ldst_pre_idx >> 3]
+                            ldst_pre_x = load64(m_data, ldst_pre_idx)
                         elif ldst_pre_e == 4:
-                            ldst_pre_x = np.int64(m_d32[ldst_pre_idx >> 2])
+                            ldst_pre_x = load32(m_data, ldst_pre_idx)
                         elif ldst_pre_e == 2:
-                            ldst_pre_x = np.int64(m_d16[ldst_pre_idx >> 1])
+                            ldst_pre_x = load16(m_data, ldst_pre_idx)
                         else:
                             ldst_pre_x = np.int64(m_data[ldst_pre_idx])
                         if ldst_pre_sz == 4:
                             ldst_pre_host_read6_idx = ldst_pre_idx + 8
                             ldst_pre_host_read6_e = 8
                             if ldst_pre_host_read6_e == 8:
-                                ldst_pre_hi = m_d64[ldst_pre_host_read6_idx >> 3]
+                                ldst_pre_hi = load64(m_data, ldst_pre_host_read6_idx)
                             elif ldst_pre_host_read6_e == 4:
-                                ldst_pre_hi = np.int64(m_d32[ldst_pre_host_read6_idx >> 2])
+                                ldst_pre_hi = load32(m_data, ldst_pre_host_read6_idx)
                             elif ldst_pre_host_read6_e == 2:
-                                ldst_pre_hi = np.int64(m_d16[ldst_pre_host_read6_idx >> 1])
+                                ldst_pre_hi = load16(m_data, ldst_pre_host_read6_idx)
                             else:
                                 ldst_pre_hi = np.int64(m_data[ldst_pre_host_read6_idx])
                     else:
@@ -1269,7 +1270,7 @@ def _run(R, V, m, st, max_steps, hk):
                     ldst_reg_host_index1_n = np.int64(1) << ldst_reg_sz
                     ldst_reg_host_index1_need = 2
                     ldst_reg_host_index1_page = ldst_reg_addr >> 12
-                    if ldst_reg_host_index1_page < 0 or ldst_reg_host_index1_page >= NPAGES or ldst_reg_addr & ldst_reg_host_index1_n - 1 != 0:
+                    if ldst_reg_host_index1_page < 0 or ldst_reg_host_index1_page >= NPAGES or (ldst_reg_addr & 4095) + ldst_reg_host_index1_n > 4096:
                         ldst_reg_idx = np.int64(-1)
                     else:
                         ldst_reg_host_index1_prow = np.int64(m_pt[ldst_reg_host_index1_page])
@@ -1283,11 +1284,11 @@ def _run(R, V, m, st, max_steps, hk):
                             ldst_reg_idx = (ldst_reg_host_index1_prow << 12) + (ldst_reg_addr & 4095)
                     if ldst_reg_idx >= 0:
                         if ldst_reg_e == 8:
-                            m_d64[ldst_reg_idx >> 3] = ldst_reg_lo
+                            store64(m_data, ldst_reg_idx, ldst_reg_lo)
                         elif ldst_reg_e == 4:
-                            m_d32[ldst_reg_idx >> 2] = ldst_reg_lo & 4294967295
+                            store32(m_data, ldst_reg_idx, ldst_reg_lo)
                         elif ldst_reg_e == 2:
-                            m_d16[ldst_reg_idx >> 1] = ldst_reg_lo & 65535
+                            store16(m_data, ldst_reg_idx, ldst_reg_lo)
                         else:
                             m_data[ldst_reg_idx] = ldst_reg_lo & 255
                         if ldst_reg_sz == 4:
@@ -1295,11 +1296,11 @@ def _run(R, V, m, st, max_steps, hk):
                             ldst_reg_host_write3_e = 8
                             ldst_reg_host_write3_x = V_d[ldst_reg_rt, 1]
                             if ldst_reg_host_write3_e == 8:
-                                m_d64[ldst_reg_host_write3_idx >> 3] = ldst_reg_host_write3_x
+                                store64(m_data, ldst_reg_host_write3_idx, ldst_reg_host_write3_x)
                             elif ldst_reg_host_write3_e == 4:
-                                m_d32[ldst_reg_host_write3_idx >> 2] = ldst_reg_host_write3_x & 4294967295
+                                store32(m_data, ldst_reg_host_write3_idx, ldst_reg_host_write3_x)
                             elif ldst_reg_host_write3_e == 2:
-                                m_d16[ldst_reg_host_write3_idx >> 1] = ldst_reg_host_write3_x & 65535
+                                store16(m_data, ldst_reg_host_write3_idx, ldst_reg_host_write3_x)
                             else:
                                 m_data[ldst_reg_host_write3_idx] = ldst_reg_host_write3_x & 255
                     elif ldst_reg_sz == 4:
@@ -1315,7 +1316,7 @@ def _run(R, V, m, st, max_steps, hk):
                     ldst_reg_host_index4_n = np.int64(1) << ldst_reg_sz
                     ldst_reg_host_index4_need = 1
                     ldst_reg_host_index4_page = ldst_reg_addr >> 12
-                    if ldst_reg_host_index4_page < 0 or ldst_reg_host_index4_page >= NPAGES or ldst_reg_addr & ldst_reg_host_index4_n - 1 != 0:
+                    if ldst_reg_host_index4_page < 0 or ldst_reg_host_index4_page >= NPAGES or (ldst_reg_addr & 4095) + ldst_reg_host_index4_n > 4096:
                         ldst_reg_idx = np.int64(-1)
                     else:
                         ldst_reg_host_index4_prow = np.int64(m_pt[ldst_reg_host_index4_page])
@@ -1329,22 +1330,22 @@ def _run(R, V, m, st, max_steps, hk):
                             ldst_reg_idx = (ldst_reg_host_index4_prow << 12) + (ldst_reg_addr & 4095)
                     if ldst_reg_idx >= 0:
                         if ldst_reg_e == 8:
-                            ldst_reg_x = m_d64[ldst_reg_idx >> 3]
+                            ldst_reg_x = load64(m_data, ldst_reg_idx)
                         elif ldst_reg_e == 4:
-                            ldst_reg_x = np.int64(m_d32[ldst_reg_idx >> 2])
+                            ldst_reg_x = load32(m_data, ldst_reg_idx)
                         elif ldst_reg_e == 2:
-                            ldst_reg_x = np.int64(m_d16[ldst_reg_idx >> 1])
+                            ldst_reg_x = load16(m_data, ldst_reg_idx)
                         else:
                             ldst_reg_x = np.int64(m_data[ldst_reg_idx])
                         if ldst_reg_sz == 4:
                             ldst_reg_host_read6_idx = ldst_reg_idx + 8
                             ldst_reg_host_read6_e = 8
                             if ldst_reg_host_read6_e == 8:
-                                ldst_reg_hi = m_d64[ldst_reg_host_read6_idx >> 3]
+                                ldst_reg_hi = load64(m_data, ldst_reg_host_read6_idx)
                             elif ldst_reg_host_read6_e == 4:
-                                ldst_reg_hi = np.int64(m_d32[ldst_reg_host_read6_idx >> 2])
+                                ldst_reg_hi = load32(m_data, ldst_reg_host_read6_idx)
                             elif ldst_reg_host_read6_e == 2:
-                                ldst_reg_hi = np.int64(m_d16[ldst_reg_host_read6_idx >> 1])
+                                ldst_reg_hi = load16(m_data, ldst_reg_host_read6_idx)
                             else:
                                 ldst_reg_hi = np.int64(m_data[ldst_reg_host_read6_idx])
                     else:
@@ -1398,7 +1399,7 @@ def _run(R, V, m, st, max_steps, hk):
                     ldr_lit_host_index1_n = np.int64(1) << ldr_lit_sz
                     ldr_lit_host_index1_need = 2
                     ldr_lit_host_index1_page = ldr_lit_addr >> 12
-                    if ldr_lit_host_index1_page < 0 or ldr_lit_host_index1_page >= NPAGES or ldr_lit_addr & ldr_lit_host_index1_n - 1 != 0:
+                    if ldr_lit_host_index1_page < 0 or ldr_lit_host_index1_page >= NPAGES or (ldr_lit_addr & 4095) + ldr_lit_host_index1_n > 4096:
                         ldr_lit_idx = np.int64(-1)
                     else:
                         ldr_lit_host_index1_prow = np.int64(m_pt[ldr_lit_host_index1_page])
@@ -1412,11 +1413,11 @@ def _run(R, V, m, st, max_steps, hk):
                             ldr_lit_idx = (ldr_lit_host_index1_prow << 12) + (ldr_lit_addr & 4095)
                     if ldr_lit_idx >= 0:
                         if ldr_lit_e == 8:
-                            m_d64[ldr_lit_idx >> 3] = ldr_lit_lo
+                            store64(m_data, ldr_lit_idx, ldr_lit_lo)
                         elif ldr_lit_e == 4:
-                            m_d32[ldr_lit_idx >> 2] = ldr_lit_lo & 4294967295
+                            store32(m_data, ldr_lit_idx, ldr_lit_lo)
                         elif ldr_lit_e == 2:
-                            m_d16[ldr_lit_idx >> 1] = ldr_lit_lo & 65535
+                            store16(m_data, ldr_lit_idx, ldr_lit_lo)
                         else:
                             m_data[ldr_lit_idx] = ldr_lit_lo & 255
                         if ldr_lit_sz == 4:
@@ -1424,11 +1425,11 @@ def _run(R, V, m, st, max_steps, hk):
                             ldr_lit_host_write3_e = 8
                             ldr_lit_host_write3_x = V_d[ldr_lit_rt, 1]
                             if ldr_lit_host_write3_e == 8:
-                                m_d64[ldr_lit_host_write3_idx >> 3] = ldr_lit_host_write3_x
+                                store64(m_data, ldr_lit_host_write3_idx, ldr_lit_host_write3_x)
                             elif ldr_lit_host_write3_e == 4:
-                                m_d32[ldr_lit_host_write3_idx >> 2] = ldr_lit_host_write3_x & 4294967295
+                                store32(m_data, ldr_lit_host_write3_idx, ldr_lit_host_write3_x)
                             elif ldr_lit_host_write3_e == 2:
-                                m_d16[ldr_lit_host_write3_idx >> 1] = ldr_lit_host_write3_x & 65535
+                                store16(m_data, ldr_lit_host_write3_idx, ldr_lit_host_write3_x)
                             else:
                                 m_data[ldr_lit_host_write3_idx] = ldr_lit_host_write3_x & 255
                     elif ldr_lit_sz == 4:
@@ -1444,7 +1445,7 @@ def _run(R, V, m, st, max_steps, hk):
                     ldr_lit_host_index4_n = np.int64(1) << ldr_lit_sz
                     ldr_lit_host_index4_need = 1
                     ldr_lit_host_index4_page = ldr_lit_addr >> 12
-                    if ldr_lit_host_index4_page < 0 or ldr_lit_host_index4_page >= NPAGES or ldr_lit_addr & ldr_lit_host_index4_n - 1 != 0:
+                    if ldr_lit_host_index4_page < 0 or ldr_lit_host_index4_page >= NPAGES or (ldr_lit_addr & 4095) + ldr_lit_host_index4_n > 4096:
                         ldr_lit_idx = np.int64(-1)
                     else:
                         ldr_lit_host_index4_prow = np.int64(m_pt[ldr_lit_host_index4_page])
@@ -1458,22 +1459,22 @@ def _run(R, V, m, st, max_steps, hk):
                             ldr_lit_idx = (ldr_lit_host_index4_prow << 12) + (ldr_lit_addr & 4095)
                     if ldr_lit_idx >= 0:
                         if ldr_lit_e == 8:
-                            ldr_lit_x = m_d64[ldr_lit_idx >> 3]
+                            ldr_lit_x = load64(m_data, ldr_lit_idx)
                         elif ldr_lit_e == 4:
-                            ldr_lit_x = np.int64(m_d32[ldr_lit_idx >> 2])
+                            ldr_lit_x = load32(m_data, ldr_lit_idx)
                         elif ldr_lit_e == 2:
-                            ldr_lit_x = np.int64(m_d16[ldr_lit_idx >> 1])
+                            ldr_lit_x = load16(m_data, ldr_lit_idx)
                         else:
                             ldr_lit_x = np.int64(m_data[ldr_lit_idx])
                         if ldr_lit_sz == 4:
                             ldr_lit_host_read6_idx = ldr_lit_idx + 8
                             ldr_lit_host_read6_e = 8
                             if ldr_lit_host_read6_e == 8:
-                                ldr_lit_hi = m_d64[ldr_lit_host_read6_idx >> 3]
+                                ldr_lit_hi = load64(m_data, ldr_lit_host_read6_idx)
                             elif ldr_lit_host_read6_e == 4:
-                                ldr_lit_hi = np.int64(m_d32[ldr_lit_host_read6_idx >> 2])
+                                ldr_lit_hi = load32(m_data, ldr_lit_host_read6_idx)
                             elif ldr_lit_host_read6_e == 2:
-                                ldr_lit_hi = np.int64(m_d16[ldr_lit_host_read6_idx >> 1])
+                                ldr_lit_hi = load16(m_data, ldr_lit_host_read6_idx)
                             else:
                                 ldr_lit_hi = np.int64(m_data[ldr_lit_host_read6_idx])
                     else:
@@ -1510,22 +1511,21 @@ def _run(R, V, m, st, max_steps, hk):
                 ldstnp_n = np.int64(1) << ldstnp_sz
                 ldstnp_e = 8 if ldstnp_sz == 4 else ldstnp_n
                 ldstnp_k = 2 * ldstnp_n // ldstnp_e
-                ldstnp_idx = np.int64(-1)
-                if (ldstnp_addr & 4095) + 2 * ldstnp_n <= 4096:
-                    ldstnp_host_index1_need = 2 - ldstnp_l
-                    ldstnp_host_index1_page = ldstnp_addr >> 12
-                    if ldstnp_host_index1_page < 0 or ldstnp_host_index1_page >= NPAGES or ldstnp_addr & ldstnp_n - 1 != 0:
+                ldstnp_host_index1_n = 2 * ldstnp_n
+                ldstnp_host_index1_need = 2 - ldstnp_l
+                ldstnp_host_index1_page = ldstnp_addr >> 12
+                if ldstnp_host_index1_page < 0 or ldstnp_host_index1_page >= NPAGES or (ldstnp_addr & 4095) + ldstnp_host_index1_n > 4096:
+                    ldstnp_idx = np.int64(-1)
+                else:
+                    ldstnp_host_index1_prow = np.int64(m_pt[ldstnp_host_index1_page])
+                    if ldstnp_host_index1_prow < 0 or m_perm[ldstnp_host_index1_page] & ldstnp_host_index1_need == 0:
                         ldstnp_idx = np.int64(-1)
                     else:
-                        ldstnp_host_index1_prow = np.int64(m_pt[ldstnp_host_index1_page])
-                        if ldstnp_host_index1_prow < 0 or m_perm[ldstnp_host_index1_page] & ldstnp_host_index1_need == 0:
-                            ldstnp_idx = np.int64(-1)
-                        else:
-                            if ldstnp_host_index1_need == 2:
-                                ldstnp_host_index1_crow = m_dc_row[ldstnp_host_index1_page]
-                                if ldstnp_host_index1_crow >= 0:
-                                    m_dc_op[ldstnp_host_index1_crow, :] = -1
-                            ldstnp_idx = (ldstnp_host_index1_prow << 12) + (ldstnp_addr & 4095)
+                        if ldstnp_host_index1_need == 2:
+                            ldstnp_host_index1_crow = m_dc_row[ldstnp_host_index1_page]
+                            if ldstnp_host_index1_crow >= 0:
+                                m_dc_op[ldstnp_host_index1_crow, :] = -1
+                        ldstnp_idx = (ldstnp_host_index1_prow << 12) + (ldstnp_addr & 4095)
                 if ldstnp_l == 0:
                     if ldstnp_v == 0:
                         ldstnp_x0 = R[ldstnp_rt] if ldstnp_rt != 31 else 0
@@ -1548,11 +1548,11 @@ def _run(R, V, m, st, max_steps, hk):
                         if ldstnp_idx >= 0:
                             ldstnp_host_write2_idx = ldstnp_idx + ldstnp_j * ldstnp_e
                             if ldstnp_e == 8:
-                                m_d64[ldstnp_host_write2_idx >> 3] = ldstnp_x
+                                store64(m_data, ldstnp_host_write2_idx, ldstnp_x)
                             elif ldstnp_e == 4:
-                                m_d32[ldstnp_host_write2_idx >> 2] = ldstnp_x & 4294967295
+                                store32(m_data, ldstnp_host_write2_idx, ldstnp_x)
                             elif ldstnp_e == 2:
-                                m_d16[ldstnp_host_write2_idx >> 1] = ldstnp_x & 65535
+                                store16(m_data, ldstnp_host_write2_idx, ldstnp_x)
                             else:
                                 m_data[ldstnp_host_write2_idx] = ldstnp_x & 255
                         else:
@@ -1566,11 +1566,11 @@ def _run(R, V, m, st, max_steps, hk):
                         if ldstnp_idx >= 0:
                             ldstnp_host_read3_idx = ldstnp_idx + ldstnp_j * ldstnp_e
                             if ldstnp_e == 8:
-                                ldstnp_x = m_d64[ldstnp_host_read3_idx >> 3]
+                                ldstnp_x = load64(m_data, ldstnp_host_read3_idx)
                             elif ldstnp_e == 4:
-                                ldstnp_x = np.int64(m_d32[ldstnp_host_read3_idx >> 2])
+                                ldstnp_x = load32(m_data, ldstnp_host_read3_idx)
                             elif ldstnp_e == 2:
-                                ldstnp_x = np.int64(m_d16[ldstnp_host_read3_idx >> 1])
+                                ldstnp_x = load16(m_data, ldstnp_host_read3_idx)
                             else:
                                 ldstnp_x = np.int64(m_data[ldstnp_host_read3_idx])
                         else:
@@ -1622,22 +1622,21 @@ def _run(R, V, m, st, max_steps, hk):
                 ldstp_post_n = np.int64(1) << ldstp_post_sz
                 ldstp_post_e = 8 if ldstp_post_sz == 4 else ldstp_post_n
                 ldstp_post_k = 2 * ldstp_post_n // ldstp_post_e
-                ldstp_post_idx = np.int64(-1)
-                if (ldstp_post_addr & 4095) + 2 * ldstp_post_n <= 4096:
-                    ldstp_post_host_index1_need = 2 - ldstp_post_l
-                    ldstp_post_host_index1_page = ldstp_post_addr >> 12
-                    if ldstp_post_host_index1_page < 0 or ldstp_post_host_index1_page >= NPAGES or ldstp_post_addr & ldstp_post_n - 1 != 0:
+                ldstp_post_host_index1_n = 2 * ldstp_post_n
+                ldstp_post_host_index1_need = 2 - ldstp_post_l
+                ldstp_post_host_index1_page = ldstp_post_addr >> 12
+                if ldstp_post_host_index1_page < 0 or ldstp_post_host_index1_page >= NPAGES or (ldstp_post_addr & 4095) + ldstp_post_host_index1_n > 4096:
+                    ldstp_post_idx = np.int64(-1)
+                else:
+                    ldstp_post_host_index1_prow = np.int64(m_pt[ldstp_post_host_index1_page])
+                    if ldstp_post_host_index1_prow < 0 or m_perm[ldstp_post_host_index1_page] & ldstp_post_host_index1_need == 0:
                         ldstp_post_idx = np.int64(-1)
                     else:
-                        ldstp_post_host_index1_prow = np.int64(m_pt[ldstp_post_host_index1_page])
-                        if ldstp_post_host_index1_prow < 0 or m_perm[ldstp_post_host_index1_page] & ldstp_post_host_index1_need == 0:
-                            ldstp_post_idx = np.int64(-1)
-                        else:
-                            if ldstp_post_host_index1_need == 2:
-                                ldstp_post_host_index1_crow = m_dc_row[ldstp_post_host_index1_page]
-                                if ldstp_post_host_index1_crow >= 0:
-                                    m_dc_op[ldstp_post_host_index1_crow, :] = -1
-                            ldstp_post_idx = (ldstp_post_host_index1_prow << 12) + (ldstp_post_addr & 4095)
+                        if ldstp_post_host_index1_need == 2:
+                            ldstp_post_host_index1_crow = m_dc_row[ldstp_post_host_index1_page]
+                            if ldstp_post_host_index1_crow >= 0:
+                                m_dc_op[ldstp_post_host_index1_crow, :] = -1
+                        ldstp_post_idx = (ldstp_post_host_index1_prow << 12) + (ldstp_post_addr & 4095)
                 if ldstp_post_l == 0:
                     if ldstp_post_v == 0:
                         ldstp_post_x0 = R[ldstp_post_rt] if ldstp_post_rt != 31 else 0
@@ -1660,11 +1659,11 @@ def _run(R, V, m, st, max_steps, hk):
                         if ldstp_post_idx >= 0:
                             ldstp_post_host_write2_idx = ldstp_post_idx + ldstp_post_j * ldstp_post_e
                             if ldstp_post_e == 8:
-                                m_d64[ldstp_post_host_write2_idx >> 3] = ldstp_post_x
+                                store64(m_data, ldstp_post_host_write2_idx, ldstp_post_x)
                             elif ldstp_post_e == 4:
-                                m_d32[ldstp_post_host_write2_idx >> 2] = ldstp_post_x & 4294967295
+                                store32(m_data, ldstp_post_host_write2_idx, ldstp_post_x)
                             elif ldstp_post_e == 2:
-                                m_d16[ldstp_post_host_write2_idx >> 1] = ldstp_post_x & 65535
+                                store16(m_data, ldstp_post_host_write2_idx, ldstp_post_x)
                             else:
                                 m_data[ldstp_post_host_write2_idx] = ldstp_post_x & 255
                         else:
@@ -1678,11 +1677,11 @@ def _run(R, V, m, st, max_steps, hk):
                         if ldstp_post_idx >= 0:
                             ldstp_post_host_read3_idx = ldstp_post_idx + ldstp_post_j * ldstp_post_e
                             if ldstp_post_e == 8:
-                                ldstp_post_x = m_d64[ldstp_post_host_read3_idx >> 3]
+                                ldstp_post_x = load64(m_data, ldstp_post_host_read3_idx)
                             elif ldstp_post_e == 4:
-                                ldstp_post_x = np.int64(m_d32[ldstp_post_host_read3_idx >> 2])
+                                ldstp_post_x = load32(m_data, ldstp_post_host_read3_idx)
                             elif ldstp_post_e == 2:
-                                ldstp_post_x = np.int64(m_d16[ldstp_post_host_read3_idx >> 1])
+                                ldstp_post_x = load16(m_data, ldstp_post_host_read3_idx)
                             else:
                                 ldstp_post_x = np.int64(m_data[ldstp_post_host_read3_idx])
                         else:
@@ -1734,22 +1733,21 @@ def _run(R, V, m, st, max_steps, hk):
                 ldstp_off_n = np.int64(1) << ldstp_off_sz
                 ldstp_off_e = 8 if ldstp_off_sz == 4 else ldstp_off_n
                 ldstp_off_k = 2 * ldstp_off_n // ldstp_off_e
-                ldstp_off_idx = np.int64(-1)
-                if (ldstp_off_addr & 4095) + 2 * ldstp_off_n <= 4096:
-                    ldstp_off_host_index1_need = 2 - ldstp_off_l
-                    ldstp_off_host_index1_page = ldstp_off_addr >> 12
-                    if ldstp_off_host_index1_page < 0 or ldstp_off_host_index1_page >= NPAGES or ldstp_off_addr & ldstp_off_n - 1 != 0:
+                ldstp_off_host_index1_n = 2 * ldstp_off_n
+                ldstp_off_host_index1_need = 2 - ldstp_off_l
+                ldstp_off_host_index1_page = ldstp_off_addr >> 12
+                if ldstp_off_host_index1_page < 0 or ldstp_off_host_index1_page >= NPAGES or (ldstp_off_addr & 4095) + ldstp_off_host_index1_n > 4096:
+                    ldstp_off_idx = np.int64(-1)
+                else:
+                    ldstp_off_host_index1_prow = np.int64(m_pt[ldstp_off_host_index1_page])
+                    if ldstp_off_host_index1_prow < 0 or m_perm[ldstp_off_host_index1_page] & ldstp_off_host_index1_need == 0:
                         ldstp_off_idx = np.int64(-1)
                     else:
-                        ldstp_off_host_index1_prow = np.int64(m_pt[ldstp_off_host_index1_page])
-                        if ldstp_off_host_index1_prow < 0 or m_perm[ldstp_off_host_index1_page] & ldstp_off_host_index1_need == 0:
-                            ldstp_off_idx = np.int64(-1)
-                        else:
-                            if ldstp_off_host_index1_need == 2:
-                                ldstp_off_host_index1_crow = m_dc_row[ldstp_off_host_index1_page]
-                                if ldstp_off_host_index1_crow >= 0:
-                                    m_dc_op[ldstp_off_host_index1_crow, :] = -1
-                            ldstp_off_idx = (ldstp_off_host_index1_prow << 12) + (ldstp_off_addr & 4095)
+                        if ldstp_off_host_index1_need == 2:
+                            ldstp_off_host_index1_crow = m_dc_row[ldstp_off_host_index1_page]
+                            if ldstp_off_host_index1_crow >= 0:
+                                m_dc_op[ldstp_off_host_index1_crow, :] = -1
+                        ldstp_off_idx = (ldstp_off_host_index1_prow << 12) + (ldstp_off_addr & 4095)
                 if ldstp_off_l == 0:
                     if ldstp_off_v == 0:
                         ldstp_off_x0 = R[ldstp_off_rt] if ldstp_off_rt != 31 else 0
@@ -1772,11 +1770,11 @@ def _run(R, V, m, st, max_steps, hk):
                         if ldstp_off_idx >= 0:
                             ldstp_off_host_write2_idx = ldstp_off_idx + ldstp_off_j * ldstp_off_e
                             if ldstp_off_e == 8:
-                                m_d64[ldstp_off_host_write2_idx >> 3] = ldstp_off_x
+                                store64(m_data, ldstp_off_host_write2_idx, ldstp_off_x)
                             elif ldstp_off_e == 4:
-                                m_d32[ldstp_off_host_write2_idx >> 2] = ldstp_off_x & 4294967295
+                                store32(m_data, ldstp_off_host_write2_idx, ldstp_off_x)
                             elif ldstp_off_e == 2:
-                                m_d16[ldstp_off_host_write2_idx >> 1] = ldstp_off_x & 65535
+                                store16(m_data, ldstp_off_host_write2_idx, ldstp_off_x)
                             else:
                                 m_data[ldstp_off_host_write2_idx] = ldstp_off_x & 255
                         else:
@@ -1790,11 +1788,11 @@ def _run(R, V, m, st, max_steps, hk):
                         if ldstp_off_idx >= 0:
                             ldstp_off_host_read3_idx = ldstp_off_idx + ldstp_off_j * ldstp_off_e
                             if ldstp_off_e == 8:
-                                ldstp_off_x = m_d64[ldstp_off_host_read3_idx >> 3]
+                                ldstp_off_x = load64(m_data, ldstp_off_host_read3_idx)
                             elif ldstp_off_e == 4:
-                                ldstp_off_x = np.int64(m_d32[ldstp_off_host_read3_idx >> 2])
+                                ldstp_off_x = load32(m_data, ldstp_off_host_read3_idx)
                             elif ldstp_off_e == 2:
-                                ldstp_off_x = np.int64(m_d16[ldstp_off_host_read3_idx >> 1])
+                                ldstp_off_x = load16(m_data, ldstp_off_host_read3_idx)
                             else:
                                 ldstp_off_x = np.int64(m_data[ldstp_off_host_read3_idx])
                         else:
@@ -1846,22 +1844,21 @@ def _run(R, V, m, st, max_steps, hk):
                 ldstp_pre_n = np.int64(1) << ldstp_pre_sz
                 ldstp_pre_e = 8 if ldstp_pre_sz == 4 else ldstp_pre_n
                 ldstp_pre_k = 2 * ldstp_pre_n // ldstp_pre_e
-                ldstp_pre_idx = np.int64(-1)
-                if (ldstp_pre_addr & 4095) + 2 * ldstp_pre_n <= 4096:
-                    ldstp_pre_host_index1_need = 2 - ldstp_pre_l
-                    ldstp_pre_host_index1_page = ldstp_pre_addr >> 12
-                    if ldstp_pre_host_index1_page < 0 or ldstp_pre_host_index1_page >= NPAGES or ldstp_pre_addr & ldstp_pre_n - 1 != 0:
+                ldstp_pre_host_index1_n = 2 * ldstp_pre_n
+                ldstp_pre_host_index1_need = 2 - ldstp_pre_l
+                ldstp_pre_host_index1_page = ldstp_pre_addr >> 12
+                if ldstp_pre_host_index1_page < 0 or ldstp_pre_host_index1_page >= NPAGES or (ldstp_pre_addr & 4095) + ldstp_pre_host_index1_n > 4096:
+                    ldstp_pre_idx = np.int64(-1)
+                else:
+                    ldstp_pre_host_index1_prow = np.int64(m_pt[ldstp_pre_host_index1_page])
+                    if ldstp_pre_host_index1_prow < 0 or m_perm[ldstp_pre_host_index1_page] & ldstp_pre_host_index1_need == 0:
                         ldstp_pre_idx = np.int64(-1)
                     else:
-                        ldstp_pre_host_index1_prow = np.int64(m_pt[ldstp_pre_host_index1_page])
-                        if ldstp_pre_host_index1_prow < 0 or m_perm[ldstp_pre_host_index1_page] & ldstp_pre_host_index1_need == 0:
-                            ldstp_pre_idx = np.int64(-1)
-                        else:
-                            if ldstp_pre_host_index1_need == 2:
-                                ldstp_pre_host_index1_crow = m_dc_row[ldstp_pre_host_index1_page]
-                                if ldstp_pre_host_index1_crow >= 0:
-                                    m_dc_op[ldstp_pre_host_index1_crow, :] = -1
-                            ldstp_pre_idx = (ldstp_pre_host_index1_prow << 12) + (ldstp_pre_addr & 4095)
+                        if ldstp_pre_host_index1_need == 2:
+                            ldstp_pre_host_index1_crow = m_dc_row[ldstp_pre_host_index1_page]
+                            if ldstp_pre_host_index1_crow >= 0:
+                                m_dc_op[ldstp_pre_host_index1_crow, :] = -1
+                        ldstp_pre_idx = (ldstp_pre_host_index1_prow << 12) + (ldstp_pre_addr & 4095)
                 if ldstp_pre_l == 0:
                     if ldstp_pre_v == 0:
                         ldstp_pre_x0 = R[ldstp_pre_rt] if ldstp_pre_rt != 31 else 0
@@ -1884,11 +1881,11 @@ def _run(R, V, m, st, max_steps, hk):
                         if ldstp_pre_idx >= 0:
                             ldstp_pre_host_write2_idx = ldstp_pre_idx + ldstp_pre_j * ldstp_pre_e
                             if ldstp_pre_e == 8:
-                                m_d64[ldstp_pre_host_write2_idx >> 3] = ldstp_pre_x
+                                store64(m_data, ldstp_pre_host_write2_idx, ldstp_pre_x)
                             elif ldstp_pre_e == 4:
-                                m_d32[ldstp_pre_host_write2_idx >> 2] = ldstp_pre_x & 4294967295
+                                store32(m_data, ldstp_pre_host_write2_idx, ldstp_pre_x)
                             elif ldstp_pre_e == 2:
-                                m_d16[ldstp_pre_host_write2_idx >> 1] = ldstp_pre_x & 65535
+                                store16(m_data, ldstp_pre_host_write2_idx, ldstp_pre_x)
                             else:
                                 m_data[ldstp_pre_host_write2_idx] = ldstp_pre_x & 255
                         else:
@@ -1902,11 +1899,11 @@ def _run(R, V, m, st, max_steps, hk):
                         if ldstp_pre_idx >= 0:
                             ldstp_pre_host_read3_idx = ldstp_pre_idx + ldstp_pre_j * ldstp_pre_e
                             if ldstp_pre_e == 8:
-                                ldstp_pre_x = m_d64[ldstp_pre_host_read3_idx >> 3]
+                                ldstp_pre_x = load64(m_data, ldstp_pre_host_read3_idx)
                             elif ldstp_pre_e == 4:
-                                ldstp_pre_x = np.int64(m_d32[ldstp_pre_host_read3_idx >> 2])
+                                ldstp_pre_x = load32(m_data, ldstp_pre_host_read3_idx)
                             elif ldstp_pre_e == 2:
-                                ldstp_pre_x = np.int64(m_d16[ldstp_pre_host_read3_idx >> 1])
+                                ldstp_pre_x = load16(m_data, ldstp_pre_host_read3_idx)
                             else:
                                 ldstp_pre_x = np.int64(m_data[ldstp_pre_host_read3_idx])
                         else:
