@@ -47,7 +47,7 @@ from .exec_mem import (  # noqa: F811
     NPAGES,
 )
 from .fpu import (  # noqa: F811
-    arith_flags, cvtf_flags, fma64, fma_flags, sqrt_flags, to_int, to_int_flags,
+    arith_flags, cvtf_flags, flags_settled, fma64, fma_flags, sqrt_flags, to_int, to_int_flags,
 )
 from .mmu import (  # noqa: F811
     fault, load, load16, load32, load64, store, store16, store32,
@@ -1949,7 +1949,8 @@ def _run(R, V, m, st, max_steps, hk):
                 if w >> 22 & 3 == 1 and fmul_s_x == fmul_s_x and (fmul_s_y == fmul_s_y):
                     fmul_s_kind = K_MUL
                     fmul_s_r = _arith2(103, fmul_s_x, fmul_s_y)
-                    R[FPSR] |= arith_flags(fmul_s_kind, fmul_s_x, fmul_s_y, fmul_s_r, True)
+                    if not flags_settled(R[FPSR], fmul_s_r, True):
+                        R[FPSR] |= arith_flags(fmul_s_kind, fmul_s_x, fmul_s_y, fmul_s_r, True)
                     pass
                     if fmul_s_r == fmul_s_r:
                         V_f64[fmul_s_rd, 0] = fmul_s_r
@@ -1968,7 +1969,8 @@ def _run(R, V, m, st, max_steps, hk):
                 if w >> 22 & 3 == 1 and fdiv_s_x == fdiv_s_x and (fdiv_s_y == fdiv_s_y):
                     fdiv_s_kind = K_DIV
                     fdiv_s_r = _arith2(104, fdiv_s_x, fdiv_s_y)
-                    R[FPSR] |= arith_flags(fdiv_s_kind, fdiv_s_x, fdiv_s_y, fdiv_s_r, True)
+                    if not flags_settled(R[FPSR], fdiv_s_r, True):
+                        R[FPSR] |= arith_flags(fdiv_s_kind, fdiv_s_x, fdiv_s_y, fdiv_s_r, True)
                     pass
                     if fdiv_s_r == fdiv_s_r:
                         V_f64[fdiv_s_rd, 0] = fdiv_s_r
@@ -1987,7 +1989,8 @@ def _run(R, V, m, st, max_steps, hk):
                 if w >> 22 & 3 == 1 and fadd_s_x == fadd_s_x and (fadd_s_y == fadd_s_y):
                     fadd_s_kind = K_ADD
                     fadd_s_r = _arith2(105, fadd_s_x, fadd_s_y)
-                    R[FPSR] |= arith_flags(fadd_s_kind, fadd_s_x, fadd_s_y, fadd_s_r, True)
+                    if not flags_settled(R[FPSR], fadd_s_r, True):
+                        R[FPSR] |= arith_flags(fadd_s_kind, fadd_s_x, fadd_s_y, fadd_s_r, True)
                     pass
                     if fadd_s_r == fadd_s_r:
                         V_f64[fadd_s_rd, 0] = fadd_s_r
@@ -2006,7 +2009,8 @@ def _run(R, V, m, st, max_steps, hk):
                 if w >> 22 & 3 == 1 and fsub_s_x == fsub_s_x and (fsub_s_y == fsub_s_y):
                     fsub_s_kind = K_SUB
                     fsub_s_r = _arith2(106, fsub_s_x, fsub_s_y)
-                    R[FPSR] |= arith_flags(fsub_s_kind, fsub_s_x, fsub_s_y, fsub_s_r, True)
+                    if not flags_settled(R[FPSR], fsub_s_r, True):
+                        R[FPSR] |= arith_flags(fsub_s_kind, fsub_s_x, fsub_s_y, fsub_s_r, True)
                     pass
                     if fsub_s_r == fsub_s_r:
                         V_f64[fsub_s_rd, 0] = fsub_s_r
@@ -2025,7 +2029,8 @@ def _run(R, V, m, st, max_steps, hk):
                 if w >> 22 & 3 == 1 and fnmul_s_x == fnmul_s_x and (fnmul_s_y == fnmul_s_y):
                     fnmul_s_kind = K_MUL
                     fnmul_s_r = _arith2(111, fnmul_s_x, fnmul_s_y)
-                    R[FPSR] |= arith_flags(fnmul_s_kind, fnmul_s_x, fnmul_s_y, fnmul_s_r, True)
+                    if not flags_settled(R[FPSR], fnmul_s_r, True):
+                        R[FPSR] |= arith_flags(fnmul_s_kind, fnmul_s_x, fnmul_s_y, fnmul_s_r, True)
                     fnmul_s_r = -fnmul_s_r
                     if fnmul_s_r == fnmul_s_r:
                         V_f64[fnmul_s_rd, 0] = fnmul_s_r
@@ -2103,7 +2108,8 @@ def _run(R, V, m, st, max_steps, hk):
                     pass
                     pass
                     fmadd_r = fma64(fmadd_x, fmadd_y, fmadd_z)
-                    R[FPSR] |= fma_flags(fmadd_x, fmadd_y, fmadd_z, fmadd_r, True)
+                    if not flags_settled(R[FPSR], fmadd_r, True):
+                        R[FPSR] |= fma_flags(fmadd_x, fmadd_y, fmadd_z, fmadd_r, True)
                     fmadd_fp_put641_r = w >> 0 & 31
                     if fmadd_r == fmadd_r:
                         V_f64[fmadd_fp_put641_r, 0] = fmadd_r
@@ -2122,7 +2128,8 @@ def _run(R, V, m, st, max_steps, hk):
                     fmsub_x = -fmsub_x
                     pass
                     fmsub_r = fma64(fmsub_x, fmsub_y, fmsub_z)
-                    R[FPSR] |= fma_flags(fmsub_x, fmsub_y, fmsub_z, fmsub_r, True)
+                    if not flags_settled(R[FPSR], fmsub_r, True):
+                        R[FPSR] |= fma_flags(fmsub_x, fmsub_y, fmsub_z, fmsub_r, True)
                     fmsub_fp_put641_r = w >> 0 & 31
                     if fmsub_r == fmsub_r:
                         V_f64[fmsub_fp_put641_r, 0] = fmsub_r
@@ -2141,7 +2148,8 @@ def _run(R, V, m, st, max_steps, hk):
                     fnmadd_x = -fnmadd_x
                     fnmadd_z = -fnmadd_z
                     fnmadd_r = fma64(fnmadd_x, fnmadd_y, fnmadd_z)
-                    R[FPSR] |= fma_flags(fnmadd_x, fnmadd_y, fnmadd_z, fnmadd_r, True)
+                    if not flags_settled(R[FPSR], fnmadd_r, True):
+                        R[FPSR] |= fma_flags(fnmadd_x, fnmadd_y, fnmadd_z, fnmadd_r, True)
                     fnmadd_fp_put641_r = w >> 0 & 31
                     if fnmadd_r == fnmadd_r:
                         V_f64[fnmadd_fp_put641_r, 0] = fnmadd_r
@@ -2160,7 +2168,8 @@ def _run(R, V, m, st, max_steps, hk):
                     pass
                     fnmsub_z = -fnmsub_z
                     fnmsub_r = fma64(fnmsub_x, fnmsub_y, fnmsub_z)
-                    R[FPSR] |= fma_flags(fnmsub_x, fnmsub_y, fnmsub_z, fnmsub_r, True)
+                    if not flags_settled(R[FPSR], fnmsub_r, True):
+                        R[FPSR] |= fma_flags(fnmsub_x, fnmsub_y, fnmsub_z, fnmsub_r, True)
                     fnmsub_fp_put641_r = w >> 0 & 31
                     if fnmsub_r == fnmsub_r:
                         V_f64[fnmsub_fp_put641_r, 0] = fnmsub_r
