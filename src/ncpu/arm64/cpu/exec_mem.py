@@ -6,10 +6,11 @@ instruction can be restarted; `st` carries the fault.
 
 The single-register and pair rows are executor families (rows.py) that the
 hot loop carries inline: each translates its address once, reads or writes
-the backing store directly when the access is aligned inside one mapped page
-with the right permission, and otherwise goes through mmu.load/store (the
-general path: unaligned, page-crossing, faulting).  Either way the register
-semantics (sizes, sign extension, writeback) are written once, below.
+the backing store directly when the access lies inside one mapped page with
+the right permission (at any alignment: memcpy/memmove to an odd address and
+unaligned string loads are common in libc), and otherwise goes through
+mmu.load/store (the general path: page-crossing, faulting).  Either way the
+register semantics (sizes, sign extension, writeback) are written once, below.
 """
 import numpy as np
 from numba import njit
