@@ -125,3 +125,48 @@ def test_cpu_load_unmapped_and_exec_fault():
         s.x[1] = 0x20000        # data page is not executable
     stop, s, _ = _run([0xD61F0020], setup2)                    # br x1
     assert stop.reason is StopReason.FAULT and stop.access == "exec" and stop.address == 0x20000
+
+
+# store; load back (x2 / the pair x6,x7 / q1 / q2,q3), each at unaligned offsets inside a page and across its end
+UNALIGNED_KINDS = {
+    "x": ([0xF9000020, 0xF9400022], 8),          # str x0, [x1]; ldr x2, [x1]
+    "w": ([0xB9000020, 0xB9400022], 4),          # str w0, [x1]; ldr w2, [x1]
+    "h": ([0x79000020, 0x79400022], 2),          # strh w0, [x1]; ldrh w2, [x1]
+    "sh": ([0x79000020, 0x79800022], 2),         # strh w0, [x1]; ldrsh x2, [x1]
+    "xpair": ([0xA9001420, 0xA9401C26], 16),     # stp x0, x5, [x1]; ldp x6, x7, [x1]
+    "q": ([0x3D800020, 0x3DC00021], 16),         # str q0, [x1]; ldr q1, [x1]
+    "qpair": ([0xAD008420, 0xAD408C22], 32),     # stp q0, q1, [x1, #16]; ldp q2, q3, [x1, #16]
+}
+
+
+@pytest.mark.parametrize("kind", sorted(UNALIGNED_KINDS))
+@pytest.mark.parametrize("offset", [0x801, 0x803, 0x805, 0x807, 0x80F, 0xFE1, 0xFF9, 0xFFD, 0xFFF])
+def test_cpu_unaligned_store_and_load(kind, offset):
+    words, n = UNALIGNED_KINDS[kind]
+    x0, x5 = 0x8877665544332211, 0x0FEDCBA987654321
+    v0, v1 = (0x1122334455667788, 0x99AABBCCDDEEFF00), (0x0102030405060708, 0xF1F2F3F4F5F6F7F8)
+    addr = 0x20000 + offset - (16 if kind == "qpair" else 0)
+
+    def setup(m, s):
+        m.write(0x20000, bytes(range(256)) * 32)
+        s.x[0], s.x[5], s.x[1] = x0, x5, addr
+        s.v[0], s.v[1] = v0, v1
+    stop, s, m = _run(words + [0xD4000001], setup)
+    assert stop.reason is StopReason.SVC
+    le = lambda v, k: (v & ((1 << 8 * k) - 1)).to_bytes(k, "little")   # noqa: E731
+    stored = {"x": le(x0, 8), "w": le(x0, 4), "h": le(x0, 2), "sh": le(x0, 2), "xpair": le(x0, 8) + le(x5, 8),
+              "q": le(v0[0], 8) + le(v0[1], 8),
+              "qpair": le(v0[0], 8) + le(v0[1], 8) + le(v1[0], 8) + le(v1[1], 8)}[kind]
+    start = 0x20000 + offset
+    assert m.read(start, n) == stored
+    assert m.read(start - 1, 1) == bytes([(offset - 1) & 0xFF]) and m.read(start + n, 1) == bytes([(offset + n) & 0xFF])
+    if kind == "sh":
+        assert int(s.x[2]) == 0x2211
+    elif kind in ("x", "w", "h"):
+        assert int(s.x[2]) == int.from_bytes(stored, "little")
+    elif kind == "xpair":
+        assert (int(s.x[6]), int(s.x[7])) == (x0, x5)
+    elif kind == "q":
+        assert tuple(int(x) for x in s.v[1]) == v0
+    else:
+        assert (tuple(int(x) for x in s.v[2]), tuple(int(x) for x in s.v[3])) == (v0, v1)

@@ -138,6 +138,26 @@ def test_dc_zva_zeroes_a_block():
     assert m.read(DATA + 0x1FF, 1) == b"\xff" and m.read(DATA + 0x400, 1) == b"\xff"
 
 
+def test_dc_zva_on_a_readonly_page_faults_and_stores_nothing():
+    m, s, cpu = machine([0xD50B7420, 0xD4000001])                    # dc zva, x0
+    m.map(DATA + 0x10000, 0x1000, 1)
+    m.write(DATA + 0x10000, b"\xff" * 0x1000)
+    s.x[0] = DATA + 0x10400
+    stop = cpu.run(10)
+    assert stop.reason is StopReason.FAULT and stop.access == "write" and stop.address == DATA + 0x10400
+    assert s.pc == CODE and stop.steps == 0
+    assert m.read(DATA + 0x10000, 0x1000) == b"\xff" * 0x1000
+
+
+def test_dc_zva_into_decoded_code_runs_the_new_code():
+    # dc zva zeroes the block holding itself and the instructions after it: the next one
+    # must be fetched again (a zero word: undefined), not run from the decode cache
+    m, s, cpu = machine([0xD50B7420, 0xD2800541, 0xD4000001])       # dc zva, x0; mov x1, #42; svc
+    s.x[0] = CODE
+    stop = cpu.run(10)
+    assert stop.reason is StopReason.UNDEFINED and s.pc == CODE + 4 and int(s.x[1]) == 0
+
+
 def test_disassemble_lines():
     lines = disassemble(struct.pack("<3I", 0xD2800540, 0x91004020, 0), 0x1000)
     assert lines == [(0x1000, "mov x0, #0x2a"), (0x1004, "add x0, x1, #0x10"), (0x1008, ".inst 0x00000000")]

@@ -88,8 +88,8 @@ def logic_flags(res, sf):
     return (n << 3) | (np.int64(res == 0) << 2)
 
 
-@njit(cache=True)
-def cond_holds(nzcv, cond):
+def _cond_definition(nzcv, cond):
+    """ConditionHolds of the Arm ARM, on the 4-bit NZCV value (used to build the table below)."""
     n = (nzcv >> 3) & 1
     z = (nzcv >> 2) & 1
     c = (nzcv >> 1) & 1
@@ -116,6 +116,17 @@ def cond_holds(nzcv, cond):
     return r
 
 
+# Bit f of COND_MASKS[cond]: does cond hold with NZCV = f.  A lookup instead of the
+# branches: B.cond, CSEL and CCMP test a condition on every run, and the loop
+# inlines this (inline="always": a call costs more than the test).
+COND_MASKS = np.array([sum(1 << f for f in range(16) if _cond_definition(f, c)) for c in range(16)], np.int64)
+
+
+@njit(cache=True, inline="always")
+def cond_holds(nzcv, cond):
+    return ((COND_MASKS[cond & 15] >> (nzcv & 15)) & 1) != 0
+
+
 @njit(cache=True)
 def shift_reg(x, typ, amt, sf):
     """The shifted-register operand (LSL, LSR, ASR, ROR)."""
@@ -134,7 +145,7 @@ def shift_reg(x, typ, amt, sf):
     return r if sf else r & M32
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def extend_reg(x, option, shift):
     """The extended-register operand: UXTB..SXTX then LSL #shift."""
     t = option & 3

@@ -24,9 +24,10 @@ from numba import njit
 from . import decode_table as T
 from .alu import M32, cond_holds
 from .decoder import fld
-from .fpu import (DN_BIT, IOC, IXC, K_ADD, K_DIV, K_MUL, K_SUB, arith_flags, cvtf_flags, default_nan, fixed_flags,
-                  fixed_to_fp, fma32, fma64, fma_bits_flags, fma_flags, fma_nan, fp_to_fixed, i32_as_f32, i64_as_f64,
-                  is_nan, nan_flags, pick_nan, result_flags, round_int, sqrt_flags, to_int, to_int_flags)
+from .fpu import (
+    DN_BIT, IOC, IXC, K_ADD, K_DIV, K_MUL, K_SUB, arith_flags, cvtf_flags, default_nan, fixed_flags,
+    fixed_to_fp, flags_settled, fma32, fma64, fma_bits_flags, fma_flags, fma_nan, fp_to_fixed, i32_as_f32,
+    i64_as_f64, is_nan, nan_flags, pick_nan, result_flags, round_int, sqrt_flags, to_int, to_int_flags)
 from .rows import executes, inlined
 from .state import FPCR, FPSR, NZCV
 
@@ -109,7 +110,8 @@ def fp_arith(op, w, pc, R, V):
     if fld(op, w, T.FLD_FTYPE) == 1 and x == x and y == y:
         kind = K_ADD if op == T.FADD_S else K_SUB if op == T.FSUB_S else K_DIV if op == T.FDIV_S else K_MUL
         r = _arith2(op, x, y)
-        R[FPSR] |= arith_flags(kind, x, y, r, True)
+        if not flags_settled(R[FPSR], r, True):
+            R[FPSR] |= arith_flags(kind, x, y, r, True)
         if op == T.FNMUL_S:
             r = -r
         fp_put64(V, rd, r)
@@ -137,7 +139,8 @@ def _arith_rare(op, w, R, V):
     kind = K_ADD if op == T.FADD_S else K_SUB if op == T.FSUB_S else K_DIV if op == T.FDIV_S else K_MUL
     x, y = V.f32[rn, 0], V.f32[rm, 0]
     r = _arith2(op, x, y)
-    R[FPSR] |= arith_flags(kind, x, y, r, False)
+    if not flags_settled(R[FPSR], r, False):
+        R[FPSR] |= arith_flags(kind, x, y, r, False)
     if op == T.FNMUL_S:
         r = -r
     fp_put32(V, rd, r)
@@ -281,7 +284,8 @@ def fp_fma(op, w, pc, R, V):
         if op == T.FNMADD or op == T.FNMSUB:
             z = -z
         r = fma64(x, y, z)
-        R[FPSR] |= fma_flags(x, y, z, r, True)
+        if not flags_settled(R[FPSR], r, True):
+            R[FPSR] |= fma_flags(x, y, z, r, True)
         fp_put64(V, fld(op, w, T.FLD_RD), r)
         return pc + 4
     _fma_rare(op, w, R, V)
@@ -308,7 +312,8 @@ def _fma_rare(op, w, R, V):
         return
     x, y, z = i32_as_f32(xb), i32_as_f32(yb), i32_as_f32(zb)
     r = fma32(x, y, z)
-    R[FPSR] |= fma_flags(x, y, z, r, False)
+    if not flags_settled(R[FPSR], r, False):
+        R[FPSR] |= fma_flags(x, y, z, r, False)
     fp_put32(V, rd, r)
 
 

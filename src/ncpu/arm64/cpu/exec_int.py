@@ -15,7 +15,7 @@ from .alu import (M32, add_with_carry, bswap64, clz64, cond_holds, extend_reg, l
                   ror32, ror64, rbit64, sdiv64, sext32, shift_reg, smulh, udiv64, umulh)
 from .decoder import bits, ones
 from .rows import executes
-from .mmu import R_BRK, R_SVC, R_UNDEF, ST_REASON, ST_WORD, A_EXEC, fault, store, writable
+from .mmu import R_BRK, R_SVC, R_UNDEF, ST_REASON, ST_WORD, A_EXEC, fault, zero_block
 from .state import EXCL_ADDR, FPCR, FPSR, ICOUNT, NZCV, TPIDR
 
 
@@ -383,11 +383,7 @@ def exec_sys(op, w, imm, pc, R, st, m, steps):
         R[EXCL_ADDR] = -1
     elif op == T.SYS:
         if bits(w, 5, 14) == 0x1BA1:          # DC ZVA: zero one DCZID-sized block
-            a = xr(R, rt) & -S.ZVA_BYTES
-            if writable(m, st, a, S.ZVA_BYTES):
-                for i in range(0, S.ZVA_BYTES, 8):
-                    store(m, st, a + i, 8, 0)
-            else:
+            if not zero_block(m, st, xr(R, rt) & -S.ZVA_BYTES, S.ZVA_BYTES):
                 return pc
     # HINT, BARRIER and cache maintenance other than DC ZVA: nothing to do
     return pc + 4

@@ -7,10 +7,11 @@ instruction can be restarted; `st` carries the fault.
 
 The single-register and pair rows are executor families (rows.py) that the
 hot loop carries inline: each translates its address once, reads or writes
-the backing store directly when the access is aligned inside one mapped page
-with the right permission, and otherwise goes through mmu.load/store (the
-general path: unaligned, page-crossing, faulting).  Either way the register
-semantics (sizes, sign extension, writeback) are written once, below.
+the backing store directly when the access lies inside one mapped page with
+the right permission (at any alignment: memcpy/memmove to an odd address and
+unaligned string loads are common in libc), and otherwise goes through
+mmu.load/store (the general path: page-crossing, faulting).  Either way the
+register semantics (sizes, sign extension, writeback) are written once, below.
 """
 import re
 
@@ -22,7 +23,8 @@ from .alu import extend_reg, sextn
 from .decoder import bits, fld
 from .exec_int import xr
 from .memory import NPAGES
-from .mmu import A_ALIGN, ST_REASON, fault, host_read, host_write, load, store, writable
+from .mmu import (A_ALIGN, ST_REASON, fault, host_read, host_write, load, load16, load32, load64,  # noqa: F401
+                  store, store16, store32, store64, writable)    # (loadN/storeN: host_read/host_write's, in the loop)
 from .rows import executes, inlined
 from .state import EXCL_ADDR, EXCL_SIZE, EXCL_VAL
 from .vregs import lane, set_lane
@@ -37,11 +39,12 @@ def _mask(size):
 # host_read/host_write (mmu.py) with it.
 @inlined
 def host_index(m, addr, n, need):
-    """Offset of [addr, addr+n) in the backing store when it is n-aligned inside
-    one page mapped with permission `need` (1 read, 2 write), else -1 (the
-    caller then takes the general path, which also reports faults)."""
+    """Offset of [addr, addr+n) in the backing store when it lies inside one page
+    mapped with permission `need` (1 read, 2 write), else -1 (the caller then
+    takes the general path: page-crossing accesses and faults).  Any alignment:
+    host_read/host_write access the store unaligned."""
     page = addr >> 12
-    if page < 0 or page >= NPAGES or (addr & (n - 1)) != 0:
+    if page < 0 or page >= NPAGES or (addr & 4095) + n > 4096:
         return np.int64(-1)
     prow = np.int64(m.pt[page])
     if prow < 0 or (m.perm[page] & need) == 0:
@@ -150,9 +153,7 @@ def ldst_pair(op, w, imm, pc, R, V, m, st):
     n = np.int64(1) << sz
     e = 8 if sz == 4 else n                                 # bytes per access
     k = 2 * n // e                                          # accesses: 2, or 4 for a Q pair
-    idx = np.int64(-1)
-    if (addr & 4095) + 2 * n <= 4096:
-        idx = host_index(m, addr, n, 2 - l)
+    idx = host_index(m, addr, 2 * n, 2 - l)
     if l == 0:
         if v == 0:
             x0 = R[rt] if rt != 31 else 0

@@ -5,7 +5,9 @@ without calling back into Python.  A guest page number (addr >> 12) indexes
 `pt` (int32, -1 = no frame) which names a frame of the machine's physical
 memory `pool.data` (one flat uint8 array, 4096 bytes per frame, shared by
 every process: frames.FramePool) and `perm` (PROT_* bits the loop checks).
-Aligned accesses use typed views of the same buffer (`d16`, `d32`, `d64`).
+Typed views of the same buffer (`d16`, `d32`, `d64`) serve whole-word work (instruction
+fetch, DC ZVA); guest loads and stores inside a page read the bytes at any alignment
+(mmu.host_read/host_write).
 
 What the guest mapped is recorded separately, as VMAs (vma.Vma: range,
 protection, private/shared, file).  Frames come on first touch: the loop

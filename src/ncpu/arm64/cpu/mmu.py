@@ -6,6 +6,7 @@ Stores into a page that holds decoded code reset that page's decode-cache
 row, which is how self-modifying and JIT-written code stays correct.
 """
 import numpy as np
+from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
@@ -42,27 +43,64 @@ def borrowed_mem(m):
                      borrowed(m.dc_imm), borrowed(m.dc_regs), borrowed(m.dc_meta))
 
 
-# The aligned access of load/store; the loop's load/store families copy them in (rows.inlined).
+def _host_access(bits):
+    """(load, store) of a `bits`-wide little-endian integer at any byte offset of a uint8
+    array: one host access with alignment 1 (x86-64 and AArch64 hosts allow it; the
+    backing store is little-endian like the guest).  Why: an aligned-only fast path sent
+    every unaligned guest access (memmove to an odd address, unaligned string loads)
+    to the byte-by-byte general path."""
+    ity = ir.IntType(bits)
+
+    def address(context, builder, sig, args):
+        data = context.make_array(sig.args[0])(context, builder, args[0])
+        idx = context.cast(builder, args[1], sig.args[1], types.int64)
+        return builder.bitcast(builder.gep(data.data, [idx]), ity.as_pointer())
+
+    def load_at(typingctx, data, idx):
+        def codegen(context, builder, sig, args):
+            v = builder.load(address(context, builder, sig, args), align=1)
+            return v if bits == 64 else builder.zext(v, ir.IntType(64))
+        return types.int64(data, idx), codegen
+
+    def store_at(typingctx, data, idx, val):
+        def codegen(context, builder, sig, args):
+            v = context.cast(builder, args[2], sig.args[2], types.int64)
+            builder.store(v if bits == 64 else builder.trunc(v, ity), address(context, builder, sig, args), align=1)
+            return context.get_dummy_value()
+        return types.void(data, idx, val), codegen
+
+    load_at.__name__ = load_at.__qualname__ = f"load{bits}"
+    store_at.__name__ = store_at.__qualname__ = f"store{bits}"
+    return intrinsic(load_at), intrinsic(store_at)
+
+
+load16, store16 = _host_access(16)
+load32, store32 = _host_access(32)
+load64, store64 = _host_access(64)
+
+
+# The access of load/store inside one page; the loop's load/store families copy them in
+# (rows.inlined).  idx need not be aligned.
 @inlined
 def host_read(m, idx, e):
-    """e (1, 2, 4, 8) bytes at offset idx of the backing store, aligned, zero-extended."""
+    """e (1, 2, 4, 8) bytes at offset idx of the backing store, zero-extended."""
     if e == 8:
-        return m.d64[idx >> 3]
+        return load64(m.data, idx)
     if e == 4:
-        return np.int64(m.d32[idx >> 2])
+        return load32(m.data, idx)
     if e == 2:
-        return np.int64(m.d16[idx >> 1])
+        return load16(m.data, idx)
     return np.int64(m.data[idx])
 
 
 @inlined
 def host_write(m, idx, e, x):
     if e == 8:
-        m.d64[idx >> 3] = x
+        store64(m.data, idx, x)
     elif e == 4:
-        m.d32[idx >> 2] = x & 0xFFFFFFFF
+        store32(m.data, idx, x)
     elif e == 2:
-        m.d16[idx >> 1] = x & 0xFFFF
+        store16(m.data, idx, x)
     else:
         m.data[idx] = x & 0xFF
 
@@ -95,13 +133,7 @@ def load(m, st, addr, size):
         if row < 0:
             fault(st, addr, A_READ)
             return np.int64(0)
-        base = (row << 12) + off
-        if (off & (size - 1)) == 0:
-            return host_read(m, base, size)
-        v = np.int64(0)
-        for i in range(size):
-            v |= np.int64(m.data[base + i]) << (8 * i)
-        return v
+        return host_read(m, (row << 12) + off, size)
     # crosses a page boundary: byte by byte
     v = np.int64(0)
     for i in range(size):
@@ -112,6 +144,21 @@ def load(m, st, addr, size):
             return np.int64(0)
         v |= np.int64(m.data[(row << 12) + (a & 4095)]) << (8 * i)
     return v
+
+
+@njit(cache=True)
+def zero_block(m, st, addr, n):
+    """Zero n bytes at addr, n a power of two <= 4096 and addr n-aligned (DC ZVA): one
+    translation, then whole words; a fault stores nothing."""
+    page = addr >> 12
+    row = _row(m, page, 2)
+    if row < 0:
+        fault(st, addr, A_WRITE)
+        return False
+    _touch_code(m, page)
+    base = ((row << 12) + (addr & 4095)) >> 3
+    m.d64[base:base + (n >> 3)] = 0
+    return True
 
 
 @njit(cache=True)
@@ -144,12 +191,7 @@ def store(m, st, addr, size, val):
             fault(st, addr, A_WRITE)
             return
         _touch_code(m, page)
-        base = (row << 12) + off
-        if (off & (size - 1)) == 0:
-            host_write(m, base, size, val)
-            return
-        for i in range(size):
-            m.data[base + i] = (val >> (8 * i)) & 0xFF
+        host_write(m, (row << 12) + off, size, val)
         return
     if not writable(m, st, addr, size):
         return

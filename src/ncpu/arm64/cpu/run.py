@@ -46,10 +46,11 @@ from .exec_mem import (  # noqa: F811
     NPAGES,
 )
 from .fpu import (  # noqa: F811
-    arith_flags, cvtf_flags, fma64, fma_flags, sqrt_flags, to_int, to_int_flags,
+    arith_flags, cvtf_flags, flags_settled, fma64, fma_flags, sqrt_flags, to_int, to_int_flags,
 )
 from .mmu import (  # noqa: F811
-    fault, load, store, writable,
+    fault, load, load16, load32, load64, store, store16, store32,
+    store64, writable,
 )
 from .swar import (  # noqa: F811
     bytes_from, lane_ones, lanes_add, lanes_asr, lanes_eq_zero, lanes_even, lanes_interleave, lanes_lsr,
@@ -781,7 +782,7 @@ def _run(R, V, m, st, max_steps, hk):
                     ldst_ui_host_index1_n = np.int64(1) << ldst_ui_sz
                     ldst_ui_host_index1_need = 2
                     ldst_ui_host_index1_page = ldst_ui_addr >> 12
-                    if ldst_ui_host_index1_page < 0 or ldst_ui_host_index1_page >= NPAGES or ldst_ui_addr & ldst_ui_host_index1_n - 1 != 0:
+                    if ldst_ui_host_index1_page < 0 or ldst_ui_host_index1_page >= NPAGES or (ldst_ui_addr & 4095) + ldst_ui_host_index1_n > 4096:
                         ldst_ui_idx = np.int64(-1)
                     else:
                         ldst_ui_host_index1_prow = np.int64(m_pt[ldst_ui_host_index1_page])
@@ -795,11 +796,11 @@ def _run(R, V, m, st, max_steps, hk):
                             ldst_ui_idx = (ldst_ui_host_index1_prow << 12) + (ldst_ui_addr & 4095)
                     if ldst_ui_idx >= 0:
                         if ldst_ui_e == 8:
-                            m_d64[ldst_ui_idx >> 3] = ldst_ui_lo
+                            store64(m_data, ldst_ui_idx, ldst_ui_lo)
                         elif ldst_ui_e == 4:
-                            m_d32[ldst_ui_idx >> 2] = ldst_ui_lo & 4294967295
+                            store32(m_data, ldst_ui_idx, ldst_ui_lo)
                         elif ldst_ui_e == 2:
-                            m_d16[ldst_ui_idx >> 1] = ldst_ui_lo & 65535
+                            store16(m_data, ldst_ui_idx, ldst_ui_lo)
                         else:
                             m_data[ldst_ui_idx] = ldst_ui_lo & 255
                         if ldst_ui_sz == 4:
@@ -807,11 +808,11 @@ def _run(R, V, m, st, max_steps, hk):
                             ldst_ui_host_write3_e = 8
                             ldst_ui_host_write3_x = V_d[ldst_ui_rt, 1]
                             if ldst_ui_host_write3_e == 8:
-                                m_d64[ldst_ui_host_write3_idx >> 3] = ldst_ui_host_write3_x
+                                store64(m_data, ldst_ui_host_write3_idx, ldst_ui_host_write3_x)
                             elif ldst_ui_host_write3_e == 4:
-                                m_d32[ldst_ui_host_write3_idx >> 2] = ldst_ui_host_write3_x & 4294967295
+                                store32(m_data, ldst_ui_host_write3_idx, ldst_ui_host_write3_x)
                             elif ldst_ui_host_write3_e == 2:
-                                m_d16[ldst_ui_host_write3_idx >> 1] = ldst_ui_host_write3_x & 65535
+                                store16(m_data, ldst_ui_host_write3_idx, ldst_ui_host_write3_x)
                             else:
                                 m_data[ldst_ui_host_write3_idx] = ldst_ui_host_write3_x & 255
                     elif ldst_ui_sz == 4:
@@ -827,7 +828,7 @@ def _run(R, V, m, st, max_steps, hk):
                     ldst_ui_host_index4_n = np.int64(1) << ldst_ui_sz
                     ldst_ui_host_index4_need = 1
                     ldst_ui_host_index4_page = ldst_ui_addr >> 12
-                    if ldst_ui_host_index4_page < 0 or ldst_ui_host_index4_page >= NPAGES or ldst_ui_addr & ldst_ui_host_index4_n - 1 != 0:
+                    if ldst_ui_host_index4_page < 0 or ldst_ui_host_index4_page >= NPAGES or (ldst_ui_addr & 4095) + ldst_ui_host_index4_n > 4096:
                         ldst_ui_idx = np.int64(-1)
                     else:
                         ldst_ui_host_index4_prow = np.int64(m_pt[ldst_ui_host_index4_page])
@@ -841,22 +842,22 @@ def _run(R, V, m, st, max_steps, hk):
                             ldst_ui_idx = (ldst_ui_host_index4_prow << 12) + (ldst_ui_addr & 4095)
                     if ldst_ui_idx >= 0:
                         if ldst_ui_e == 8:
-                            ldst_ui_x = m_d64[ldst_ui_idx >> 3]
+                            ldst_ui_x = load64(m_data, ldst_ui_idx)
                         elif ldst_ui_e == 4:
-                            ldst_ui_x = np.int64(m_d32[ldst_ui_idx >> 2])
+                            ldst_ui_x = load32(m_data, ldst_ui_idx)
                         elif ldst_ui_e == 2:
-                            ldst_ui_x = np.int64(m_d16[ldst_ui_idx >> 1])
+                            ldst_ui_x = load16(m_data, ldst_ui_idx)
                         else:
                             ldst_ui_x = np.int64(m_data[ldst_ui_idx])
                         if ldst_ui_sz == 4:
                             ldst_ui_host_read6_idx = ldst_ui_idx + 8
                             ldst_ui_host_read6_e = 8
                             if ldst_ui_host_read6_e == 8:
-                                ldst_ui_hi = m_d64[ldst_ui_host_read6_idx >> 3]
+                                ldst_ui_hi = load64(m_data, ldst_ui_host_read6_idx)
                             elif ldst_ui_host_read6_e == 4:
-                                ldst_ui_hi = np.int64(m_d32[ldst_ui_host_read6_idx >> 2])
+                                ldst_ui_hi = load32(m_data, ldst_ui_host_read6_idx)
                             elif ldst_ui_host_read6_e == 2:
-                                ldst_ui_hi = np.int64(m_d16[ldst_ui_host_read6_idx >> 1])
+                                ldst_ui_hi = load16(m_data, ldst_ui_host_read6_idx)
                             else:
                                 ldst_ui_hi = np.int64(m_data[ldst_ui_host_read6_idx])
                     else:
@@ -903,7 +904,7 @@ def _run(R, V, m, st, max_steps, hk):
                     ldst_unsc_host_index1_n = np.int64(1) << ldst_unsc_sz
                     ldst_unsc_host_index1_need = 2
                     ldst_unsc_host_index1_page = ldst_unsc_addr >> 12
-                    if ldst_unsc_host_index1_page < 0 or ldst_unsc_host_index1_page >= NPAGES or ldst_unsc_addr & ldst_unsc_host_index1_n - 1 != 0:
+                    if ldst_unsc_host_index1_page < 0 or ldst_unsc_host_index1_page >= NPAGES or (ldst_unsc_addr & 4095) + ldst_unsc_host_index1_n > 4096:
                         ldst_unsc_idx = np.int64(-1)
                     else:
                         ldst_unsc_host_index1_prow = np.int64(m_pt[ldst_unsc_host_index1_page])
@@ -917,11 +918,11 @@ def _run(R, V, m, st, max_steps, hk):
                             ldst_unsc_idx = (ldst_unsc_host_index1_prow << 12) + (ldst_unsc_addr & 4095)
                     if ldst_unsc_idx >= 0:
                         if ldst_unsc_e == 8:
-                            m_d64[ldst_unsc_idx >> 3] = ldst_unsc_lo
+                            store64(m_data, ldst_unsc_idx, ldst_unsc_lo)
                         elif ldst_unsc_e == 4:
-                            m_d32[ldst_unsc_idx >> 2] = ldst_unsc_lo & 4294967295
+                            store32(m_data, ldst_unsc_idx, ldst_unsc_lo)
                         elif ldst_unsc_e == 2:
-                            m_d16[ldst_unsc_idx >> 1] = ldst_unsc_lo & 65535
+                            store16(m_data, ldst_unsc_idx, ldst_unsc_lo)
                         else:
                             m_data[ldst_unsc_idx] = ldst_unsc_lo & 255
                         if ldst_unsc_sz == 4:
@@ -929,11 +930,11 @@ def _run(R, V, m, st, max_steps, hk):
                             ldst_unsc_host_write3_e = 8
                             ldst_unsc_host_write3_x = V_d[ldst_unsc_rt, 1]
                             if ldst_unsc_host_write3_e == 8:
-                                m_d64[ldst_unsc_host_write3_idx >> 3] = ldst_unsc_host_write3_x
+                                store64(m_data, ldst_unsc_host_write3_idx, ldst_unsc_host_write3_x)
                             elif ldst_unsc_host_write3_e == 4:
-                                m_d32[ldst_unsc_host_write3_idx >> 2] = ldst_unsc_host_write3_x & 4294967295
+                                store32(m_data, ldst_unsc_host_write3_idx, ldst_unsc_host_write3_x)
                             elif ldst_unsc_host_write3_e == 2:
-                                m_d16[ldst_unsc_host_write3_idx >> 1] = ldst_unsc_host_write3_x & 65535
+                                store16(m_data, ldst_unsc_host_write3_idx, ldst_unsc_host_write3_x)
                             else:
                                 m_data[ldst_unsc_host_write3_idx] = ldst_unsc_host_write3_x & 255
                     elif ldst_unsc_sz == 4:
@@ -949,7 +950,7 @@ def _run(R, V, m, st, max_steps, hk):
                     ldst_unsc_host_index4_n = np.int64(1) << ldst_unsc_sz
                     ldst_unsc_host_index4_need = 1
                     ldst_unsc_host_index4_page = ldst_unsc_addr >> 12
-                    if ldst_unsc_host_index4_page < 0 or ldst_unsc_host_index4_page >= NPAGES or ldst_unsc_addr & ldst_unsc_host_index4_n - 1 != 0:
+                    if ldst_unsc_host_index4_page < 0 or ldst_unsc_host_index4_page >= NPAGES or (ldst_unsc_addr & 4095) + ldst_unsc_host_index4_n > 4096:
                         ldst_unsc_idx = np.int64(-1)
                     else:
                         ldst_unsc_host_index4_prow = np.int64(m_pt[ldst_unsc_host_index4_page])
@@ -963,22 +964,22 @@ def _run(R, V, m, st, max_steps, hk):
                             ldst_unsc_idx = (ldst_unsc_host_index4_prow << 12) + (ldst_unsc_addr & 4095)
                     if ldst_unsc_idx >= 0:
                         if ldst_unsc_e == 8:
-                            ldst_unsc_x = m_d64[ldst_unsc_idx >> 3]
+                            ldst_unsc_x = load64(m_data, ldst_unsc_idx)
                         elif ldst_unsc_e == 4:
-                            ldst_unsc_x = np.int64(m_d32[ldst_unsc_idx >> 2])
+                            ldst_unsc_x = load32(m_data, ldst_unsc_idx)
                         elif ldst_unsc_e == 2:
-                            ldst_unsc_x = np.int64(m_d16[ldst_unsc_idx >> 1])
+                            ldst_unsc_x = load16(m_data, ldst_unsc_idx)
                         else:
                             ldst_unsc_x = np.int64(m_data[ldst_unsc_idx])
                         if ldst_unsc_sz == 4:
                             ldst_unsc_host_read6_idx = ldst_unsc_idx + 8
                             ldst_unsc_host_read6_e = 8
                             if ldst_unsc_host_read6_e == 8:
-                                ldst_unsc_hi = m_d64[ldst_unsc_host_read6_idx >> 3]
+                                ldst_unsc_hi = load64(m_data, ldst_unsc_host_read6_idx)
                             elif ldst_unsc_host_read6_e == 4:
-                                ldst_unsc_hi = np.int64(m_d32[ldst_unsc_host_read6_idx >> 2])
+                                ldst_unsc_hi = load32(m_data, ldst_unsc_host_read6_idx)
                             elif ldst_unsc_host_read6_e == 2:
-                                ldst_unsc_hi = np.int64(m_d16[ldst_unsc_host_read6_idx >> 1])
+                                ldst_unsc_hi = load16(m_data, ldst_unsc_host_read6_idx)
                             else:
                                 ldst_unsc_hi = np.int64(m_data[ldst_unsc_host_read6_idx])
                     else:
@@ -1025,7 +1026,7 @@ def _run(R, V, m, st, max_steps, hk):
                     ldst_post_host_index1_n = np.int64(1) << ldst_post_sz
                     ldst_post_host_index1_need = 2
                     ldst_post_host_index1_page = ldst_post_addr >> 12
-                    if ldst_post_host_index1_page < 0 or ldst_post_host_index1_page >= NPAGES or ldst_post_addr & ldst_post_host_index1_n - 1 != 0:
+                    if ldst_post_host_index1_page < 0 or ldst_post_host_index1_page >= NPAGES or (ldst_post_addr & 4095) + ldst_post_host_index1_n > 4096:
                         ldst_post_idx = np.int64(-1)
                     else:
                         ldst_post_host_index1_prow = np.int64(m_pt[ldst_post_host_index1_page])
@@ -1039,11 +1040,11 @@ def _run(R, V, m, st, max_steps, hk):
                             ldst_post_idx = (ldst_post_host_index1_prow << 12) + (ldst_post_addr & 4095)
                     if ldst_post_idx >= 0:
                         if ldst_post_e == 8:
-                            m_d64[ldst_post_idx >> 3] = ldst_post_lo
+                            store64(m_data, ldst_post_idx, ldst_post_lo)
                         elif ldst_post_e == 4:
-                            m_d32[ldst_post_idx >> 2] = ldst_post_lo & 4294967295
+                            store32(m_data, ldst_post_idx, ldst_post_lo)
                         elif ldst_post_e == 2:
-                            m_d16[ldst_post_idx >> 1] = ldst_post_lo & 65535
+                            store16(m_data, ldst_post_idx, ldst_post_lo)
                         else:
                             m_data[ldst_post_idx] = ldst_post_lo & 255
                         if ldst_post_sz == 4:
@@ -1051,11 +1052,11 @@ def _run(R, V, m, st, max_steps, hk):
                             ldst_post_host_write3_e = 8
                             ldst_post_host_write3_x = V_d[ldst_post_rt, 1]
                             if ldst_post_host_write3_e == 8:
-                                m_d64[ldst_post_host_write3_idx >> 3] = ldst_post_host_write3_x
+                                store64(m_data, ldst_post_host_write3_idx, ldst_post_host_write3_x)
                             elif ldst_post_host_write3_e == 4:
-                                m_d32[ldst_post_host_write3_idx >> 2] = ldst_post_host_write3_x & 4294967295
+                                store32(m_data, ldst_post_host_write3_idx, ldst_post_host_write3_x)
                             elif ldst_post_host_write3_e == 2:
-                                m_d16[ldst_post_host_write3_idx >> 1] = ldst_post_host_write3_x & 65535
+                                store16(m_data, ldst_post_host_write3_idx, ldst_post_host_write3_x)
                             else:
                                 m_data[ldst_post_host_write3_idx] = ldst_post_host_write3_x & 255
                     elif ldst_post_sz == 4:
@@ -1071,7 +1072,7 @@ def _run(R, V, m, st, max_steps, hk):
                     ldst_post_host_index4_n = np.int64(1) << ldst_post_sz
                     ldst_post_host_index4_need = 1
                     ldst_post_host_index4_page = ldst_post_addr >> 12
-                    if ldst_post_host_index4_page < 0 or ldst_post_host_index4_page >= NPAGES or ldst_post_addr & ldst_post_host_index4_n - 1 != 0:
+                    if ldst_post_host_index4_page < 0 or ldst_post_host_index4_page >= NPAGES or (ldst_post_addr & 4095) + ldst_post_host_index4_n > 4096:
                         ldst_post_idx = np.int64(-1)
                     else:
                         ldst_post_host_index4_prow = np.int64(m_pt[ldst_post_host_index4_page])
@@ -1085,22 +1086,22 @@ def _run(R, V, m, st, max_steps, hk):
                             ldst_post_idx = (ldst_post_host_index4_prow << 12) + (ldst_post_addr & 4095)
                     if ldst_post_idx >= 0:
                         if ldst_post_e == 8:
-                            ldst_post_x = m_d64[ldst_post_idx >> 3]
+                            ldst_post_x = load64(m_data, ldst_post_idx)
                         elif ldst_post_e == 4:
-                            ldst_post_x = np.int64(m_d32[ldst_post_idx >> 2])
+                            ldst_post_x = load32(m_data, ldst_post_idx)
                         elif ldst_post_e == 2:
-                            ldst_post_x = np.int64(m_d16[ldst_post_idx >> 1])
+                            ldst_post_x = load16(m_data, ldst_post_idx)
                         else:
                             ldst_post_x = np.int64(m_data[ldst_post_idx])
                         if ldst_post_sz == 4:
                             ldst_post_host_read6_idx = ldst_post_idx + 8
                             ldst_post_host_read6_e = 8
                             if ldst_post_host_read6_e == 8:
-                                ldst_post_hi = m_d64[ldst_post_host_read6_idx >> 3]
+                                ldst_post_hi = load64(m_data, ldst_post_host_read6_idx)
                             elif ldst_post_host_read6_e == 4:
-                                ldst_post_hi = np.int64(m_d32[ldst_post_host_read6_idx >> 2])
+                                ldst_post_hi = load32(m_data, ldst_post_host_read6_idx)
                             elif ldst_post_host_read6_e == 2:
-                                ldst_post_hi = np.int64(m_d16[ldst_post_host_read6_idx >> 1])
+                                ldst_post_hi = load16(m_data, ldst_post_host_read6_idx)
                             else:
                                 ldst_post_hi = np.int64(m_data[ldst_post_host_read6_idx])
                     else:
@@ -1147,7 +1148,7 @@ def _run(R, V, m, st, max_steps, hk):
                     ldst_pre_host_index1_n = np.int64(1) << ldst_pre_sz
                     ldst_pre_host_index1_need = 2
                     ldst_pre_host_index1_page = ldst_pre_addr >> 12
-                    if ldst_pre_host_index1_page < 0 or ldst_pre_host_index1_page >= NPAGES or ldst_pre_addr & ldst_pre_host_index1_n - 1 != 0:
+                    if ldst_pre_host_index1_page < 0 or ldst_pre_host_index1_page >= NPAGES or (ldst_pre_addr & 4095) + ldst_pre_host_index1_n > 4096:
                         ldst_pre_idx = np.int64(-1)
                     else:
                         ldst_pre_host_index1_prow = np.int64(m_pt[ldst_pre_host_index1_page])
@@ -1161,11 +1162,11 @@ def _run(R, V, m, st, max_steps, hk):
                             ldst_pre_idx = (ldst_pre_host_index1_prow << 12) + (ldst_pre_addr & 4095)
                     if ldst_pre_idx >= 0:
                         if ldst_pre_e == 8:
-                            m_d64[ldst_pre_idx >> 3] = ldst_pre_lo
+                            store64(m_data, ldst_pre_idx, ldst_pre_lo)
                         elif ldst_pre_e == 4:
-                            m_d32[ldst_pre_idx >> 2] = ldst_pre_lo & 4294967295
+                            store32(m_data, ldst_pre_idx, ldst_pre_lo)
                         elif ldst_pre_e == 2:
-                            m_d16[ldst_pre_idx >> 1] = ldst_pre_lo & 65535
+                            store16(m_data, ldst_pre_idx, ldst_pre_lo)
                         else:
                             m_data[ldst_pre_idx] = ldst_pre_lo & 255
                         if ldst_pre_sz == 4:
@@ -1173,11 +1174,11 @@ def _run(R, V, m, st, max_steps, hk):
                             ldst_pre_host_write3_e = 8
                             ldst_pre_host_write3_x = V_d[ldst_pre_rt, 1]
                             if ldst_pre_host_write3_e == 8:
-                                m_d64[ldst_pre_host_write3_idx >> 3] = ldst_pre_host_write3_x
+                                store64(m_data, ldst_pre_host_write3_idx, ldst_pre_host_write3_x)
                             elif ldst_pre_host_write3_e == 4:
-                                m_d32[ldst_pre_host_write3_idx >> 2] = ldst_pre_host_write3_x & 4294967295
+                                store32(m_data, ldst_pre_host_write3_idx, ldst_pre_host_write3_x)
                             elif ldst_pre_host_write3_e == 2:
-                                m_d16[ldst_pre_host_write3_idx >> 1] = ldst_pre_host_write3_x & 65535
+                                store16(m_data, ldst_pre_host_write3_idx, ldst_pre_host_write3_x)
                             else:
                                 m_data[ldst_pre_host_write3_idx] = ldst_pre_host_write3_x & 255
                     elif ldst_pre_sz == 4:
@@ -1193,7 +1194,7 @@ def _run(R, V, m, st, max_steps, hk):
                     ldst_pre_host_index4_n = np.int64(1) << ldst_pre_sz
                     ldst_pre_host_index4_need = 1
                     ldst_pre_host_index4_page = ldst_pre_addr >> 12
-                    if ldst_pre_host_index4_page < 0 or ldst_pre_host_index4_page >= NPAGES or ldst_pre_addr & ldst_pre_host_index4_n - 1 != 0:
+                    if ldst_pre_host_index4_page < 0 or ldst_pre_host_index4_page >= NPAGES or (ldst_pre_addr & 4095) + ldst_pre_host_index4_n > 4096:
                         ldst_pre_idx = np.int64(-1)
                     else:
                         ldst_pre_host_index4_prow = np.int64(m_pt[ldst_pre_host_index4_page])
@@ -1207,22 +1208,22 @@ def _run(R, V, m, st, max_steps, hk):
                             ldst_pre_idx = (ldst_pre_host_index4_prow << 12) + (ldst_pre_addr & 4095)
                     if ldst_pre_idx >= 0:
                         if ldst_pre_e == 8:
-                            ldst_pre_x = m_d64[ldst_pre_idx >> 3]
+                            ldst_pre_x = load64(m_data, ldst_pre_idx)
                         elif ldst_pre_e == 4:
-                            ldst_pre_x = np.int64(m_d32[ldst_pre_idx >> 2])
+                            ldst_pre_x = load32(m_data, ldst_pre_idx)
                         elif ldst_pre_e == 2:
-                            ldst_pre_x = np.int64(m_d16[ldst_pre_idx >> 1])
+                            ldst_pre_x = load16(m_data, ldst_pre_idx)
                         else:
                             ldst_pre_x = np.int64(m_data[ldst_pre_idx])
                         if ldst_pre_sz == 4:
                             ldst_pre_host_read6_idx = ldst_pre_idx + 8
                             ldst_pre_host_read6_e = 8
                             if ldst_pre_host_read6_e == 8:
-                                ldst_pre_hi = m_d64[ldst_pre_host_read6_idx >> 3]
+                                ldst_pre_hi = load64(m_data, ldst_pre_host_read6_idx)
                             elif ldst_pre_host_read6_e == 4:
-                                ldst_pre_hi = np.int64(m_d32[ldst_pre_host_read6_idx >> 2])
+                                ldst_pre_hi = load32(m_data, ldst_pre_host_read6_idx)
                             elif ldst_pre_host_read6_e == 2:
-                                ldst_pre_hi = np.int64(m_d16[ldst_pre_host_read6_idx >> 1])
+                                ldst_pre_hi = load16(m_data, ldst_pre_host_read6_idx)
                             else:
                                 ldst_pre_hi = np.int64(m_data[ldst_pre_host_read6_idx])
                     else:
@@ -1270,7 +1271,7 @@ def _run(R, V, m, st, max_steps, hk):
                     ldst_reg_host_index1_n = np.int64(1) << ldst_reg_sz
                     ldst_reg_host_index1_need = 2
                     ldst_reg_host_index1_page = ldst_reg_addr >> 12
-                    if ldst_reg_host_index1_page < 0 or ldst_reg_host_index1_page >= NPAGES or ldst_reg_addr & ldst_reg_host_index1_n - 1 != 0:
+                    if ldst_reg_host_index1_page < 0 or ldst_reg_host_index1_page >= NPAGES or (ldst_reg_addr & 4095) + ldst_reg_host_index1_n > 4096:
                         ldst_reg_idx = np.int64(-1)
                     else:
                         ldst_reg_host_index1_prow = np.int64(m_pt[ldst_reg_host_index1_page])
@@ -1284,11 +1285,11 @@ def _run(R, V, m, st, max_steps, hk):
                             ldst_reg_idx = (ldst_reg_host_index1_prow << 12) + (ldst_reg_addr & 4095)
                     if ldst_reg_idx >= 0:
                         if ldst_reg_e == 8:
-                            m_d64[ldst_reg_idx >> 3] = ldst_reg_lo
+                            store64(m_data, ldst_reg_idx, ldst_reg_lo)
                         elif ldst_reg_e == 4:
-                            m_d32[ldst_reg_idx >> 2] = ldst_reg_lo & 4294967295
+                            store32(m_data, ldst_reg_idx, ldst_reg_lo)
                         elif ldst_reg_e == 2:
-                            m_d16[ldst_reg_idx >> 1] = ldst_reg_lo & 65535
+                            store16(m_data, ldst_reg_idx, ldst_reg_lo)
                         else:
                             m_data[ldst_reg_idx] = ldst_reg_lo & 255
                         if ldst_reg_sz == 4:
@@ -1296,11 +1297,11 @@ def _run(R, V, m, st, max_steps, hk):
                             ldst_reg_host_write3_e = 8
                             ldst_reg_host_write3_x = V_d[ldst_reg_rt, 1]
                             if ldst_reg_host_write3_e == 8:
-                                m_d64[ldst_reg_host_write3_idx >> 3] = ldst_reg_host_write3_x
+                                store64(m_data, ldst_reg_host_write3_idx, ldst_reg_host_write3_x)
                             elif ldst_reg_host_write3_e == 4:
-                                m_d32[ldst_reg_host_write3_idx >> 2] = ldst_reg_host_write3_x & 4294967295
+                                store32(m_data, ldst_reg_host_write3_idx, ldst_reg_host_write3_x)
                             elif ldst_reg_host_write3_e == 2:
-                                m_d16[ldst_reg_host_write3_idx >> 1] = ldst_reg_host_write3_x & 65535
+                                store16(m_data, ldst_reg_host_write3_idx, ldst_reg_host_write3_x)
                             else:
                                 m_data[ldst_reg_host_write3_idx] = ldst_reg_host_write3_x & 255
                     elif ldst_reg_sz == 4:
@@ -1316,7 +1317,7 @@ def _run(R, V, m, st, max_steps, hk):
                     ldst_reg_host_index4_n = np.int64(1) << ldst_reg_sz
                     ldst_reg_host_index4_need = 1
                     ldst_reg_host_index4_page = ldst_reg_addr >> 12
-                    if ldst_reg_host_index4_page < 0 or ldst_reg_host_index4_page >= NPAGES or ldst_reg_addr & ldst_reg_host_index4_n - 1 != 0:
+                    if ldst_reg_host_index4_page < 0 or ldst_reg_host_index4_page >= NPAGES or (ldst_reg_addr & 4095) + ldst_reg_host_index4_n > 4096:
                         ldst_reg_idx = np.int64(-1)
                     else:
                         ldst_reg_host_index4_prow = np.int64(m_pt[ldst_reg_host_index4_page])
@@ -1330,22 +1331,22 @@ def _run(R, V, m, st, max_steps, hk):
                             ldst_reg_idx = (ldst_reg_host_index4_prow << 12) + (ldst_reg_addr & 4095)
                     if ldst_reg_idx >= 0:
                         if ldst_reg_e == 8:
-                            ldst_reg_x = m_d64[ldst_reg_idx >> 3]
+                            ldst_reg_x = load64(m_data, ldst_reg_idx)
                         elif ldst_reg_e == 4:
-                            ldst_reg_x = np.int64(m_d32[ldst_reg_idx >> 2])
+                            ldst_reg_x = load32(m_data, ldst_reg_idx)
                         elif ldst_reg_e == 2:
-                            ldst_reg_x = np.int64(m_d16[ldst_reg_idx >> 1])
+                            ldst_reg_x = load16(m_data, ldst_reg_idx)
                         else:
                             ldst_reg_x = np.int64(m_data[ldst_reg_idx])
                         if ldst_reg_sz == 4:
                             ldst_reg_host_read6_idx = ldst_reg_idx + 8
                             ldst_reg_host_read6_e = 8
                             if ldst_reg_host_read6_e == 8:
-                                ldst_reg_hi = m_d64[ldst_reg_host_read6_idx >> 3]
+                                ldst_reg_hi = load64(m_data, ldst_reg_host_read6_idx)
                             elif ldst_reg_host_read6_e == 4:
-                                ldst_reg_hi = np.int64(m_d32[ldst_reg_host_read6_idx >> 2])
+                                ldst_reg_hi = load32(m_data, ldst_reg_host_read6_idx)
                             elif ldst_reg_host_read6_e == 2:
-                                ldst_reg_hi = np.int64(m_d16[ldst_reg_host_read6_idx >> 1])
+                                ldst_reg_hi = load16(m_data, ldst_reg_host_read6_idx)
                             else:
                                 ldst_reg_hi = np.int64(m_data[ldst_reg_host_read6_idx])
                     else:
@@ -1399,7 +1400,7 @@ def _run(R, V, m, st, max_steps, hk):
                     ldr_lit_host_index1_n = np.int64(1) << ldr_lit_sz
                     ldr_lit_host_index1_need = 2
                     ldr_lit_host_index1_page = ldr_lit_addr >> 12
-                    if ldr_lit_host_index1_page < 0 or ldr_lit_host_index1_page >= NPAGES or ldr_lit_addr & ldr_lit_host_index1_n - 1 != 0:
+                    if ldr_lit_host_index1_page < 0 or ldr_lit_host_index1_page >= NPAGES or (ldr_lit_addr & 4095) + ldr_lit_host_index1_n > 4096:
                         ldr_lit_idx = np.int64(-1)
                     else:
                         ldr_lit_host_index1_prow = np.int64(m_pt[ldr_lit_host_index1_page])
@@ -1413,11 +1414,11 @@ def _run(R, V, m, st, max_steps, hk):
                             ldr_lit_idx = (ldr_lit_host_index1_prow << 12) + (ldr_lit_addr & 4095)
                     if ldr_lit_idx >= 0:
                         if ldr_lit_e == 8:
-                            m_d64[ldr_lit_idx >> 3] = ldr_lit_lo
+                            store64(m_data, ldr_lit_idx, ldr_lit_lo)
                         elif ldr_lit_e == 4:
-                            m_d32[ldr_lit_idx >> 2] = ldr_lit_lo & 4294967295
+                            store32(m_data, ldr_lit_idx, ldr_lit_lo)
                         elif ldr_lit_e == 2:
-                            m_d16[ldr_lit_idx >> 1] = ldr_lit_lo & 65535
+                            store16(m_data, ldr_lit_idx, ldr_lit_lo)
                         else:
                             m_data[ldr_lit_idx] = ldr_lit_lo & 255
                         if ldr_lit_sz == 4:
@@ -1425,11 +1426,11 @@ def _run(R, V, m, st, max_steps, hk):
                             ldr_lit_host_write3_e = 8
                             ldr_lit_host_write3_x = V_d[ldr_lit_rt, 1]
                             if ldr_lit_host_write3_e == 8:
-                                m_d64[ldr_lit_host_write3_idx >> 3] = ldr_lit_host_write3_x
+                                store64(m_data, ldr_lit_host_write3_idx, ldr_lit_host_write3_x)
                             elif ldr_lit_host_write3_e == 4:
-                                m_d32[ldr_lit_host_write3_idx >> 2] = ldr_lit_host_write3_x & 4294967295
+                                store32(m_data, ldr_lit_host_write3_idx, ldr_lit_host_write3_x)
                             elif ldr_lit_host_write3_e == 2:
-                                m_d16[ldr_lit_host_write3_idx >> 1] = ldr_lit_host_write3_x & 65535
+                                store16(m_data, ldr_lit_host_write3_idx, ldr_lit_host_write3_x)
                             else:
                                 m_data[ldr_lit_host_write3_idx] = ldr_lit_host_write3_x & 255
                     elif ldr_lit_sz == 4:
@@ -1445,7 +1446,7 @@ def _run(R, V, m, st, max_steps, hk):
                     ldr_lit_host_index4_n = np.int64(1) << ldr_lit_sz
                     ldr_lit_host_index4_need = 1
                     ldr_lit_host_index4_page = ldr_lit_addr >> 12
-                    if ldr_lit_host_index4_page < 0 or ldr_lit_host_index4_page >= NPAGES or ldr_lit_addr & ldr_lit_host_index4_n - 1 != 0:
+                    if ldr_lit_host_index4_page < 0 or ldr_lit_host_index4_page >= NPAGES or (ldr_lit_addr & 4095) + ldr_lit_host_index4_n > 4096:
                         ldr_lit_idx = np.int64(-1)
                     else:
                         ldr_lit_host_index4_prow = np.int64(m_pt[ldr_lit_host_index4_page])
@@ -1459,22 +1460,22 @@ def _run(R, V, m, st, max_steps, hk):
                             ldr_lit_idx = (ldr_lit_host_index4_prow << 12) + (ldr_lit_addr & 4095)
                     if ldr_lit_idx >= 0:
                         if ldr_lit_e == 8:
-                            ldr_lit_x = m_d64[ldr_lit_idx >> 3]
+                            ldr_lit_x = load64(m_data, ldr_lit_idx)
                         elif ldr_lit_e == 4:
-                            ldr_lit_x = np.int64(m_d32[ldr_lit_idx >> 2])
+                            ldr_lit_x = load32(m_data, ldr_lit_idx)
                         elif ldr_lit_e == 2:
-                            ldr_lit_x = np.int64(m_d16[ldr_lit_idx >> 1])
+                            ldr_lit_x = load16(m_data, ldr_lit_idx)
                         else:
                             ldr_lit_x = np.int64(m_data[ldr_lit_idx])
                         if ldr_lit_sz == 4:
                             ldr_lit_host_read6_idx = ldr_lit_idx + 8
                             ldr_lit_host_read6_e = 8
                             if ldr_lit_host_read6_e == 8:
-                                ldr_lit_hi = m_d64[ldr_lit_host_read6_idx >> 3]
+                                ldr_lit_hi = load64(m_data, ldr_lit_host_read6_idx)
                             elif ldr_lit_host_read6_e == 4:
-                                ldr_lit_hi = np.int64(m_d32[ldr_lit_host_read6_idx >> 2])
+                                ldr_lit_hi = load32(m_data, ldr_lit_host_read6_idx)
                             elif ldr_lit_host_read6_e == 2:
-                                ldr_lit_hi = np.int64(m_d16[ldr_lit_host_read6_idx >> 1])
+                                ldr_lit_hi = load16(m_data, ldr_lit_host_read6_idx)
                             else:
                                 ldr_lit_hi = np.int64(m_data[ldr_lit_host_read6_idx])
                     else:
@@ -1511,22 +1512,21 @@ def _run(R, V, m, st, max_steps, hk):
                 ldstnp_n = np.int64(1) << ldstnp_sz
                 ldstnp_e = 8 if ldstnp_sz == 4 else ldstnp_n
                 ldstnp_k = 2 * ldstnp_n // ldstnp_e
-                ldstnp_idx = np.int64(-1)
-                if (ldstnp_addr & 4095) + 2 * ldstnp_n <= 4096:
-                    ldstnp_host_index1_need = 2 - ldstnp_l
-                    ldstnp_host_index1_page = ldstnp_addr >> 12
-                    if ldstnp_host_index1_page < 0 or ldstnp_host_index1_page >= NPAGES or ldstnp_addr & ldstnp_n - 1 != 0:
+                ldstnp_host_index1_n = 2 * ldstnp_n
+                ldstnp_host_index1_need = 2 - ldstnp_l
+                ldstnp_host_index1_page = ldstnp_addr >> 12
+                if ldstnp_host_index1_page < 0 or ldstnp_host_index1_page >= NPAGES or (ldstnp_addr & 4095) + ldstnp_host_index1_n > 4096:
+                    ldstnp_idx = np.int64(-1)
+                else:
+                    ldstnp_host_index1_prow = np.int64(m_pt[ldstnp_host_index1_page])
+                    if ldstnp_host_index1_prow < 0 or m_perm[ldstnp_host_index1_page] & ldstnp_host_index1_need == 0:
                         ldstnp_idx = np.int64(-1)
                     else:
-                        ldstnp_host_index1_prow = np.int64(m_pt[ldstnp_host_index1_page])
-                        if ldstnp_host_index1_prow < 0 or m_perm[ldstnp_host_index1_page] & ldstnp_host_index1_need == 0:
-                            ldstnp_idx = np.int64(-1)
-                        else:
-                            if ldstnp_host_index1_need == 2:
-                                ldstnp_host_index1_crow = m_dc_row[ldstnp_host_index1_page]
-                                if ldstnp_host_index1_crow >= 0:
-                                    m_dc_op[ldstnp_host_index1_crow, :] = -1
-                            ldstnp_idx = (ldstnp_host_index1_prow << 12) + (ldstnp_addr & 4095)
+                        if ldstnp_host_index1_need == 2:
+                            ldstnp_host_index1_crow = m_dc_row[ldstnp_host_index1_page]
+                            if ldstnp_host_index1_crow >= 0:
+                                m_dc_op[ldstnp_host_index1_crow, :] = -1
+                        ldstnp_idx = (ldstnp_host_index1_prow << 12) + (ldstnp_addr & 4095)
                 if ldstnp_l == 0:
                     if ldstnp_v == 0:
                         ldstnp_x0 = R[ldstnp_rt] if ldstnp_rt != 31 else 0
@@ -1549,11 +1549,11 @@ def _run(R, V, m, st, max_steps, hk):
                         if ldstnp_idx >= 0:
                             ldstnp_host_write2_idx = ldstnp_idx + ldstnp_j * ldstnp_e
                             if ldstnp_e == 8:
-                                m_d64[ldstnp_host_write2_idx >> 3] = ldstnp_x
+                                store64(m_data, ldstnp_host_write2_idx, ldstnp_x)
                             elif ldstnp_e == 4:
-                                m_d32[ldstnp_host_write2_idx >> 2] = ldstnp_x & 4294967295
+                                store32(m_data, ldstnp_host_write2_idx, ldstnp_x)
                             elif ldstnp_e == 2:
-                                m_d16[ldstnp_host_write2_idx >> 1] = ldstnp_x & 65535
+                                store16(m_data, ldstnp_host_write2_idx, ldstnp_x)
                             else:
                                 m_data[ldstnp_host_write2_idx] = ldstnp_x & 255
                         else:
@@ -1567,11 +1567,11 @@ def _run(R, V, m, st, max_steps, hk):
                         if ldstnp_idx >= 0:
                             ldstnp_host_read3_idx = ldstnp_idx + ldstnp_j * ldstnp_e
                             if ldstnp_e == 8:
-                                ldstnp_x = m_d64[ldstnp_host_read3_idx >> 3]
+                                ldstnp_x = load64(m_data, ldstnp_host_read3_idx)
                             elif ldstnp_e == 4:
-                                ldstnp_x = np.int64(m_d32[ldstnp_host_read3_idx >> 2])
+                                ldstnp_x = load32(m_data, ldstnp_host_read3_idx)
                             elif ldstnp_e == 2:
-                                ldstnp_x = np.int64(m_d16[ldstnp_host_read3_idx >> 1])
+                                ldstnp_x = load16(m_data, ldstnp_host_read3_idx)
                             else:
                                 ldstnp_x = np.int64(m_data[ldstnp_host_read3_idx])
                         else:
@@ -1623,22 +1623,21 @@ def _run(R, V, m, st, max_steps, hk):
                 ldstp_post_n = np.int64(1) << ldstp_post_sz
                 ldstp_post_e = 8 if ldstp_post_sz == 4 else ldstp_post_n
                 ldstp_post_k = 2 * ldstp_post_n // ldstp_post_e
-                ldstp_post_idx = np.int64(-1)
-                if (ldstp_post_addr & 4095) + 2 * ldstp_post_n <= 4096:
-                    ldstp_post_host_index1_need = 2 - ldstp_post_l
-                    ldstp_post_host_index1_page = ldstp_post_addr >> 12
-                    if ldstp_post_host_index1_page < 0 or ldstp_post_host_index1_page >= NPAGES or ldstp_post_addr & ldstp_post_n - 1 != 0:
+                ldstp_post_host_index1_n = 2 * ldstp_post_n
+                ldstp_post_host_index1_need = 2 - ldstp_post_l
+                ldstp_post_host_index1_page = ldstp_post_addr >> 12
+                if ldstp_post_host_index1_page < 0 or ldstp_post_host_index1_page >= NPAGES or (ldstp_post_addr & 4095) + ldstp_post_host_index1_n > 4096:
+                    ldstp_post_idx = np.int64(-1)
+                else:
+                    ldstp_post_host_index1_prow = np.int64(m_pt[ldstp_post_host_index1_page])
+                    if ldstp_post_host_index1_prow < 0 or m_perm[ldstp_post_host_index1_page] & ldstp_post_host_index1_need == 0:
                         ldstp_post_idx = np.int64(-1)
                     else:
-                        ldstp_post_host_index1_prow = np.int64(m_pt[ldstp_post_host_index1_page])
-                        if ldstp_post_host_index1_prow < 0 or m_perm[ldstp_post_host_index1_page] & ldstp_post_host_index1_need == 0:
-                            ldstp_post_idx = np.int64(-1)
-                        else:
-                            if ldstp_post_host_index1_need == 2:
-                                ldstp_post_host_index1_crow = m_dc_row[ldstp_post_host_index1_page]
-                                if ldstp_post_host_index1_crow >= 0:
-                                    m_dc_op[ldstp_post_host_index1_crow, :] = -1
-                            ldstp_post_idx = (ldstp_post_host_index1_prow << 12) + (ldstp_post_addr & 4095)
+                        if ldstp_post_host_index1_need == 2:
+                            ldstp_post_host_index1_crow = m_dc_row[ldstp_post_host_index1_page]
+                            if ldstp_post_host_index1_crow >= 0:
+                                m_dc_op[ldstp_post_host_index1_crow, :] = -1
+                        ldstp_post_idx = (ldstp_post_host_index1_prow << 12) + (ldstp_post_addr & 4095)
                 if ldstp_post_l == 0:
                     if ldstp_post_v == 0:
                         ldstp_post_x0 = R[ldstp_post_rt] if ldstp_post_rt != 31 else 0
@@ -1661,11 +1660,11 @@ def _run(R, V, m, st, max_steps, hk):
                         if ldstp_post_idx >= 0:
                             ldstp_post_host_write2_idx = ldstp_post_idx + ldstp_post_j * ldstp_post_e
                             if ldstp_post_e == 8:
-                                m_d64[ldstp_post_host_write2_idx >> 3] = ldstp_post_x
+                                store64(m_data, ldstp_post_host_write2_idx, ldstp_post_x)
                             elif ldstp_post_e == 4:
-                                m_d32[ldstp_post_host_write2_idx >> 2] = ldstp_post_x & 4294967295
+                                store32(m_data, ldstp_post_host_write2_idx, ldstp_post_x)
                             elif ldstp_post_e == 2:
-                                m_d16[ldstp_post_host_write2_idx >> 1] = ldstp_post_x & 65535
+                                store16(m_data, ldstp_post_host_write2_idx, ldstp_post_x)
                             else:
                                 m_data[ldstp_post_host_write2_idx] = ldstp_post_x & 255
                         else:
@@ -1679,11 +1678,11 @@ def _run(R, V, m, st, max_steps, hk):
                         if ldstp_post_idx >= 0:
                             ldstp_post_host_read3_idx = ldstp_post_idx + ldstp_post_j * ldstp_post_e
                             if ldstp_post_e == 8:
-                                ldstp_post_x = m_d64[ldstp_post_host_read3_idx >> 3]
+                                ldstp_post_x = load64(m_data, ldstp_post_host_read3_idx)
                             elif ldstp_post_e == 4:
-                                ldstp_post_x = np.int64(m_d32[ldstp_post_host_read3_idx >> 2])
+                                ldstp_post_x = load32(m_data, ldstp_post_host_read3_idx)
                             elif ldstp_post_e == 2:
-                                ldstp_post_x = np.int64(m_d16[ldstp_post_host_read3_idx >> 1])
+                                ldstp_post_x = load16(m_data, ldstp_post_host_read3_idx)
                             else:
                                 ldstp_post_x = np.int64(m_data[ldstp_post_host_read3_idx])
                         else:
@@ -1735,22 +1734,21 @@ def _run(R, V, m, st, max_steps, hk):
                 ldstp_off_n = np.int64(1) << ldstp_off_sz
                 ldstp_off_e = 8 if ldstp_off_sz == 4 else ldstp_off_n
                 ldstp_off_k = 2 * ldstp_off_n // ldstp_off_e
-                ldstp_off_idx = np.int64(-1)
-                if (ldstp_off_addr & 4095) + 2 * ldstp_off_n <= 4096:
-                    ldstp_off_host_index1_need = 2 - ldstp_off_l
-                    ldstp_off_host_index1_page = ldstp_off_addr >> 12
-                    if ldstp_off_host_index1_page < 0 or ldstp_off_host_index1_page >= NPAGES or ldstp_off_addr & ldstp_off_n - 1 != 0:
+                ldstp_off_host_index1_n = 2 * ldstp_off_n
+                ldstp_off_host_index1_need = 2 - ldstp_off_l
+                ldstp_off_host_index1_page = ldstp_off_addr >> 12
+                if ldstp_off_host_index1_page < 0 or ldstp_off_host_index1_page >= NPAGES or (ldstp_off_addr & 4095) + ldstp_off_host_index1_n > 4096:
+                    ldstp_off_idx = np.int64(-1)
+                else:
+                    ldstp_off_host_index1_prow = np.int64(m_pt[ldstp_off_host_index1_page])
+                    if ldstp_off_host_index1_prow < 0 or m_perm[ldstp_off_host_index1_page] & ldstp_off_host_index1_need == 0:
                         ldstp_off_idx = np.int64(-1)
                     else:
-                        ldstp_off_host_index1_prow = np.int64(m_pt[ldstp_off_host_index1_page])
-                        if ldstp_off_host_index1_prow < 0 or m_perm[ldstp_off_host_index1_page] & ldstp_off_host_index1_need == 0:
-                            ldstp_off_idx = np.int64(-1)
-                        else:
-                            if ldstp_off_host_index1_need == 2:
-                                ldstp_off_host_index1_crow = m_dc_row[ldstp_off_host_index1_page]
-                                if ldstp_off_host_index1_crow >= 0:
-                                    m_dc_op[ldstp_off_host_index1_crow, :] = -1
-                            ldstp_off_idx = (ldstp_off_host_index1_prow << 12) + (ldstp_off_addr & 4095)
+                        if ldstp_off_host_index1_need == 2:
+                            ldstp_off_host_index1_crow = m_dc_row[ldstp_off_host_index1_page]
+                            if ldstp_off_host_index1_crow >= 0:
+                                m_dc_op[ldstp_off_host_index1_crow, :] = -1
+                        ldstp_off_idx = (ldstp_off_host_index1_prow << 12) + (ldstp_off_addr & 4095)
                 if ldstp_off_l == 0:
                     if ldstp_off_v == 0:
                         ldstp_off_x0 = R[ldstp_off_rt] if ldstp_off_rt != 31 else 0
@@ -1773,11 +1771,11 @@ def _run(R, V, m, st, max_steps, hk):
                         if ldstp_off_idx >= 0:
                             ldstp_off_host_write2_idx = ldstp_off_idx + ldstp_off_j * ldstp_off_e
                             if ldstp_off_e == 8:
-                                m_d64[ldstp_off_host_write2_idx >> 3] = ldstp_off_x
+                                store64(m_data, ldstp_off_host_write2_idx, ldstp_off_x)
                             elif ldstp_off_e == 4:
-                                m_d32[ldstp_off_host_write2_idx >> 2] = ldstp_off_x & 4294967295
+                                store32(m_data, ldstp_off_host_write2_idx, ldstp_off_x)
                             elif ldstp_off_e == 2:
-                                m_d16[ldstp_off_host_write2_idx >> 1] = ldstp_off_x & 65535
+                                store16(m_data, ldstp_off_host_write2_idx, ldstp_off_x)
                             else:
                                 m_data[ldstp_off_host_write2_idx] = ldstp_off_x & 255
                         else:
@@ -1791,11 +1789,11 @@ def _run(R, V, m, st, max_steps, hk):
                         if ldstp_off_idx >= 0:
                             ldstp_off_host_read3_idx = ldstp_off_idx + ldstp_off_j * ldstp_off_e
                             if ldstp_off_e == 8:
-                                ldstp_off_x = m_d64[ldstp_off_host_read3_idx >> 3]
+                                ldstp_off_x = load64(m_data, ldstp_off_host_read3_idx)
                             elif ldstp_off_e == 4:
-                                ldstp_off_x = np.int64(m_d32[ldstp_off_host_read3_idx >> 2])
+                                ldstp_off_x = load32(m_data, ldstp_off_host_read3_idx)
                             elif ldstp_off_e == 2:
-                                ldstp_off_x = np.int64(m_d16[ldstp_off_host_read3_idx >> 1])
+                                ldstp_off_x = load16(m_data, ldstp_off_host_read3_idx)
                             else:
                                 ldstp_off_x = np.int64(m_data[ldstp_off_host_read3_idx])
                         else:
@@ -1847,22 +1845,21 @@ def _run(R, V, m, st, max_steps, hk):
                 ldstp_pre_n = np.int64(1) << ldstp_pre_sz
                 ldstp_pre_e = 8 if ldstp_pre_sz == 4 else ldstp_pre_n
                 ldstp_pre_k = 2 * ldstp_pre_n // ldstp_pre_e
-                ldstp_pre_idx = np.int64(-1)
-                if (ldstp_pre_addr & 4095) + 2 * ldstp_pre_n <= 4096:
-                    ldstp_pre_host_index1_need = 2 - ldstp_pre_l
-                    ldstp_pre_host_index1_page = ldstp_pre_addr >> 12
-                    if ldstp_pre_host_index1_page < 0 or ldstp_pre_host_index1_page >= NPAGES or ldstp_pre_addr & ldstp_pre_n - 1 != 0:
+                ldstp_pre_host_index1_n = 2 * ldstp_pre_n
+                ldstp_pre_host_index1_need = 2 - ldstp_pre_l
+                ldstp_pre_host_index1_page = ldstp_pre_addr >> 12
+                if ldstp_pre_host_index1_page < 0 or ldstp_pre_host_index1_page >= NPAGES or (ldstp_pre_addr & 4095) + ldstp_pre_host_index1_n > 4096:
+                    ldstp_pre_idx = np.int64(-1)
+                else:
+                    ldstp_pre_host_index1_prow = np.int64(m_pt[ldstp_pre_host_index1_page])
+                    if ldstp_pre_host_index1_prow < 0 or m_perm[ldstp_pre_host_index1_page] & ldstp_pre_host_index1_need == 0:
                         ldstp_pre_idx = np.int64(-1)
                     else:
-                        ldstp_pre_host_index1_prow = np.int64(m_pt[ldstp_pre_host_index1_page])
-                        if ldstp_pre_host_index1_prow < 0 or m_perm[ldstp_pre_host_index1_page] & ldstp_pre_host_index1_need == 0:
-                            ldstp_pre_idx = np.int64(-1)
-                        else:
-                            if ldstp_pre_host_index1_need == 2:
-                                ldstp_pre_host_index1_crow = m_dc_row[ldstp_pre_host_index1_page]
-                                if ldstp_pre_host_index1_crow >= 0:
-                                    m_dc_op[ldstp_pre_host_index1_crow, :] = -1
-                            ldstp_pre_idx = (ldstp_pre_host_index1_prow << 12) + (ldstp_pre_addr & 4095)
+                        if ldstp_pre_host_index1_need == 2:
+                            ldstp_pre_host_index1_crow = m_dc_row[ldstp_pre_host_index1_page]
+                            if ldstp_pre_host_index1_crow >= 0:
+                                m_dc_op[ldstp_pre_host_index1_crow, :] = -1
+                        ldstp_pre_idx = (ldstp_pre_host_index1_prow << 12) + (ldstp_pre_addr & 4095)
                 if ldstp_pre_l == 0:
                     if ldstp_pre_v == 0:
                         ldstp_pre_x0 = R[ldstp_pre_rt] if ldstp_pre_rt != 31 else 0
@@ -1885,11 +1882,11 @@ def _run(R, V, m, st, max_steps, hk):
                         if ldstp_pre_idx >= 0:
                             ldstp_pre_host_write2_idx = ldstp_pre_idx + ldstp_pre_j * ldstp_pre_e
                             if ldstp_pre_e == 8:
-                                m_d64[ldstp_pre_host_write2_idx >> 3] = ldstp_pre_x
+                                store64(m_data, ldstp_pre_host_write2_idx, ldstp_pre_x)
                             elif ldstp_pre_e == 4:
-                                m_d32[ldstp_pre_host_write2_idx >> 2] = ldstp_pre_x & 4294967295
+                                store32(m_data, ldstp_pre_host_write2_idx, ldstp_pre_x)
                             elif ldstp_pre_e == 2:
-                                m_d16[ldstp_pre_host_write2_idx >> 1] = ldstp_pre_x & 65535
+                                store16(m_data, ldstp_pre_host_write2_idx, ldstp_pre_x)
                             else:
                                 m_data[ldstp_pre_host_write2_idx] = ldstp_pre_x & 255
                         else:
@@ -1903,11 +1900,11 @@ def _run(R, V, m, st, max_steps, hk):
                         if ldstp_pre_idx >= 0:
                             ldstp_pre_host_read3_idx = ldstp_pre_idx + ldstp_pre_j * ldstp_pre_e
                             if ldstp_pre_e == 8:
-                                ldstp_pre_x = m_d64[ldstp_pre_host_read3_idx >> 3]
+                                ldstp_pre_x = load64(m_data, ldstp_pre_host_read3_idx)
                             elif ldstp_pre_e == 4:
-                                ldstp_pre_x = np.int64(m_d32[ldstp_pre_host_read3_idx >> 2])
+                                ldstp_pre_x = load32(m_data, ldstp_pre_host_read3_idx)
                             elif ldstp_pre_e == 2:
-                                ldstp_pre_x = np.int64(m_d16[ldstp_pre_host_read3_idx >> 1])
+                                ldstp_pre_x = load16(m_data, ldstp_pre_host_read3_idx)
                             else:
                                 ldstp_pre_x = np.int64(m_data[ldstp_pre_host_read3_idx])
                         else:
@@ -1953,7 +1950,8 @@ def _run(R, V, m, st, max_steps, hk):
                 if w >> 22 & 3 == 1 and fmul_s_x == fmul_s_x and (fmul_s_y == fmul_s_y):
                     fmul_s_kind = K_MUL
                     fmul_s_r = _arith2(151, fmul_s_x, fmul_s_y)
-                    R[FPSR] |= arith_flags(fmul_s_kind, fmul_s_x, fmul_s_y, fmul_s_r, True)
+                    if not flags_settled(R[FPSR], fmul_s_r, True):
+                        R[FPSR] |= arith_flags(fmul_s_kind, fmul_s_x, fmul_s_y, fmul_s_r, True)
                     pass
                     if fmul_s_r == fmul_s_r:
                         V_f64[fmul_s_rd, 0] = fmul_s_r
@@ -1972,7 +1970,8 @@ def _run(R, V, m, st, max_steps, hk):
                 if w >> 22 & 3 == 1 and fdiv_s_x == fdiv_s_x and (fdiv_s_y == fdiv_s_y):
                     fdiv_s_kind = K_DIV
                     fdiv_s_r = _arith2(152, fdiv_s_x, fdiv_s_y)
-                    R[FPSR] |= arith_flags(fdiv_s_kind, fdiv_s_x, fdiv_s_y, fdiv_s_r, True)
+                    if not flags_settled(R[FPSR], fdiv_s_r, True):
+                        R[FPSR] |= arith_flags(fdiv_s_kind, fdiv_s_x, fdiv_s_y, fdiv_s_r, True)
                     pass
                     if fdiv_s_r == fdiv_s_r:
                         V_f64[fdiv_s_rd, 0] = fdiv_s_r
@@ -1991,7 +1990,8 @@ def _run(R, V, m, st, max_steps, hk):
                 if w >> 22 & 3 == 1 and fadd_s_x == fadd_s_x and (fadd_s_y == fadd_s_y):
                     fadd_s_kind = K_ADD
                     fadd_s_r = _arith2(153, fadd_s_x, fadd_s_y)
-                    R[FPSR] |= arith_flags(fadd_s_kind, fadd_s_x, fadd_s_y, fadd_s_r, True)
+                    if not flags_settled(R[FPSR], fadd_s_r, True):
+                        R[FPSR] |= arith_flags(fadd_s_kind, fadd_s_x, fadd_s_y, fadd_s_r, True)
                     pass
                     if fadd_s_r == fadd_s_r:
                         V_f64[fadd_s_rd, 0] = fadd_s_r
@@ -2010,7 +2010,8 @@ def _run(R, V, m, st, max_steps, hk):
                 if w >> 22 & 3 == 1 and fsub_s_x == fsub_s_x and (fsub_s_y == fsub_s_y):
                     fsub_s_kind = K_SUB
                     fsub_s_r = _arith2(154, fsub_s_x, fsub_s_y)
-                    R[FPSR] |= arith_flags(fsub_s_kind, fsub_s_x, fsub_s_y, fsub_s_r, True)
+                    if not flags_settled(R[FPSR], fsub_s_r, True):
+                        R[FPSR] |= arith_flags(fsub_s_kind, fsub_s_x, fsub_s_y, fsub_s_r, True)
                     pass
                     if fsub_s_r == fsub_s_r:
                         V_f64[fsub_s_rd, 0] = fsub_s_r
@@ -2029,7 +2030,8 @@ def _run(R, V, m, st, max_steps, hk):
                 if w >> 22 & 3 == 1 and fnmul_s_x == fnmul_s_x and (fnmul_s_y == fnmul_s_y):
                     fnmul_s_kind = K_MUL
                     fnmul_s_r = _arith2(159, fnmul_s_x, fnmul_s_y)
-                    R[FPSR] |= arith_flags(fnmul_s_kind, fnmul_s_x, fnmul_s_y, fnmul_s_r, True)
+                    if not flags_settled(R[FPSR], fnmul_s_r, True):
+                        R[FPSR] |= arith_flags(fnmul_s_kind, fnmul_s_x, fnmul_s_y, fnmul_s_r, True)
                     fnmul_s_r = -fnmul_s_r
                     if fnmul_s_r == fnmul_s_r:
                         V_f64[fnmul_s_rd, 0] = fnmul_s_r
@@ -2107,7 +2109,8 @@ def _run(R, V, m, st, max_steps, hk):
                     pass
                     pass
                     fmadd_r = fma64(fmadd_x, fmadd_y, fmadd_z)
-                    R[FPSR] |= fma_flags(fmadd_x, fmadd_y, fmadd_z, fmadd_r, True)
+                    if not flags_settled(R[FPSR], fmadd_r, True):
+                        R[FPSR] |= fma_flags(fmadd_x, fmadd_y, fmadd_z, fmadd_r, True)
                     fmadd_fp_put641_r = w >> 0 & 31
                     if fmadd_r == fmadd_r:
                         V_f64[fmadd_fp_put641_r, 0] = fmadd_r
@@ -2126,7 +2129,8 @@ def _run(R, V, m, st, max_steps, hk):
                     fmsub_x = -fmsub_x
                     pass
                     fmsub_r = fma64(fmsub_x, fmsub_y, fmsub_z)
-                    R[FPSR] |= fma_flags(fmsub_x, fmsub_y, fmsub_z, fmsub_r, True)
+                    if not flags_settled(R[FPSR], fmsub_r, True):
+                        R[FPSR] |= fma_flags(fmsub_x, fmsub_y, fmsub_z, fmsub_r, True)
                     fmsub_fp_put641_r = w >> 0 & 31
                     if fmsub_r == fmsub_r:
                         V_f64[fmsub_fp_put641_r, 0] = fmsub_r
@@ -2145,7 +2149,8 @@ def _run(R, V, m, st, max_steps, hk):
                     fnmadd_x = -fnmadd_x
                     fnmadd_z = -fnmadd_z
                     fnmadd_r = fma64(fnmadd_x, fnmadd_y, fnmadd_z)
-                    R[FPSR] |= fma_flags(fnmadd_x, fnmadd_y, fnmadd_z, fnmadd_r, True)
+                    if not flags_settled(R[FPSR], fnmadd_r, True):
+                        R[FPSR] |= fma_flags(fnmadd_x, fnmadd_y, fnmadd_z, fnmadd_r, True)
                     fnmadd_fp_put641_r = w >> 0 & 31
                     if fnmadd_r == fnmadd_r:
                         V_f64[fnmadd_fp_put641_r, 0] = fnmadd_r
@@ -2164,7 +2169,8 @@ def _run(R, V, m, st, max_steps, hk):
                     pass
                     fnmsub_z = -fnmsub_z
                     fnmsub_r = fma64(fnmsub_x, fnmsub_y, fnmsub_z)
-                    R[FPSR] |= fma_flags(fnmsub_x, fnmsub_y, fnmsub_z, fnmsub_r, True)
+                    if not flags_settled(R[FPSR], fnmsub_r, True):
+                        R[FPSR] |= fma_flags(fnmsub_x, fnmsub_y, fnmsub_z, fnmsub_r, True)
                     fnmsub_fp_put641_r = w >> 0 & 31
                     if fnmsub_r == fnmsub_r:
                         V_f64[fnmsub_fp_put641_r, 0] = fnmsub_r
