@@ -414,6 +414,19 @@ def _enumerate(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12, l
                 if sorted_h[pos] == h:
                     n_size, ni = (int(v) for v in where[order[pos]])
                     offer_met(ti, n_size + 1, ("meet1", op, (n_size, ni)))
+        # One step ahead for the residual targets too: V & x and V | x with an
+        # input x, one level before the term is enumerated. P19's residual
+        # t = ((x >>> k) ^ x) & m is met with the 5-node V, before the
+        # enumeration builds 7-node terms (or the promoted phase runs).
+        if residual_sets:
+            for li, leaf in enumerate(leaves):
+                if leaf.kind != "input":
+                    continue
+                for op in ("AND", "OR"):
+                    if op in binary:
+                        h = hash_examples(vecops.BINARY[op](V, banks[1].values[li, :E][None, :]))
+                        note_residuals(h, lambda i, op=op, li=li: ("meet", op, False, (newest, i), (1, li)),
+                                       newest + 2)
 
     def met_program(final: bool = False) -> list[str] | None:
         """The program of the met pairs (and regular finds) once every target
