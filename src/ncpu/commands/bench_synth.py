@@ -32,6 +32,13 @@ def add_synth_bench_arguments(parser) -> None:
                         help="unseen inputs each solved program is run on (half from the problem's distribution, "
                              "half with edge values mixed in; default 10,000)")
     parser.add_argument("--list", action="store_true", help="also print one line per problem")
+    parser.add_argument("--oracle", action="store_true",
+                        help="also solve each register problem with its reference function as an oracle "
+                             "(asked about inputs on which fitting programs disagree; docs/synthesis.md), "
+                             "same budget, and report the questions asked and exactness")
+    parser.add_argument("--confirm", type=int, default=0, metavar="N",
+                        help="with --oracle: when no fitting program disagrees, check on N more inputs the oracle "
+                             "answers (default 0: distinguishing inputs only)")
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -73,7 +80,8 @@ def run_synth_bench(args) -> int:
         raise CommandError(f"--solvers: unknown family {unknown[0]!r} (choose from {', '.join(FAMILIES)})")
     cvc5_timeout = args.timeout if getattr(args, "cvc5_timeout", None) is None else args.cvc5_timeout
     started = time.monotonic()
-    shards = [(p.name, args.timeout, use_cvc5, cvc5_timeout, max(1, args.unseen // 2)) for p in problems]
+    oracle = (getattr(args, "oracle", False), max(0, getattr(args, "confirm", 0)))
+    shards = [(p.name, args.timeout, use_cvc5, cvc5_timeout, max(1, args.unseen // 2), oracle) for p in problems]
     job = Job("bench.synth", shards, solve_problem, context=partial(Portfolio, solvers))
     with tqdm(total=len(shards), desc="synth", file=sys.stderr, disable=not sys.stderr.isatty()) as bar:
         rows = shard_runner(args)(job, progress=lambda index: bar.update())
@@ -103,7 +111,7 @@ def solve_problem(portfolio, shard: tuple) -> dict:
     holds its own `portfolio`."""
     from ncpu.synth import sygus
 
-    name, timeout, use_cvc5, cvc5_timeout, unseen_half = shard
+    name, timeout, use_cvc5, cvc5_timeout, unseen_half, (with_oracle, confirm) = shard
     problem = _suite_by_name()[name]
     called = time.monotonic()
     result = portfolio.solve(problem.spec, timeout, use_cache=False)
@@ -114,10 +122,35 @@ def solve_problem(portfolio, shard: tuple) -> dict:
         row["generalisation"] = generalisation(problem, result.asm, unseen_half)
         row["underdetermined"] = result.underdetermined
         row["asm"] = result.asm
+    if with_oracle and not problem.spec.uses_memory and problem.spec.outputs:
+        row["oracle"] = _with_oracle(portfolio, problem, timeout, confirm, unseen_half)
     if use_cvc5 and sygus.expressible(problem.spec):
         solved, seconds = sygus.solve(problem.spec, cvc5_timeout)
         row["cvc5"] = {"solved": solved, "seconds": round(seconds, 4)}
     return row
+
+
+def _reference_oracle(problem):
+    """The problem's reference function, asked as a user would be; an input
+    it cannot answer (P20's 0 divides by zero, P19's negative shift) ends
+    the questions."""
+    def oracle(inputs):
+        try:
+            return problem.definition.ref(*inputs)
+        except (ArithmeticError, ValueError):
+            return None
+    return oracle
+
+
+def _with_oracle(portfolio, problem, timeout: float, confirm: int, unseen_half: int) -> dict:
+    called = time.monotonic()
+    result = portfolio.solve_with_oracle(problem.spec, timeout, _reference_oracle(problem), confirm=confirm)
+    out = {"solved": result.solved, "seconds": round(result.seconds, 4), "queries": len(result.queries),
+           "returned_after": round(time.monotonic() - called, 4), "underdetermined": result.underdetermined}
+    if result.solved:
+        out["generalisation"] = generalisation(problem, result.asm, unseen_half)
+        out["asm"] = result.asm
+    return out
 
 
 def _summarise(rows: list[dict], timeout: float, use_cvc5: bool) -> dict:
@@ -141,6 +174,16 @@ def _summarise(rows: list[dict], timeout: float, use_cvc5: bool) -> dict:
         "underdetermined": [r["name"] for r in solved if r.get("underdetermined")],
         "latest_return_over_budget": round(max(r["returned_after"] - timeout for r in rows), 3) if rows else None,
     }
+    asked = [r["oracle"] for r in rows if "oracle" in r]
+    if asked:
+        summary["oracle"] = {
+            "problems": len(asked), "solved": sum(a["solved"] for a in asked),
+            "exact": sum(1 for a in asked if a.get("generalisation") == 1.0),
+            "queries_total": sum(a["queries"] for a in asked),
+            "queries_max": max(a["queries"] for a in asked),
+            "median_seconds": _median([a["seconds"] for a in asked if a["solved"]]),
+            "underdetermined": sum(1 for a in asked if a["solved"] and a["underdetermined"]),
+        }
     if use_cvc5:
         both = [r for r in rows if "cvc5" in r]
         ours = [r for r in both if r["solved"]]
@@ -178,6 +221,12 @@ def _print(summary: dict, rows: list[dict]) -> None:
         print(f"only consistent with the examples (verified programs disagree on other inputs): "
               f"{len(summary['underdetermined'])}: {', '.join(summary['underdetermined'])}")
     print(f"time budget: the latest answer came {summary['latest_return_over_budget']:+.3f}s after --timeout")
+    if "oracle" in summary:
+        o = summary["oracle"]
+        print(f"with the reference as an oracle ({o['problems']} register problems, same budget): {o['solved']} solved, "
+              f"{o['exact']} exact on all unseen inputs, {o['queries_total']} questions in all (at most "
+              f"{o['queries_max']} for one problem), median {o['median_seconds']}s, {o['underdetermined']} still "
+              f"underdetermined")
     if "cvc5" in summary:
         c = summary["cvc5"]
         print(f"vs cvc5 SyGuS on the {c['expressible']} register-only problems "
@@ -188,11 +237,19 @@ def _print(summary: dict, rows: list[dict]) -> None:
 
 
 def _print_rows(rows: list[dict]) -> None:
-    print(f"{'problem':<44} {'nCPU s':>8} {'exact':>7} {'note':<16} {'cvc5 s':>8}  program")
+    oracle = any("oracle" in r for r in rows)
+    print(f"{'problem':<44} {'nCPU s':>8} {'exact':>7} {'note':<16} {'cvc5 s':>8}  "
+          + (f"{'asked':>5} {'exact':>7} {'s':>6}  " if oracle else "") + "program")
     for r in rows:
         ours = f"{r['seconds']:.2f}" if r["solved"] else "-"
         exact = f"{r['generalisation']:.4f}" if r["solved"] else ""
         note = "underdetermined" if r.get("underdetermined") else ""
         theirs = f"{r['cvc5']['seconds']:.2f}" if r.get("cvc5", {}).get("solved") else ("-" if "cvc5" in r else "n/a")
         program = "; ".join(line for line in r.get("asm", "").splitlines() if line != "HALT")
-        print(f"{r['name']:<44} {ours:>8} {exact:>7} {note:<16} {theirs:>8}  {program}")
+        asked = ""
+        if oracle:
+            a = r.get("oracle")
+            asked = "" if a is None else f"{a['queries']:>5} " + (
+                f"{a['generalisation']:>7.4f} {a['seconds']:>6.2f}  " if a["solved"] else f"{'-':>7} {'-':>6}  ")
+            asked = asked or f"{'':>5} {'':>7} {'':>6}  "
+        print(f"{r['name']:<44} {ours:>8} {exact:>7} {note:<16} {theirs:>8}  {asked}{program}")

@@ -7,6 +7,10 @@ import math
 import sys
 
 from ncpu.cli import CommandError
+from ncpu.commands._args import positive
+
+# Examples asked of an --oracle expression when no --example is given.
+SEED_EXAMPLES = 8
 
 
 def register(subparsers) -> None:
@@ -23,6 +27,20 @@ def register(subparsers) -> None:
     parser.add_argument("--families", help="comma-separated subset of: enumerative,sketch,stochastic,gradient")
     parser.add_argument("--no-cache", action="store_true", help="neither read nor write the solution cache")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    asking = parser.add_argument_group(
+        "asking an oracle", "When programs that fit every example disagree on some input, ask for that input's "
+                            "output, add it as an example and search again (Jha et al., ICSE 2010).")
+    asking.add_argument("--oracle", metavar="EXPR",
+                        help="a Python expression over the input registers r0, r1, ... (signed; u(v) reads v unsigned) "
+                             "that computes the wanted outputs, e.g. '(r0 + r1) >> 1'; without --example/--spec, "
+                             f"its values on {SEED_EXAMPLES} probe inputs are the examples")
+    asking.add_argument("--ask", action="store_true",
+                        help="ask at the terminal instead (a blank answer stops the questions)")
+    asking.add_argument("--max-queries", type=positive, default=32, metavar="N",
+                        help="ask at most N questions (default 32)")
+    asking.add_argument("--confirm", type=int, default=None, metavar="N",
+                        help="when no fitting program disagrees, also check the program on N more inputs the oracle "
+                             "answers (default 64 with --oracle, 0 with --ask)")
     parser.set_defaults(func=run)
 
 
@@ -37,11 +55,45 @@ def _inline_spec(args):
                        "examples": [{"in": i, "out": o} for i, o in pairs]})
 
 
+def _oracle_only_spec(args):
+    """No examples given: the --oracle expression's values on a few probe inputs."""
+    from ncpu.commands._oracle import expression_oracle, seed_examples
+    from ncpu.synth import parse_spec
+
+    inputs = [r.strip() for r in (args.inputs or "R0").split(",")]
+    outputs = [r.strip() for r in (args.outputs or "R0").split(",")]
+    shape = parse_spec({"inputs": inputs, "outputs": outputs, "examples": [{"in": [0] * len(inputs),
+                                                                             "out": [0] * len(outputs)}]})
+    oracle = expression_oracle(args.oracle, shape.inputs)
+    from ncpu.isa.semantics import wrap
+
+    examples = [{"in": row, "out": [wrap(v) if isinstance(v, int) else v
+                                    for v in (out if isinstance(out, (list, tuple)) else [out])]}
+                for row, out in seed_examples(oracle, shape.inputs, SEED_EXAMPLES)]
+    return parse_spec({"name": "oracle", "inputs": inputs, "outputs": outputs, "examples": examples})
+
+
+def _oracle(args, spec):
+    """The callable asked about distinguishing inputs (None: no oracle)."""
+    from ncpu.synth.oracle import check_oracle_spec
+
+    if not (args.oracle or args.ask):
+        return None
+    check_oracle_spec(spec)
+    from ncpu.commands._oracle import expression_oracle, prompt_oracle
+
+    return expression_oracle(args.oracle, spec.inputs) if args.oracle else prompt_oracle(spec.inputs, spec.outputs)
+
+
 def run(args) -> int:
     from ncpu.synth import FAMILIES, SpecError, load_spec, synthesize
 
-    if bool(args.spec) == bool(args.example):
-        raise CommandError("give either --spec FILE or one or more --example 'IN->OUT'")
+    if args.spec and args.example:
+        raise CommandError("give either --spec FILE or one or more --example 'IN->OUT', not both")
+    if not args.spec and not args.example and not args.oracle:
+        raise CommandError("give --spec FILE, one or more --example 'IN->OUT', or an --oracle expression")
+    if args.oracle and args.ask:
+        raise CommandError("give --oracle EXPR or --ask, not both")
     families = None
     if args.families:
         families = [f.strip() for f in args.families.split(",")]
@@ -51,7 +103,8 @@ def run(args) -> int:
     if not math.isfinite(args.timeout) or args.timeout <= 0:
         raise CommandError("--timeout must be a positive number of seconds")
     try:
-        spec = load_spec(args.spec) if args.spec else _inline_spec(args)
+        spec = load_spec(args.spec) if args.spec else _inline_spec(args) if args.example else _oracle_only_spec(args)
+        oracle = _oracle(args, spec)
     except SpecError as error:
         raise CommandError(str(error)) from None
 
@@ -60,19 +113,31 @@ def run(args) -> int:
         def progress(elapsed: float) -> None:
             print(f"\rsearching... {elapsed:5.1f}s / {args.timeout:g}s", end="", file=sys.stderr, flush=True)
 
-    result = synthesize(spec, timeout=args.timeout, families=families, use_cache=not args.no_cache, progress=progress)
+    confirm = args.confirm if args.confirm is not None else (64 if args.oracle else 0)
+    try:
+        result = synthesize(spec, timeout=args.timeout, families=families, use_cache=not args.no_cache,
+                            progress=progress, oracle=oracle, max_queries=args.max_queries, confirm=max(0, confirm))
+    except SpecError as error:  # the oracle's answer had the wrong shape
+        raise CommandError(str(error)) from None
     if progress:
         print("\r" + " " * 40 + "\r", end="", file=sys.stderr)
     if args.json:
         print(json.dumps({"solved": result.solved, "asm": result.asm, "python": result.python,
                           "solver": result.solver, "seconds": round(result.seconds, 4),
-                          "underdetermined": result.underdetermined}))
+                          "underdetermined": result.underdetermined, "disagreement": result.disagreement,
+                          "queries": result.queries}))
     elif result.solved:
         origin = f"{result.solver} (from cache)" if result.cached else result.solver
         print(f"; found by {origin} in {result.seconds:.2f}s\n{result.asm}\n\n{result.python}", end="")
+        if result.queries:
+            print(f"; asked the oracle {len(result.queries)} question(s): "
+                  + ", ".join(f"{q['in']}->{q['out']}" for q in result.queries[:8])
+                  + (", ..." if len(result.queries) > 8 else ""))
         if result.underdetermined:
+            d = result.disagreement
             print("; only consistent with the examples: another program that fits them all computes "
-                  "something else on other inputs (add examples to decide)")
+                  f"something else on other inputs (on {d['in']} this one gives {d['outputs'][0]}, "
+                  f"the other {d['outputs'][1]}); add examples to decide, or give --oracle/--ask")
     else:
         print(f"no program found in {args.timeout:g}s", file=sys.stderr)
     return 0 if result.solved else 1

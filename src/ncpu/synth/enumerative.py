@@ -47,10 +47,10 @@ def constants_for(spec: Spec) -> list[int]:
     return list(dict.fromkeys(found))
 _CHUNK = 1 << 19  # candidate rows evaluated per broadcast
 PROBES = 24  # extra inputs a single-output search also evaluates (see `search`)
-ALTERNATIVE_SECONDS = 0.15  # after a solution, how long to look for one that differs off the examples
+ALTERNATIVE_SECONDS = 0.15  # after a solution, how long (CPU) to look for one that differs off the examples
 MEET_AHEAD = 4  # a met term at most this much larger than the enumerated sizes is reported at once
-MEET_PATIENCE = 0.2  # after reporting it, how long to look for a smaller term (inside the portfolio's grace)
-LARGE_MEET_PATIENCE = 1.5  # how long a larger met term waits for a regular find before it is reported
+MEET_PATIENCE = 0.2  # after reporting it, how long (CPU) to look for a smaller term (inside the portfolio's grace)
+LARGE_MEET_PATIENCE = 1.5  # how long (CPU) a larger met term waits for a regular find before it is reported
 MET_POOL = 32  # met pairs and residual hits kept per target, to look for one that differs off the examples
 LEVEL_CAP = 400_000  # terms kept per size; beyond it only targets are checked
 # Order of the operations within a level, cheapest first: bitwise ops need
@@ -154,9 +154,15 @@ def _promoted(target: np.ndarray, banks: dict, term, E: int) -> list[T.Term]:
         if size not in banks:
             continue
         diff = (banks[size].values[:, :E] ^ target[None, :]) & 0xFFFFFFFF
-        agree = 32 - np.ceil(np.log2(diff + 1)).astype(np.int64)  # leading bits of T ^ L that are 0
-        total = agree.sum(1)
-        top = np.argsort(-total, kind="stable")[:PROMOTE_TOP]
+        # frexp's exponent of a positive integer below 2^53 is its bit length
+        # (0 for 0): the leading bits of T ^ L that are 0 are 32 minus it,
+        # summed over the examples. (Cheaper than log2 and ceil.)
+        total = 32 * E - np.frexp(diff.astype(np.float64))[1].sum(1, dtype=np.int64)
+        # The PROMOTE_TOP best, ties by index (a stable sort's first ones),
+        # without sorting the whole level.
+        kth = np.partition(-total, PROMOTE_TOP - 1)[PROMOTE_TOP - 1] if len(total) > PROMOTE_TOP else 0
+        top = np.flatnonzero(-total <= kth) if len(total) > PROMOTE_TOP else np.arange(len(total))
+        top = top[np.lexsort((top, -total[top]))][:PROMOTE_TOP]
         scored += [(int(total[i]), size, int(i)) for i in top]
     chosen: list[T.Term] = []
     for _, size, i in sorted(scored, key=lambda item: (-item[0], item[1]))[:PROMOTE_TOP]:
@@ -255,15 +261,23 @@ def _enumerate(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12, l
             # after some patience for one.
             if len(set(found) | set(met)) < len(targets):
                 return False
-            if state.get("met_at") is None:
-                state["met_at"] = time.monotonic()
+            if state.get("met_at") is None:  # patience in CPU time, like ALTERNATIVE_SECONDS below
+                state["met_at"] = time.process_time()
             patience = MEET_PATIENCE if state.get("met_yielded") else LARGE_MEET_PATIENCE
             patience = patience if linger is None else max(patience, linger)
-            return size + 1 >= max(t for t, _ in met.values()) or time.monotonic() > state["met_at"] + patience
+            # Without a program that differs off the examples, the met term's
+            # own level is built too (within the patience): a term of the
+            # same size there may fit the examples and behave otherwise
+            # (x + x met at once, x * x in level 3).
+            largest = max(t for t, _ in met.values())
+            done = size + 1 >= largest if not want_alternative or "met_alternative" in state else largest in banks
+            return done or time.process_time() > state["met_at"] + patience
+        # Measured in this process's CPU time: on a loaded machine a wall
+        # wait ended before the rest of the level (x*x after x+x) was built.
         if state["solved_at"] is None:
-            state["solved_at"] = time.monotonic()
+            state["solved_at"] = time.process_time()
         wait = ALTERNATIVE_SECONDS if linger is None else linger
-        return not want_alternative or bool(alternative) or time.monotonic() > state["solved_at"] + wait
+        return not want_alternative or bool(alternative) or time.process_time() > state["solved_at"] + wait
 
     def note_hits(h: np.ndarray, describe, full: np.ndarray | None = None) -> None:
         """`h`: example hashes of a chunk of terms; `full`: their full hashes."""
@@ -400,6 +414,19 @@ def _enumerate(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12, l
                 if sorted_h[pos] == h:
                     n_size, ni = (int(v) for v in where[order[pos]])
                     offer_met(ti, n_size + 1, ("meet1", op, (n_size, ni)))
+        # One step ahead for the residual targets too: V & x and V | x with an
+        # input x, one level before the term is enumerated. P19's residual
+        # t = ((x >>> k) ^ x) & m is met with the 5-node V, before the
+        # enumeration builds 7-node terms (or the promoted phase runs).
+        if residual_sets:
+            for li, leaf in enumerate(leaves):
+                if leaf.kind != "input":
+                    continue
+                for op in ("AND", "OR"):
+                    if op in binary:
+                        h = hash_examples(vecops.BINARY[op](V, banks[1].values[li, :E][None, :]))
+                        note_residuals(h, lambda i, op=op, li=li: ("meet", op, False, (newest, i), (1, li)),
+                                       newest + 2)
 
     def met_program(final: bool = False) -> list[str] | None:
         """The program of the met pairs (and regular finds) once every target
@@ -506,7 +533,10 @@ def _enumerate(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12, l
             uniq_h, first = np.unique(H, return_index=True)
             banks[size] = _Bank(np.concatenate(parts_v)[first], uniq_h, np.concatenate(parts_op)[first],
                                 np.concatenate(parts_l)[first], np.concatenate(parts_r)[first])
-            seen = np.union1d(seen, uniq_h)
+            # The level's hashes are unique and none was seen before (each
+            # chunk kept only fresh ones): insert them into the sorted `seen`
+            # (linear) instead of union1d's sort of both.
+            seen = np.insert(seen, np.searchsorted(seen, uniq_h), uniq_h)
             meet(size)
             if (early := met_program()) is not None:
                 yield early

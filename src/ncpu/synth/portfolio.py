@@ -16,14 +16,15 @@ import multiprocessing as mp
 import os
 import queue
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 from ncpu.isa import AssemblerError
 from ncpu.synth import cache
 from ncpu.synth.budget import Budget
+from ncpu.synth.oracle import MAX_QUERIES, check_oracle_spec, solve_with_oracle
 from ncpu.synth.pyemit import check_python, to_python
 from ncpu.synth.spec import Spec, parse_spec
-from ncpu.synth.verify import check_asm, count_instructions, outputs_on, probe_inputs
+from ncpu.synth.verify import check_asm, count_instructions, disagreement_pool, outputs_on
 
 # Family name -> module whose `search(spec, deadline, seed)` yields candidates.
 FAMILIES = {
@@ -89,6 +90,12 @@ class SynthResult:
     # else on inputs the examples do not cover: the answer is only
     # consistent with the examples (the shortest such program is returned).
     underdetermined: bool = False
+    # When underdetermined: an input on which two fitting programs differ,
+    # {"in": [...], "outputs": [this program's, the other's]} (what to add
+    # an example for, or to ask an oracle about).
+    disagreement: dict | None = None
+    # With an oracle (`synth/oracle.py`): the examples it answered, in order.
+    queries: list = field(default_factory=list)
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -97,6 +104,10 @@ class SynthResult:
 # Verified programs kept besides the best, to compare on inputs the examples
 # do not cover (each costs one exact check).
 ALTERNATIVES = 4
+# Steps per input when they are compared (a loop that has not halted by then
+# counts as behaving otherwise): bounded so the comparison of a thousand
+# inputs after the race stays a small constant past the budget.
+COMPARE_STEPS = 20_000
 
 
 class Shortest:
@@ -138,12 +149,26 @@ class Shortest:
             return False
 
     def underdetermined(self, spec: Spec, engine: str = "compute") -> bool:
-        """Do verified programs disagree on probe inputs (`verify.probe_inputs`)?"""
+        """Do verified programs disagree on inputs the examples do not cover?"""
+        return self.disagreement(spec, engine) is not None
+
+    def disagreement(self, spec: Spec, engine: str = "compute") -> dict | None:
+        """The first input of `verify.disagreement_pool` (probe inputs first)
+        on which a verified program computes something else than the best:
+        {"in": inputs, "outputs": [best's, other's]}, else None."""
         if self.result is None or len(self.verified) < 2 or spec.uses_memory or not spec.outputs:
-            return False
-        inputs = probe_inputs(spec)
-        best = outputs_on(self.result.asm, spec, inputs, engine)
-        return any(outputs_on(asm, spec, inputs, engine) != best for asm in self.verified if asm != self.result.asm)
+            return None
+        inputs = disagreement_pool(spec)
+        best = outputs_on(self.result.asm, spec, inputs, engine, COMPARE_STEPS)
+        for asm in self.verified:
+            if asm == self.result.asm:
+                continue
+            other = outputs_on(asm, spec, inputs, engine, COMPARE_STEPS)
+            for row, mine, theirs in zip(inputs, best, other):
+                if mine != theirs:
+                    return {"in": list(row), "outputs": [list(mine[1:]) if mine[0] else None,
+                                                         list(theirs[1:]) if theirs[0] else None]}
+        return None
 
 
 def accept(lines: list[str], spec: Spec, engine: str = "compute",
@@ -271,10 +296,26 @@ class Portfolio:
         # `seconds` of a solved result: when that program was verified (the
         # call returns up to grace_seconds() later).
         result = best.result or SynthResult(False, seconds=time.monotonic() - started)
-        result.underdetermined = best.underdetermined(spec, self.engine)
+        result.disagreement = best.disagreement(spec, self.engine)
+        result.underdetermined = result.disagreement is not None
         if result.solved and use_cache:
             cache.store(key, result.asm, result.solver, result.seconds)
         return result
+
+    def solve_with_oracle(self, spec: Spec, timeout: float, oracle, max_queries: int = MAX_QUERIES,
+                          confirm: int = 0, seed: int = 0, progress=None,
+                          started: float | None = None) -> SynthResult:
+        """Solve, and while fitting programs disagree on some input, ask
+        `oracle` for that input's outputs and solve again with it as one more
+        example (`synth/oracle.py`). One budget for all rounds (time in the
+        oracle not counted); no cache (a cached answer has no alternatives)."""
+        started = time.monotonic() if started is None else started
+
+        def one_round(current: Spec, oracle_seconds: float) -> SynthResult:
+            return self.solve(current, timeout, use_cache=False, seed=seed, progress=progress,
+                              started=started + oracle_seconds)
+
+        return solve_with_oracle(one_round, spec, oracle, max_queries, confirm, self.engine)
 
     def close(self) -> None:
         for family in self.families:
@@ -311,10 +352,19 @@ def cached_result(spec: Spec, key: str, engine: str = "compute") -> SynthResult 
 
 
 def synthesize(spec: Spec, timeout: float = 60.0, families: list[str] | None = None, use_cache: bool = True,
-               engine: str = "compute", progress=None) -> SynthResult:
+               engine: str = "compute", progress=None, oracle=None, max_queries: int = MAX_QUERIES,
+               confirm: int = 0) -> SynthResult:
     """Solve one spec with the whole portfolio (answers from the cache at once).
-    The budget counts from this call: starting the workers spends it too."""
+    The budget counts from this call: starting the workers spends it too.
+    `oracle`: a callable from input values to output values, asked about
+    inputs on which fitting programs disagree, and about `confirm` more
+    inputs when none do (`Portfolio.solve_with_oracle`)."""
     started = time.monotonic()
+    if oracle is not None:
+        check_oracle_spec(spec)  # before starting the workers
+        with Portfolio(families, engine) as portfolio:
+            return portfolio.solve_with_oracle(spec, timeout, oracle, max_queries, confirm,
+                                               progress=progress, started=started)
     if use_cache:
         hit = cached_result(spec, spec.canonical_key(), engine)
         if hit is not None:

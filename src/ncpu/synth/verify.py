@@ -49,11 +49,50 @@ def probe_inputs(spec: Spec, count: int = 24, seed: int = 0) -> list[list[int]]:
 
     rng = random.Random(f"probe:{seed}")
     arity = len(spec.inputs)
-    rows = [[v] * arity for v in (0, 1, -1, INT_MIN, INT_MAX)]
+    if not arity:
+        return [[] for _ in range(count)]
+    # An input that is already an example cannot tell fitting programs apart
+    # (with an oracle, each distinguishing input becomes one): draw another.
+    known = {tuple(e.inputs) for e in spec.examples}
+    rows = [[v] * arity for v in (0, 1, -1, INT_MIN, INT_MAX) if (v,) * arity not in known]
+    known |= {tuple(row) for row in rows}
     while len(rows) < count:
-        rows.append([rng.choice([rng.choice(EDGE_VALUES), rng.randint(-64, 64), wrap(rng.getrandbits(32))])
-                     for _ in range(arity)])
+        row = [rng.choice([rng.choice(EDGE_VALUES), rng.randint(-64, 64), wrap(rng.getrandbits(32))])
+               for _ in range(arity)]
+        if tuple(row) not in known:
+            known.add(tuple(row))
+            rows.append(row)
     return rows[:count]
+
+
+def disagreement_pool(spec: Spec, count: int = 1024, seed: int = 0) -> list[list[int]]:
+    """Where verified programs are compared (`portfolio.Shortest.disagreement`):
+    the probe inputs, then words of every magnitude (a random bit length, either
+    sign: uniform words almost all have 0 or 1 leading zeros, so tests on
+    magnitudes would never be told apart) and uniform words. The examples'
+    own inputs are left out (every candidate fits them)."""
+    import random
+
+    from ncpu.isa.semantics import wrap
+
+    if not spec.inputs:
+        return []
+    rng = random.Random(f"pool:{seed}")
+    known = {tuple(e.inputs) for e in spec.examples}
+    rows = probe_inputs(spec, seed=seed)
+    seen = {tuple(r) for r in rows} | known
+    while len(rows) < count:
+        row = []
+        for _ in spec.inputs:
+            if rng.random() < 0.5:
+                value = rng.getrandbits(rng.randint(0, 31))
+                row.append(wrap(-value if rng.random() < 0.5 else value))
+            else:
+                row.append(wrap(rng.getrandbits(32)))
+        if tuple(row) not in seen:
+            seen.add(tuple(row))
+            rows.append(row)
+    return rows
 
 
 def outputs_on(asm: str, spec: Spec, inputs: list[list[int]], engine: str = "compute",

@@ -1,0 +1,117 @@
+"""Oracle-guided synthesis: when the examples underdetermine the answer, ask.
+
+Jha, Gulwani, Seshia and Tiwari ("Oracle-guided component-based program
+synthesis", ICSE 2010, where the Hacker's Delight problems come from) close
+the gap between "fits the examples" and "is the program" with an I/O
+oracle: find two programs that fit every example but differ on some input,
+ask the oracle for that input's output, add it as an example, search again;
+stop when no fitting program behaves otherwise. Here the portfolio finds the
+fitting programs and the input they disagree on
+(`portfolio.Shortest.disagreement`); this module runs the loop.
+
+The oracle is any callable from a tuple of input values (signed 32-bit, in
+the spec's input order) to the outputs: an int or a sequence (one value per
+output register), or None when it cannot answer (the loop stops there).
+Time spent in the oracle (a person typing an answer) does not count against
+the search budget.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable, Sequence
+
+from ncpu.isa.semantics import wrap
+from ncpu.synth.spec import Example, Spec, SpecError
+from ncpu.synth.verify import disagreement_pool, outputs_on
+
+Oracle = Callable[[tuple[int, ...]], "int | Sequence[int] | None"]
+
+# Questions asked at most (Jha et al. report a handful per problem).
+MAX_QUERIES = 32
+
+
+def answer(oracle: Oracle, spec: Spec, inputs: Sequence[int]) -> tuple[int, ...] | None:
+    """The oracle's outputs for `inputs`, as signed 32-bit words (None: no answer)."""
+    got = oracle(tuple(inputs))
+    if got is None:
+        return None
+    values = (got,) if isinstance(got, int) else tuple(got)
+    if len(values) != len(spec.outputs) or not all(isinstance(v, int) for v in values):
+        raise SpecError(f"the oracle answered {got!r} for {list(inputs)}: expected "
+                        f"{len(spec.outputs)} integer output(s)")
+    return tuple(wrap(v) for v in values)
+
+
+def with_example(spec: Spec, inputs: Sequence[int], outputs: Sequence[int]) -> Spec:
+    return dataclasses.replace(spec, examples=spec.examples + (Example(tuple(inputs), tuple(outputs)),))
+
+
+def check_oracle_spec(spec: Spec) -> None:
+    if spec.uses_memory or not spec.outputs or not spec.inputs:
+        raise SpecError("an oracle answers register inputs with register outputs: "
+                        "the spec needs inputs and outputs and no memory")
+
+
+def solve_with_oracle(solve_round, spec: Spec, oracle: Oracle, max_queries: int = MAX_QUERIES,
+                      confirm: int = 0, engine: str = "compute"):
+    """`solve_round(spec, oracle_seconds)` runs one search (the portfolio's
+    solve, with its budget moved on by the time spent in the oracle so far)
+    and returns a SynthResult. Returns the last round's result with every
+    answered query in `queries`; a round that finds nothing after a query
+    falls back on the previous program when the answer agreed with it.
+
+    `confirm`: when no fitting program disagrees, also ask about this many
+    inputs of `verify.disagreement_pool` (not asked before) and go on if the
+    program is wrong on one. The search can fail to find the program that
+    would disagree, and Jha et al.'s completeness (an SMT solver over the
+    whole component library) is not had here; with a cheap oracle (a
+    function) testing closes much of that gap, with a person it costs too
+    many questions (default 0)."""
+    check_oracle_spec(spec)
+    queries: list[dict] = []
+    oracle_seconds = 0.0
+    previous = None
+
+    def ask(inputs) -> tuple[int, ...] | None:
+        nonlocal oracle_seconds
+        asked = time.monotonic()
+        outputs = answer(oracle, spec, inputs)
+        oracle_seconds += time.monotonic() - asked
+        if outputs is not None:
+            queries.append({"in": list(inputs), "out": list(outputs)})
+        return outputs
+
+    while True:
+        result = solve_round(spec, oracle_seconds)
+        if not result.solved and previous is not None:
+            result = previous  # still fits every example, the answered ones too
+        result.queries = queries
+        if not result.solved or len(queries) >= max_queries:
+            return result
+        if result.underdetermined:
+            inputs = result.disagreement["in"]
+            outputs = ask(inputs)
+            if outputs is None:
+                return result
+            spec = with_example(spec, inputs, outputs)
+            mine = result.disagreement["outputs"][0]
+            previous = result if mine is not None and tuple(mine) == outputs else None
+            continue
+        # Nothing disagrees: test the program on inputs the oracle answers.
+        rows = disagreement_pool(spec)[:min(confirm, max_queries - len(queries))]
+        if not rows:
+            return result
+        wrong = False
+        for row, mine in zip(rows, outputs_on(result.asm, spec, rows, engine)):
+            outputs = ask(row)
+            if outputs is None:
+                return result
+            spec = with_example(spec, row, outputs)
+            if not mine[0] or tuple(mine[1:]) != outputs:
+                wrong = True  # a counterexample: search again with it
+                break
+        if not wrong:
+            return result
+        previous = None
