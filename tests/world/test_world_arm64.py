@@ -89,7 +89,8 @@ def tiny(tmp_path_factory):
     torch.set_num_threads(1)
     path = tmp_path_factory.mktemp("world_arm64") / "tiny.pt"
     tc = TrainConfig(steps=200, batch=32, programs_per_refresh=120, refresh_every=100, lr=2e-3, max_trace_steps=64,
-                     checkpoint_every=100, calibration_programs=30, error_rate_programs=40)
+                     checkpoint_every=100, calibration_programs=30, error_rate_programs=40, trip_programs=300,
+                     trip_steps=200)
     train(tc, TINY, path, target="arm64")
     return path
 

@@ -28,6 +28,7 @@ import numpy as np
 
 from ncpu.world.calibrate import Contexts
 from ncpu.world.traces import split_of
+from ncpu.world.trips import LoopView
 
 CODE = 0x100000
 MAX_WORDS = 1024  # the code page(s) mapped at CODE
@@ -70,6 +71,37 @@ def branch_target(word: int, pc: int) -> int:
     offset = (word >> 5) & 0x7FFFF
     offset -= (1 << 19) if offset >> 18 else 0
     return (pc + 4 * offset) & U64
+
+
+def jump_target(word: int, pc: int) -> int:
+    """Target of a B at pc."""
+    offset = word & 0x3FFFFFF
+    offset -= (1 << 26) if offset >> 25 else 0
+    return (pc + 4 * offset) & U64
+
+
+def loop_branches(words: list[int]) -> dict[int, bool]:
+    """pc of each loop branch -> whether the loop goes on when it is taken, as
+    `trips.loop_branches` finds them in nCPU code: a backward conditional branch
+    (goes on when taken), or a forward one that jumps past a backward B to it or
+    before it (goes on when not taken)."""
+    pcs = [CODE + 4 * i for i in range(len(words))]
+    jumps = [(pc, jump_target(w, pc)) for pc, w in zip(pcs, words) if w & 0xFC000000 == _B]
+    out = {}
+    for pc, word in zip(pcs, words):
+        if not is_conditional(np.array([word]))[0]:
+            continue
+        target = branch_target(word, pc)
+        if target <= pc:
+            out[pc] = True
+        elif any(pc < q < target and back <= pc for q, back in jumps):
+            out[pc] = False
+    return out
+
+
+def branch_targets(words: np.ndarray, pcs: np.ndarray) -> np.ndarray:
+    """`branch_target` of each step's word at its pc, uint64[T] (meaningful for conditional branches)."""
+    return np.array([branch_target(int(w), int(pc)) for w, pc in zip(words, pcs)], np.uint64)
 
 
 def destination(word: int) -> int | None:
@@ -270,6 +302,8 @@ def word_roles(words: np.ndarray) -> np.ndarray:
 
 
 CONTEXTS = Contexts(KINDS, len(ROLES), WORD_BITS, lambda words: (kind_of(words), word_roles(words)))
+# How trip counting (`trips.py`) reads ARM64 traces.
+LOOPS = LoopView(loop_branches, PC_COL, branch_targets, state_bits, action_bits, ACTION_BITS)
 
 
 # Faults, as in `faults.py` (the same definition: a fault always changes the
