@@ -133,6 +133,32 @@ def random_program(rng: random.Random) -> list[int]:
     return words
 
 
+COUNTER = 7  # the counted loops' counter register
+
+
+def loop_program(rng: random.Random) -> list[int]:
+    """A counted loop among random code, for trip counts (random programs' loops
+    nearly always exit at once: their branch conditions are random):
+
+        (random code)  MOVZ X7, #n  body: (random code not writing X7)
+        SUBS X7, X7, #1  B.NE body  (random code)
+
+    The loop runs n times; from the latch's state on, the remaining count is in X7."""
+    def free_of_counter() -> int:
+        while True:
+            word = _data_processing(rng)
+            if destination(word) != COUNTER:
+                return word
+    head = [_data_processing(rng) for _ in range(rng.randint(0, 3))]
+    body = [free_of_counter() for _ in range(rng.randint(1, 6))]
+    count = rng.choice((rng.randint(1, 4), rng.randint(1, 20)))
+    subs = (1 << 31) | _ADDSUB_IMM["subs"] | 1 << 10 | COUNTER << 5 | COUNTER
+    back = -(len(body) + 1)
+    bne = _BCOND | (back & 0x7FFFF) << 5 | 1  # condition NE
+    tail = [_data_processing(rng) for _ in range(rng.randint(0, 3))]
+    return head + [(1 << 31) | _MOVE["movz"] | count << 5 | COUNTER] + body + [subs, bne] + tail
+
+
 def _data_processing(rng: random.Random) -> int:
     sf = rng.random() < 0.7
     reg = lambda: rng.randrange(8)  # noqa: E731
@@ -242,13 +268,15 @@ EVAL_SEED = 10**9
 
 
 def random_traces(split: str, seed: int, count: int, max_steps: int = 128,
-                  stepper: Stepper | None = None) -> list[Arm64Trace]:
-    """`count` non-empty traces of random programs whose content falls in `split` (seeds seed, seed+1, ...)."""
+                  stepper: Stepper | None = None, program: Callable[[random.Random], list[int]] = random_program
+                  ) -> list[Arm64Trace]:
+    """`count` non-empty traces of `program`s (random programs by default) whose content
+    falls in `split` (seeds seed, seed+1, ...)."""
     stepper = stepper or Stepper()
     traces, current = [], seed
     while len(traces) < count:
         rng = random.Random(current)
-        words = random_program(rng)
+        words = program(rng)
         if split_of(words) == split:
             trace = stepper.record(words, random_start(rng), max_steps, f"arm64:{current}")
             if len(trace):

@@ -164,13 +164,20 @@ def evaluate_arm64(model: WorldModel, thresholds: dict[str, float] | None, progr
             "rollouts": _rollouts(model, traces, rng),
             "anomalies": _anomalies(model, before, words, after, thresholds, rng, faults_per_kind, rates),
             "speculation": branch_speculation(model, traces),
-            **({"trip_counts": {"held_out": trip_report(model, *trips, Latches.of(traces, arm64.LOOPS),
-                                                        arm64.LOOPS)}} if trips else {})}
+            **({"trip_counts": trip_counts(model, trips, traces)} if trips else {})}
+
+
+def trip_counts(model: WorldModel, trips: tuple[TripHead, int], held: list) -> dict:
+    """The trip report on held-out programs: the random ones `held` and as many counted loops."""
+    traces = held + arm64.random_traces("eval", arm64.EVAL_SEED, len(held), program=arm64.loop_program)
+    return {"held_out": trip_report(model, *trips, Latches.of(traces, arm64.LOOPS), arm64.LOOPS)}
 
 
 def arm64_trip_head(model: WorldModel, programs: int = TRIP_PROGRAMS, steps: int = TRIP_STEPS) -> dict:
-    """The trip-count head for the ARM64 model, fitted on the loops of training programs."""
-    traces = arm64.random_traces("train", TRIP_SEED, programs)
+    """The trip-count head for the ARM64 model, fitted on the loops of training programs:
+    random programs and counted loops (`arm64.loop_program`), half each."""
+    traces = (arm64.random_traces("train", TRIP_SEED, programs // 2)
+              + arm64.random_traces("train", TRIP_SEED, programs - programs // 2, program=arm64.loop_program))
     head = train_trip_head(model, traces, steps, view=arm64.LOOPS)
     return {"trip_head": head.state_dict(), "trip_majority": majority_count(traces, arm64.LOOPS)}
 

@@ -78,9 +78,9 @@ class Latches:
         """The latches of `traces` of the nCPU machine, or of another target read through `view`."""
         view = view or NCPU_LOOPS
         rows: dict[str, list] = {k: [] for k in ("before", "latch", "previous", "remaining", "first", "exit")}
-        first = traces[0] if traces else None
-        state_shape = first.states.shape[1:] if first else (22,)
-        action_shape = first.actions.shape[1:] if first else (8,)
+        sample = traces[0] if traces else None
+        state_shape = sample.states.shape[1:] if sample else (22,)
+        action_shape = sample.actions.shape[1:] if sample else (8,)
         for trace in traces:
             for j, count, first, exit_step in _latch_counts(trace, view):
                 rows["before"].append(trace.states[j])
@@ -90,7 +90,7 @@ class Latches:
                 rows["first"].append(first)
                 rows["exit"].append(exit_step + 1 - j)
         empty = len(rows["remaining"]) == 0
-        state_type, action_type = (first.states.dtype, first.actions.dtype) if first else (np.int64, np.int64)
+        state_type, action_type = (sample.states.dtype, sample.actions.dtype) if sample else (np.int64, np.int64)
         return cls(np.array(rows["before"], state_type).reshape(-1, *state_shape),
                    np.array(rows["latch"], action_type).reshape(-1, *action_shape),
                    np.array(rows["previous"], action_type).reshape(-1, *action_shape),
