@@ -90,6 +90,19 @@ def _checkpoint_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--checkpoint", type=Path, default=None,
                         help="model checkpoint (default: the weights shipped with nCPU for the target; "
                              "`ncpu world train` writes world.pt)")
+    parser.add_argument("--exact-alu", action="store_true",
+                        help="read the shipped weights of the exact_alu variant (world_alu.pt: the predictor holds "
+                             "the project's exact neural ALU, frozen) instead of the purely learned model's")
+
+
+def _variant(args) -> None:
+    """--exact-alu names the shipped exact_alu weights (nCPU target only)."""
+    if args.exact_alu:
+        if args.target != "ncpu":
+            raise CommandError("--exact-alu is for the nCPU target only")
+        if args.checkpoint is None:
+            from ncpu.world import WEIGHTS
+            args.checkpoint = WEIGHTS / "world_alu.pt"
 
 
 def _target_option(parser: argparse.ArgumentParser) -> None:
@@ -161,6 +174,7 @@ def run_eval(args) -> int:
     from ncpu.world.report import format_report
 
     torch.set_num_threads(1)
+    _variant(args)
     model, checkpoint = _load(args.checkpoint, args.target)
     if args.target == "arm64":
         from ncpu.world.arm64_eval import (arm64_calibration_of, arm64_trip_head_of, evaluate_arm64,
@@ -188,6 +202,7 @@ def run_watch(args) -> int:
     from ncpu.world.watch import DEFAULT_SCORE, FaultNotApplied, plot
 
     torch.set_num_threads(1)
+    _variant(args)
     kinds = _fault_kinds(args.target)
     faults = {}
     for text in args.fault:

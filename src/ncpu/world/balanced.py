@@ -1,8 +1,8 @@
 """Short random programs with every opcode equally likely, for training balance.
 
 The project's random programs (`ncpu.machine.random_programs`) are built to
-find engine bugs: counted loops dominate their steps (DEC and JNZ are 20% of
-the held-out steps each), and a rare condition such as JBE meets few states
+find engine bugs: counted loops dominate their steps (DEC and JNZ are 17% and 16% of
+the held-out steps), and a rare condition such as JBE meets few states
 where it goes both ways. A model trained on them alone is right about JNZ
 and near chance (or worse) about JS, JLE, JBE. These programs draw every
 instruction uniformly from the whole instruction set, with random fields,
