@@ -15,6 +15,10 @@ attend over the slots and overwrite them through a gate:
     ẑ_s = z_s + Σ_w attention_w(s) · gate_w · (value_w - z_s)
 so a slot no head writes is carried over unchanged, and the untrained
 predictor (gates closed) is "no change".
+The `exact_alu` variant (`WorldConfig.exact_alu`, `alu_module.py`) adds two
+write heads whose values are not learned: the project's exact neural ALU,
+frozen, computes the result and flags words from operands the probe decodes
+from z; where and whether those heads write is learned like the others.
 
     JEPA loss      ||ẑ_{t+1} - z_{t+1}||² over a window of L steps, the
                    predictor fed its own output (open loop, like a rollout)
