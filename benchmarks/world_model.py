@@ -76,7 +76,8 @@ def main() -> int:
 
 
 def arm64(args) -> int:
-    from ncpu.world.arm64_eval import ARM64_TRAIN, arm64_calibration_of, config, evaluate_arm64, format_arm64_report
+    from ncpu.world.arm64_eval import (ARM64_TRAIN, arm64_calibration_of, arm64_trip_head_of, config, evaluate_arm64,
+                                       format_arm64_report)
     if args.train or not args.checkpoint.exists():
         tc = TrainConfig(**ARM64_TRAIN)
         cpu = time.process_time()
@@ -87,7 +88,8 @@ def arm64(args) -> int:
     print(f"checkpoint {args.checkpoint.name}: ARM64 target, {checkpoint['step']} steps, {parameters:,} trained parameters")
     started = time.process_time()
     thresholds, rates = arm64_calibration_of(model, checkpoint)
-    print(format_arm64_report(evaluate_arm64(model, thresholds, args.programs, rates=rates)))
+    trips = arm64_trip_head_of(model, checkpoint)
+    print(format_arm64_report(evaluate_arm64(model, thresholds, args.programs, rates=rates, trips=trips)))
     print(f"(evaluation on the CPU took {time.process_time() - started:.0f} s of CPU time)")
     return 0
 

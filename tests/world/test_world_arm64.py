@@ -12,7 +12,8 @@ import torch
 
 from ncpu.arm64.cpu import disassemble
 from ncpu.world import arm64
-from ncpu.world.arm64_eval import _transitions, anomaly_scores, evaluate_arm64
+from ncpu.world.arm64_eval import _transitions, anomaly_scores, arm64_trip_head_of, evaluate_arm64
+from ncpu.world.trips import Latches
 from ncpu.world.model import WorldConfig
 from ncpu.world.train import TrainConfig, load_model, train
 
@@ -89,7 +90,8 @@ def tiny(tmp_path_factory):
     torch.set_num_threads(1)
     path = tmp_path_factory.mktemp("world_arm64") / "tiny.pt"
     tc = TrainConfig(steps=200, batch=32, programs_per_refresh=120, refresh_every=100, lr=2e-3, max_trace_steps=64,
-                     checkpoint_every=100, calibration_programs=30, error_rate_programs=40)
+                     checkpoint_every=100, calibration_programs=30, error_rate_programs=40, trip_programs=300,
+                     trip_steps=200)
     train(tc, TINY, path, target="arm64")
     return path
 
@@ -152,6 +154,29 @@ def test_the_arm64_eval_has_every_table(tiny):
     assert result["one_step"]["latent"]["dims_std_below_0.1"] == 0
     assert set(result["rollouts"]) == {"k=1", "k=4", "k=16", "k=64"}
     assert set(result["anomalies"]) >= {"register", "alu", "skip", "branch", "false_positive_rate"}
+    assert set(result["speculation"]) == {"branch_k=1", "branch_k=4", "branch_k=16"}
+    trips = evaluate_arm64(model, None, programs=20, faults_per_kind=20,
+                           trips=arm64_trip_head_of(model, load_model(tiny)[1]))["trip_counts"]["held_out"]
+    assert trips["latches"] > 50 and {"accuracy", "majority_accuracy", "speculate_verify"} <= set(trips)
+
+
+def test_arm64_loop_latches_count_what_the_counter_holds():
+    # At the B.NE of a counted loop (after SUBS X7, X7, #1) the loop goes on X7 more times:
+    # the remaining count trip counting finds through the ARM64 view is the counter.
+    traces = arm64.random_traces("eval", 5, 40, program=arm64.loop_program)
+    latches = Latches.of(traces, arm64.LOOPS)
+    assert len(latches) > 100 and latches.first.sum() >= 30
+    assert np.array_equal(latches.remaining, latches.before[:, arm64.COUNTER].astype(np.int64))
+
+
+def test_a_tiny_arm64_trip_head_beats_the_majority_on_held_out_counted_loops(tiny):
+    from ncpu.world.trips import train_trip_head, majority_count, trip_report
+    model, _ = load_model(tiny)
+    train_traces = arm64.random_traces("train", 9, 300, program=arm64.loop_program)
+    head = train_trip_head(model, train_traces, 400, view=arm64.LOOPS)
+    held = Latches.of(arm64.random_traces("eval", 9, 100, program=arm64.loop_program), arm64.LOOPS)
+    report = trip_report(model, head, majority_count(train_traces, arm64.LOOPS), held, arm64.LOOPS)
+    assert report["accuracy"] > report["majority_accuracy"] + 0.1
 
 
 def test_eval_refuses_a_model_of_the_other_machine(shipped_arm64, capsys):

@@ -28,6 +28,7 @@ import numpy as np
 
 from ncpu.world.calibrate import Contexts
 from ncpu.world.traces import split_of
+from ncpu.world.trips import LoopView
 
 CODE = 0x100000
 MAX_WORDS = 1024  # the code page(s) mapped at CODE
@@ -72,6 +73,37 @@ def branch_target(word: int, pc: int) -> int:
     return (pc + 4 * offset) & U64
 
 
+def jump_target(word: int, pc: int) -> int:
+    """Target of a B at pc."""
+    offset = word & 0x3FFFFFF
+    offset -= (1 << 26) if offset >> 25 else 0
+    return (pc + 4 * offset) & U64
+
+
+def loop_branches(words: list[int]) -> dict[int, bool]:
+    """pc of each loop branch -> whether the loop goes on when it is taken, as
+    `trips.loop_branches` finds them in nCPU code: a backward conditional branch
+    (goes on when taken), or a forward one that jumps past a backward B to it or
+    before it (goes on when not taken)."""
+    pcs = [CODE + 4 * i for i in range(len(words))]
+    jumps = [(pc, jump_target(w, pc)) for pc, w in zip(pcs, words) if w & 0xFC000000 == _B]
+    out = {}
+    for pc, word in zip(pcs, words):
+        if not is_conditional(np.array([word]))[0]:
+            continue
+        target = branch_target(word, pc)
+        if target <= pc:
+            out[pc] = True
+        elif any(pc < q < target and back <= pc for q, back in jumps):
+            out[pc] = False
+    return out
+
+
+def branch_targets(words: np.ndarray, pcs: np.ndarray) -> np.ndarray:
+    """`branch_target` of each step's word at its pc, uint64[T] (meaningful for conditional branches)."""
+    return np.array([branch_target(int(w), int(pc)) for w, pc in zip(words, pcs)], np.uint64)
+
+
 def destination(word: int) -> int | None:
     """The register a data-processing word of the forms above writes (None: none, or XZR)."""
     if instruction_class(np.array([word]))[0] == 1 or word & 0x1F == 31:
@@ -99,6 +131,32 @@ def random_program(rng: random.Random) -> list[int]:
             else:
                 words.append(_B | max(offset, 2) & 0x3FFFFFF)
     return words
+
+
+COUNTER = 7  # the counted loops' counter register
+
+
+def loop_program(rng: random.Random) -> list[int]:
+    """A counted loop among random code, for trip counts (random programs' loops
+    nearly always exit at once: their branch conditions are random):
+
+        (random code)  MOVZ X7, #n  body: (random code not writing X7)
+        SUBS X7, X7, #1  B.NE body  (random code)
+
+    The loop runs n times; from the latch's state on, the remaining count is in X7."""
+    def free_of_counter() -> int:
+        while True:
+            word = _data_processing(rng)
+            if destination(word) != COUNTER:
+                return word
+    head = [_data_processing(rng) for _ in range(rng.randint(0, 3))]
+    body = [free_of_counter() for _ in range(rng.randint(1, 6))]
+    count = rng.choice((rng.randint(1, 4), rng.randint(1, 20)))
+    subs = (1 << 31) | _ADDSUB_IMM["subs"] | 1 << 10 | COUNTER << 5 | COUNTER
+    back = -(len(body) + 1)
+    bne = _BCOND | (back & 0x7FFFF) << 5 | 1  # condition NE
+    tail = [_data_processing(rng) for _ in range(rng.randint(0, 3))]
+    return head + [(1 << 31) | _MOVE["movz"] | count << 5 | COUNTER] + body + [subs, bne] + tail
 
 
 def _data_processing(rng: random.Random) -> int:
@@ -210,13 +268,15 @@ EVAL_SEED = 10**9
 
 
 def random_traces(split: str, seed: int, count: int, max_steps: int = 128,
-                  stepper: Stepper | None = None) -> list[Arm64Trace]:
-    """`count` non-empty traces of random programs whose content falls in `split` (seeds seed, seed+1, ...)."""
+                  stepper: Stepper | None = None, program: Callable[[random.Random], list[int]] = random_program
+                  ) -> list[Arm64Trace]:
+    """`count` non-empty traces of `program`s (random programs by default) whose content
+    falls in `split` (seeds seed, seed+1, ...)."""
     stepper = stepper or Stepper()
     traces, current = [], seed
     while len(traces) < count:
         rng = random.Random(current)
-        words = random_program(rng)
+        words = program(rng)
         if split_of(words) == split:
             trace = stepper.record(words, random_start(rng), max_steps, f"arm64:{current}")
             if len(trace):
@@ -270,6 +330,8 @@ def word_roles(words: np.ndarray) -> np.ndarray:
 
 
 CONTEXTS = Contexts(KINDS, len(ROLES), WORD_BITS, lambda words: (kind_of(words), word_roles(words)))
+# How trip counting (`trips.py`) reads ARM64 traces.
+LOOPS = LoopView(loop_branches, PC_COL, branch_targets, state_bits, action_bits, ACTION_BITS)
 
 
 # Faults, as in `faults.py` (the same definition: a fault always changes the

@@ -8,7 +8,8 @@ rollouts, and the AUROC of the anomaly scores per injected fault type
 (thresholds set on clean `valid` programs to flag 1% of their steps),
 including the calibrated score (`calibrate.py`, with the ARM64 contexts of
 `arm64.CONTEXTS`: instruction form, word role, bit, confidence).
-Not here (yet): branch speculation and trip counts.
+Branch speculation and loop trip counts are the nCPU model's (`evaluate.speculation`,
+`trips.py`), read through the ARM64 view of a trace (`arm64.LOOPS`).
 """
 
 from __future__ import annotations
@@ -24,13 +25,19 @@ from ncpu.world.calibrate import ErrorRates
 from ncpu.world.evaluate import (ERROR_RATE_SEED, FALSE_POSITIVE_RATE, ROLLOUT_KS, _batched, _bit_scores, auroc,
                                  effective_rank)
 from ncpu.world.model import WorldConfig, WorldModel
-from ncpu.world.report import one_step_lines
+from ncpu.world.report import one_step_lines, trip_lines
+from ncpu.world.trips import Latches, TripHead, majority_count, train_trip_head, trip_report
 
 SCORES = ("latent", "latent_word", "probe", "probe_bit", "calibrated")
 # `ncpu world train --target arm64`'s defaults (TrainConfig fields): a wider state
 # (34 words of 64 bits) costs about twice the nCPU model's CPU time per window.
 ARM64_TRAIN = {"steps": 700, "batch": 64, "programs_per_refresh": 300, "max_trace_steps": 128,
-               "calibration_programs": 150, "error_rate_programs": 400}
+               "calibration_programs": 150, "error_rate_programs": 400, "trip_programs": 3000, "trip_steps": 1500}
+
+
+SPECULATION_KS = (1, 4, 16)
+TRIP_SEED = 3 * 10**8  # training programs for the trip head, apart from the world model's pools
+TRIP_PROGRAMS, TRIP_STEPS = ARM64_TRAIN["trip_programs"], ARM64_TRAIN["trip_steps"]
 
 
 def config() -> WorldConfig:
@@ -114,8 +121,10 @@ def arm64_calibration_of(model: WorldModel, checkpoint: dict) -> tuple[dict[str,
 
 @torch.no_grad()
 def evaluate_arm64(model: WorldModel, thresholds: dict[str, float] | None, programs: int = 300,
-                   seed: int = 0, faults_per_kind: int = 2000, rates: ErrorRates | None = None) -> dict:
-    """Every held-out figure of `ncpu world eval --target arm64`; `rates` adds the calibrated score."""
+                   seed: int = 0, faults_per_kind: int = 2000, rates: ErrorRates | None = None,
+                   trips: tuple[TripHead, int] | None = None) -> dict:
+    """Every held-out figure of `ncpu world eval --target arm64`; `rates` adds the calibrated
+    score; `trips` (a trip head and the training majority count) adds loop trip counts."""
     rng = random.Random(seed)
     traces = held_out("eval", programs)
     before, words, after = _transitions(traces)
@@ -153,7 +162,63 @@ def evaluate_arm64(model: WorldModel, thresholds: dict[str, float] | None, progr
                      "dims": int(target.shape[1]), "effective_rank": effective_rank(target[:8192])}
     return {"programs": {"random": len(traces), "transitions": len(words)}, "one_step": one,
             "rollouts": _rollouts(model, traces, rng),
-            "anomalies": _anomalies(model, before, words, after, thresholds, rng, faults_per_kind, rates)}
+            "anomalies": _anomalies(model, before, words, after, thresholds, rng, faults_per_kind, rates),
+            "speculation": branch_speculation(model, traces),
+            **({"trip_counts": trip_counts(model, trips, traces)} if trips else {})}
+
+
+def trip_counts(model: WorldModel, trips: tuple[TripHead, int], held: list) -> dict:
+    """The trip report on held-out programs: the random ones `held` and as many counted loops."""
+    traces = held + arm64.random_traces("eval", arm64.EVAL_SEED, len(held), program=arm64.loop_program)
+    return {"held_out": trip_report(model, *trips, Latches.of(traces, arm64.LOOPS), arm64.LOOPS)}
+
+
+def arm64_trip_head(model: WorldModel, programs: int = TRIP_PROGRAMS, steps: int = TRIP_STEPS) -> dict:
+    """The trip-count head for the ARM64 model, fitted on the loops of training programs:
+    random programs and counted loops (`arm64.loop_program`), half each."""
+    traces = (arm64.random_traces("train", TRIP_SEED, programs // 2)
+              + arm64.random_traces("train", TRIP_SEED, programs - programs // 2, program=arm64.loop_program))
+    head = train_trip_head(model, traces, steps, view=arm64.LOOPS)
+    return {"trip_head": head.state_dict(), "trip_majority": majority_count(traces, arm64.LOOPS)}
+
+
+def arm64_trip_head_of(model: WorldModel, checkpoint: dict) -> tuple[TripHead, int]:
+    """The checkpoint's trip head and majority count, or both fitted now (a checkpoint saved without them)."""
+    saved = checkpoint if "trip_head" in checkpoint else arm64_trip_head(model)
+    head = TripHead(model.config.latent, action_width=arm64.ACTION_BITS)
+    head.load_state_dict({k: v.float() for k, v in saved["trip_head"].items()})
+    return head.eval(), int(saved["trip_majority"])
+
+
+@torch.no_grad()
+def branch_speculation(model: WorldModel, traces) -> dict:
+    """Direction of each conditional branch (target != fall-through) predicted k
+    steps ahead: roll the predictor open-loop from the exact state k-1 steps
+    before the branch over the recorded words, decode the pc after the branch and
+    check it names the direction taken (as `evaluate.speculation` for nCPU)."""
+    out = {}
+    pc = arm64.STATE_FIELDS["pc"]
+    for k in SPECULATION_KS:
+        pairs = []
+        for t in traces:
+            pcs = t.states[:-1, arm64.PC_COL]
+            for j in np.flatnonzero(arm64.is_conditional(t.actions)):
+                if j - k + 1 >= 0 and arm64.branch_target(int(t.actions[j]), int(pcs[j])) != int(pcs[j]) + 4:
+                    pairs.append((t, j - k + 1))
+        if not pairs:
+            continue
+        start = torch.from_numpy(arm64.state_bits(np.stack([t.states[i] for t, i in pairs])))
+        actions = torch.from_numpy(arm64.action_bits(np.concatenate([t.actions[i:i + k] for t, i in pairs])))
+        latents = model.rollout(model.encode(start), actions.view(len(pairs), k, -1))
+        decoded = _batched(model.decode, latents[:, -1]) > 0
+        truth = torch.from_numpy(arm64.state_bits(np.stack([t.states[i + k] for t, i in pairs]))) > 0.5
+        correct = (decoded[:, pc] == truth[:, pc]).all(-1)
+        taken = [int(t.states[i + k, arm64.PC_COL]) == arm64.branch_target(int(t.actions[i + k - 1]),
+                                                                           int(t.states[i + k - 1, arm64.PC_COL]))
+                 for t, i in pairs]
+        out[f"branch_k={k}"] = {"accuracy": float(correct.float().mean()), "branches": len(pairs),
+                                "taken_share": float(np.mean(taken))}
+    return out
 
 
 @torch.no_grad()
@@ -233,4 +298,12 @@ def format_arm64_report(r: dict, flag: str = "calibrated") -> str:
     if "false_positive_rate" in an:
         lines.append(f"* caught by the {flag} threshold, which flags {an['false_positive_rate'][flag]:.2%} of clean "
                      f"held-out steps (set to flag 1% of the clean steps of validation programs)")
+    branches = r.get("speculation", {})
+    if branches:
+        share = next(iter(branches.values()))["taken_share"]
+        lines += ["", "branch direction predicted k steps ahead (held-out programs): " + "  ".join(
+            f"{k.split('_')[1]} {v['accuracy']:.1%} of {v['branches']}" for k, v in branches.items())
+            + f"  (always guessing the majority direction: {max(share, 1 - share):.1%})"]
+    if "trip_counts" in r:
+        lines += [""] + trip_lines(r["trip_counts"])
     return "\n".join(lines)

@@ -14,6 +14,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from ncpu.isa.opcodes import OPCODES as ALL_OPCODES
 from ncpu.world.calibrate import ErrorRates
 from ncpu.world.faults import FAULTS, inject
 from ncpu.world.features import (CLASSES, CONDITIONAL_CODES, STATE_FIELDS, action_bits,
@@ -22,6 +23,7 @@ from ncpu.world.model import WorldModel
 from ncpu.world.traces import Trace, corpus_traces, random_traces
 from ncpu.world.trips import Latches, TripHead, trip_report
 
+MNEMONIC = {op.code: op.mnemonic for op in ALL_OPCODES}
 ROLLOUT_KS = (1, 4, 16, 64)
 SPECULATION_KS = (1, 4, 16)
 FALSE_POSITIVE_RATE = 0.01  # the anomaly threshold: this share of clean valid steps flagged
@@ -189,6 +191,12 @@ def one_step(model: WorldModel, data: Transitions, linear: torch.Tensor) -> dict
     out["per_class"] = {name: {**_bit_scores(decoded[classes == i], after[classes == i]),
                                "steps": int((classes == i).sum())}
                         for i, name in enumerate(CLASSES) if (classes == i).any()}
+    # Per opcode: where the predictor is wrong on clean steps is where a fault
+    # hides (it looks like what the model expected), so this is the table to read first.
+    ops = data.action[:, 0]
+    out["per_op"] = {MNEMONIC[code]: {"state_accuracy": float((decoded[ops == code] == (after[ops == code] > 0.5))
+                                                              .all(-1).float().mean()),
+                                      "steps": int((ops == code).sum())} for code in np.unique(ops)}
     out["probe_on_true_latents"] = _bit_scores(_batched(model.decode, target) > 0, after)
     # Collapse is measured where the anti-collapse terms act: over the byte
     # latents of every word of every state (per-dimension variance of the

@@ -15,6 +15,10 @@ attend over the slots and overwrite them through a gate:
     ẑ_s = z_s + Σ_w attention_w(s) · gate_w · (value_w - z_s)
 so a slot no head writes is carried over unchanged, and the untrained
 predictor (gates closed) is "no change".
+The `exact_alu` variant (`WorldConfig.exact_alu`, `alu_module.py`) adds two
+write heads whose values are not learned: the project's exact neural ALU,
+frozen, computes the result and flags words from operands the probe decodes
+from z; where and whether those heads write is learned like the others.
 
     JEPA loss      ||ẑ_{t+1} - z_{t+1}||² over a window of L steps, the
                    predictor fed its own output (open loop, like a rollout)
@@ -63,6 +67,10 @@ class WorldConfig:
     words: int = WORDS
     word_bits: int = 32
     action_bits: int = ACTION_BITS
+    # The `exact_alu` variant (`alu_module.py`, nCPU target only): two more write
+    # heads whose values are the frozen exact ALU's result and flags words,
+    # computed from operands the probe decodes from the latent state.
+    exact_alu: bool = False
 
     @property
     def latent(self) -> int:
@@ -107,6 +115,11 @@ class StateEncoder(nn.Module):
         byte_bits = bits.view(*bits.shape[:-1], self.c.words * self.c.word_bytes, 8) * 2 - 1  # (B, S*4, 8)
         return self.byte(byte_bits).flatten(-2)  # (B, S*d)
 
+    def word(self, bits: torch.Tensor) -> torch.Tensor:
+        """One word's bits [B, word_bits] -> its slot latent [B, d]."""
+        byte_bits = bits.view(len(bits), self.c.word_bytes, 8) * 2 - 1
+        return self.byte(byte_bits).flatten(-2)
+
 
 class Predictor(nn.Module):
     """(latent [B, S*d], action bits [B, A]) -> next latent [B, S*d]."""
@@ -123,12 +136,18 @@ class Predictor(nn.Module):
         self.values = nn.Linear(c.core_hidden, c.heads * c.word_latent)
         self.gates = nn.Linear(c.core_hidden, c.heads)
         nn.init.constant_(self.gates.bias, -3.0)  # start closed: "no change"
+        if c.exact_alu:  # where and whether the ALU's two words are written: learned
+            self.alu_query = nn.Linear(c.action_embed, 2 * c.key)
+            self.alu_gates = nn.Linear(c.core_hidden, 2)
+            nn.init.constant_(self.alu_gates.bias, -3.0)
 
     def _attend(self, query: nn.Linear, keys: torch.Tensor, e: torch.Tensor) -> torch.Tensor:
         q = query(e).view(-1, self.c.heads, self.c.key)  # (B, H, k)
         return torch.softmax(q @ keys.T / math.sqrt(self.c.key), dim=-1)  # (B, H, S)
 
-    def forward(self, z: torch.Tensor, action_bits: torch.Tensor) -> torch.Tensor:
+    def forward(self, z: torch.Tensor, action_bits: torch.Tensor,
+                alu_values: torch.Tensor | None = None) -> torch.Tensor:
+        """`alu_values` [B, 2, d]: the exact ALU's candidate words (exact_alu variant)."""
         c = self.c
         slots = z.view(-1, c.words, c.word_latent)  # (B, S, d)
         e = self.action(action_bits * 2 - 1)  # (B, E)
@@ -137,6 +156,11 @@ class Predictor(nn.Module):
         values = self.values(h).view(-1, c.heads, c.word_latent)  # (B, H, d)
         where = self._attend(self.write_query, self.write_keys, e)  # (B, H, S)
         weight = where * torch.sigmoid(self.gates(h))[..., None]  # (B, H, S)
+        if alu_values is not None:
+            q = self.alu_query(e).view(-1, 2, c.key)
+            alu_where = torch.softmax(q @ self.write_keys.T / math.sqrt(c.key), dim=-1)  # (B, 2, S)
+            weight = torch.cat([weight, alu_where * torch.sigmoid(self.alu_gates(h))[..., None]], 1)
+            values = torch.cat([values, alu_values], 1)
         # Σ_w weight_w(s) · (value_w - z_s)
         update = weight.transpose(1, 2) @ values - weight.sum(1)[..., None] * slots  # (B, S, d)
         return (slots + update).flatten(1)
@@ -151,6 +175,7 @@ class WorldModel(nn.Module):
         self.predictor = Predictor(c)
         # One byte's latent -> its 8 bit logits (bytes, like the encoder: every value is met).
         self.probe = _mlp([c.byte_latent, c.probe_hidden, 8])
+        self.alu = None  # the exact_alu variant's frozen ALU, built on first use (not a parameter)
 
     def encode(self, bits: torch.Tensor) -> torch.Tensor:
         return self.context(bits)
@@ -160,13 +185,28 @@ class WorldModel(nn.Module):
         return self.target(bits)
 
     def predict(self, z: torch.Tensor, action_bits: torch.Tensor) -> torch.Tensor:
-        return self.predictor(z, action_bits)
+        return self.predictor(z, action_bits, self.alu_values(z, action_bits) if self.config.exact_alu else None)
+
+    def alu_values(self, z: torch.Tensor, action_bits: torch.Tensor) -> torch.Tensor:
+        """The exact ALU's result and flags words for latents z, as slot latents [B, 2, d]:
+        operands read from z by the probe (`alu_module.py`)."""
+        if self.alu is None:
+            from ncpu.world.alu_module import ExactALUModule
+            self.alu = ExactALUModule()
+        with torch.no_grad():
+            bits = (self.decode(z) > 0).view(len(z), self.config.words, 32).long()
+            words = (bits << torch.arange(32, device=z.device)).sum(-1)  # unsigned
+            words = torch.where(words >= 1 << 31, words - (1 << 32), words)
+            result, flags = self.alu(words[:, :8], bits[:, -1, :4] > 0, action_bits)
+            shifts = torch.arange(32)
+            candidate = ((torch.stack([result, flags], 1)[..., None] >> shifts) & 1).float().to(z.device)
+        return self.context.word(candidate.view(-1, 32)).view(len(z), 2, -1)
 
     def rollout(self, z: torch.Tensor, actions: torch.Tensor) -> torch.Tensor:
         """Open loop: latents [B, S*d], actions [B, K, 144] -> predicted latents [B, K, S*d]."""
         out = []
         for k in range(actions.shape[1]):
-            z = self.predictor(z, actions[:, k])
+            z = self.predict(z, actions[:, k])
             out.append(z)
         return torch.stack(out, dim=1)
 

@@ -11,6 +11,10 @@ def format_report(r: dict, flag: str = "calibrated") -> str:
              f"({p['transitions']:,} transitions)", "",
              f"{'1-step prediction':<22}{'latent MSE':>12}{'bit acc':>10}{'state acc':>11}"]
     lines += one_step_lines(o)
+    if "per_op" in o:
+        ranked = sorted(o["per_op"].items(), key=lambda kv: kv[1]["state_accuracy"])
+        lines += ["whole next state exact, per opcode (worst first): " + "  ".join(
+            f"{name} {v['state_accuracy']:.0%}" for name, v in ranked)]
     ro = r["rollouts"]
     lines += ["", f"{'open-loop rollout':<22}{'state acc':>11}{'bit acc':>10}"]
     for k in ("k=1", "k=4", "k=16", "k=64"):
@@ -46,11 +50,11 @@ def format_report(r: dict, flag: str = "calibrated") -> str:
     lines.append(f"speculate-then-verify (horizon {sv['horizon']}): {sv['steps']} steps in {sv['rounds']} rounds, "
                  f"{sv['sequential_steps_saved']} sequential steps saved ({sv['saved_share']:.1%})")
     if "trip_counts" in r:
-        lines += [""] + _trip_lines(r["trip_counts"])
+        lines += [""] + trip_lines(r["trip_counts"])
     return "\n".join(lines)
 
 
-def _trip_lines(trips: dict) -> list[str]:
+def trip_lines(trips: dict) -> list[str]:
     t = trips["held_out"]
     lines = [f"loop trip counts from latents (held-out, {t['latches']} loop-branch executions, "
              f"{t['entries']} loop entries)",
@@ -60,6 +64,8 @@ def _trip_lines(trips: dict) -> list[str]:
              "ahead the exit lies: " + "  ".join(f"{k} {v['accuracy']:.1%} of {v['entries']}"
                                                  for k, v in t["by_distance"].items() if v["entries"])]
     for name, label in (("held_out", "held-out programs"), ("held_out_corpus", "held-out corpus")):
+        if name not in trips:
+            continue
         sv = trips[name]["speculate_verify"]
         lines.append(f"  speculate-then-verify at loop entry ({label}): {sv['instances_right']} of "
                      f"{sv['loop_instances']} loops right, {sv['steps_covered']} of {sv['steps_in_loops']} loop steps "

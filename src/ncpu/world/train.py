@@ -20,6 +20,7 @@ from typing import Callable
 import numpy as np
 import torch
 
+from ncpu.world.balanced import balanced_traces
 from ncpu.world.calibrate import ErrorRates
 from ncpu.world.evaluate import ERROR_RATE_SEED, fit_error_rates, held_out, thresholds
 from ncpu.world.features import action_bits, state_bits
@@ -44,6 +45,7 @@ class TrainConfig:
     error_rate_programs: int = 600  # other valid-split programs for the calibrated score's error rates
     trip_programs: int = 12000  # training programs whose loops teach the trip-count head
     trip_steps: int = 3000
+    balanced_programs: int = 2000  # short programs of uniformly drawn opcodes per refresh (`balanced.py`)
 
 
 class WindowPool:
@@ -79,10 +81,14 @@ class WindowPool:
         return self.states[index], self.actions[index[:, :-1]]
 
 
+BALANCED_SEED = 5 * 10**11  # balanced programs' seeds, apart from the random programs'
+
+
 def training_pool(tc: TrainConfig, window: int, refresh: int, corpus: list[Trace]) -> WindowPool:
     seed = tc.seed * 1_000_000_007 + refresh * tc.programs_per_refresh * 12
     traces = random_traces("train", seed, tc.programs_per_refresh, tc.max_trace_steps)
-    return WindowPool(traces + corpus, window)
+    balanced = balanced_traces("train", BALANCED_SEED + seed * 5, tc.balanced_programs) if tc.balanced_programs else []
+    return WindowPool(traces + balanced + corpus, window)
 
 
 def learning_rate(tc: TrainConfig, step: int) -> float:
@@ -129,13 +135,17 @@ def complete(path: Path, out: Path, half: bool = False) -> None:
     if half:  # calibrate the weights as they will be loaded
         rounded = {k: v.half().float() if v.is_floating_point() else v for k, v in model.state_dict().items()}
         model.load_state_dict(rounded)
-        checkpoint = {k: v for k, v in checkpoint.items() if k not in ("thresholds", "error_rates", "trip_head")}
+        # The anomaly calibration is measured again on the rounded weights; a trip head
+        # saved with the model is kept (it reads the encoder's latents, which rounding
+        # moves by far less than its classes are apart; eval measures it on the rounded model).
+        checkpoint = {k: v for k, v in checkpoint.items() if k not in ("thresholds", "error_rates")}
         checkpoint["model"] = rounded
     tc = TrainConfig(**checkpoint.get("train_config", {}))
-    if checkpoint.get("target", "ncpu") == "arm64":  # no trip head for it
-        from ncpu.world.arm64_eval import arm64_calibration_of
+    if checkpoint.get("target", "ncpu") == "arm64":
+        from ncpu.world.arm64_eval import arm64_calibration_of, arm64_trip_head
         thresholds, rates = arm64_calibration_of(model, checkpoint)
         extra = {"thresholds": thresholds, "error_rates": rates.table.astype(np.float32)}
+        extra.update({} if "trip_head" in checkpoint else arm64_trip_head(model))
     else:
         calibrated = ("error_rates" in checkpoint
                       and ErrorRates(np.asarray(checkpoint["error_rates"], np.float64)).fits())
@@ -210,8 +220,9 @@ def train(tc: TrainConfig, config: WorldConfig, checkpoint: Path | None = None, 
     _optimizer_to(optimizer, "cpu")
     if checkpoint is not None:
         if target == "arm64":
-            from ncpu.world.arm64_eval import arm64_calibration
-            extra = arm64_calibration(model, tc.calibration_programs, tc.error_rate_programs, tc.max_trace_steps)
+            from ncpu.world.arm64_eval import arm64_calibration, arm64_trip_head
+            extra = {**arm64_calibration(model, tc.calibration_programs, tc.error_rate_programs, tc.max_trace_steps),
+                     **arm64_trip_head(model, tc.trip_programs, tc.trip_steps)}
         else:
             extra = {**calibration(model, tc), **trip_head(model, tc)}
         save_checkpoint(checkpoint, model, optimizer, tc.steps, tc, {"target": target, **extra})

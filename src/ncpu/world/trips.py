@@ -29,6 +29,7 @@ first latch where speculation and execution part.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 import torch
@@ -41,7 +42,21 @@ from ncpu.world.model import WorldModel, _mlp
 from ncpu.world.traces import Trace
 
 CAP = 16  # counts of CAP or more are one class
-_PC = 12
+
+
+@dataclass(frozen=True)
+class LoopView:
+    """How trip counting reads one target machine's traces: its loop branches
+    (from the program's words: pc -> whether the loop goes on when the branch
+    is taken), the pc column of its raw states, each step's branch target
+    (from the raw action and the pc), and its state and action bits."""
+
+    loop_branches: Callable[[list[int]], dict[int, bool]]
+    pc_column: int
+    branch_target: Callable[[np.ndarray, np.ndarray], np.ndarray]  # (raw actions [T, ...], pcs [T]) -> targets [T]
+    state_bits: Callable[[np.ndarray], np.ndarray]
+    action_bits: Callable[[np.ndarray], np.ndarray]
+    action_width: int  # bits of one encoded action
 
 
 @dataclass
@@ -59,19 +74,27 @@ class Latches:
         return len(self.remaining)
 
     @classmethod
-    def of(cls, traces: list[Trace]) -> Latches:
+    def of(cls, traces: list, view: LoopView | None = None) -> Latches:
+        """The latches of `traces` of the nCPU machine, or of another target read through `view`."""
+        view = view or NCPU_LOOPS
         rows: dict[str, list] = {k: [] for k in ("before", "latch", "previous", "remaining", "first", "exit")}
+        sample = traces[0] if traces else None
+        state_shape = sample.states.shape[1:] if sample else (22,)
+        action_shape = sample.actions.shape[1:] if sample else (8,)
         for trace in traces:
-            for j, count, first, exit_step in _latch_counts(trace):
+            for j, count, first, exit_step in _latch_counts(trace, view):
                 rows["before"].append(trace.states[j])
                 rows["latch"].append(trace.actions[j])
-                rows["previous"].append(trace.actions[j - 1] if j else np.zeros(8, np.int64))
+                rows["previous"].append(trace.actions[j - 1] if j else np.zeros_like(trace.actions[0]))
                 rows["remaining"].append(count)
                 rows["first"].append(first)
                 rows["exit"].append(exit_step + 1 - j)
         empty = len(rows["remaining"]) == 0
-        return cls(np.array(rows["before"], np.int64).reshape(-1, 22), np.array(rows["latch"], np.int64).reshape(-1, 8),
-                   np.array(rows["previous"], np.int64).reshape(-1, 8), np.array(rows["remaining"], np.int64),
+        state_type, action_type = (sample.states.dtype, sample.actions.dtype) if sample else (np.int64, np.int64)
+        return cls(np.array(rows["before"], state_type).reshape(-1, *state_shape),
+                   np.array(rows["latch"], action_type).reshape(-1, *action_shape),
+                   np.array(rows["previous"], action_type).reshape(-1, *action_shape),
+                   np.array(rows["remaining"], np.int64),
                    np.array(rows["first"], bool), np.array(rows["exit"] if not empty else [], np.int64))
 
 
@@ -90,12 +113,15 @@ def loop_branches(words: list[int]) -> dict[int, bool]:
     return out
 
 
-def _latch_counts(trace: Trace):
+NCPU_LOOPS = LoopView(loop_branches, 12, lambda actions, pcs: actions[:, 4], state_bits, action_bits, ACTION_BITS)
+
+
+def _latch_counts(trace: Trace, view: LoopView):
     """(step, remaining count, first of its instance, step of the exit) of every
     loop-branch execution whose loop exits within the trace."""
-    stays = loop_branches(trace.words)
-    pcs = trace.states[:-1, _PC]
-    taken = trace.states[1:, _PC] == trace.actions[:, 4]
+    stays = view.loop_branches(trace.words)
+    pcs = trace.states[:-1, view.pc_column]
+    taken = trace.states[1:, view.pc_column] == view.branch_target(trace.actions, pcs)
     by_pc: dict[int, list[int]] = {}
     for j in range(len(trace)):
         if int(pcs[j]) in stays:
@@ -115,33 +141,34 @@ def _latch_counts(trace: Trace):
 class TripHead(nn.Module):
     """(latent of the state at the latch, latch action, previous action) -> count logits [CAP+1]."""
 
-    def __init__(self, latent: int, hidden: int = 256):
+    def __init__(self, latent: int, hidden: int = 256, action_width: int = ACTION_BITS):
         super().__init__()
-        self.net = _mlp([latent + 2 * ACTION_BITS, hidden, hidden, CAP + 1])
+        self.net = _mlp([latent + 2 * action_width, hidden, hidden, CAP + 1])
 
     def forward(self, z: torch.Tensor, latch: torch.Tensor, previous: torch.Tensor) -> torch.Tensor:
         return self.net(torch.cat([z, latch * 2 - 1, previous * 2 - 1], -1))
 
 
-def _inputs(model: WorldModel, latches: Latches) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+def _inputs(model: WorldModel, latches: Latches, view: LoopView) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     with torch.no_grad():
-        z = model.encode(torch.from_numpy(state_bits(latches.before)))
-    return z, torch.from_numpy(action_bits(latches.latch)), torch.from_numpy(action_bits(latches.previous))
+        z = model.encode(torch.from_numpy(view.state_bits(latches.before)))
+    return z, torch.from_numpy(view.action_bits(latches.latch)), torch.from_numpy(view.action_bits(latches.previous))
 
 
 def classes(remaining: np.ndarray) -> np.ndarray:
     return np.minimum(remaining, CAP)
 
 
-def train_trip_head(model: WorldModel, traces: list[Trace], steps: int = 1500, batch: int = 256,
-                    seed: int = 0) -> TripHead:
-    """Fit a trip head on the latches of `traces` (training programs)."""
-    latches = Latches.of(traces)
+def train_trip_head(model: WorldModel, traces: list, steps: int = 1500, batch: int = 256,
+                    seed: int = 0, view: LoopView | None = None) -> TripHead:
+    """Fit a trip head on the latches of `traces` (training programs; another target's through `view`)."""
+    view = view or NCPU_LOOPS
+    latches = Latches.of(traces, view)
     if not len(latches):
         raise ValueError("no loop exits in the training traces")
     torch.manual_seed(seed)
-    head = TripHead(model.config.latent)
-    z, latch, previous = _inputs(model, latches)
+    head = TripHead(model.config.latent, action_width=view.action_width)
+    z, latch, previous = _inputs(model, latches, view)
     target = torch.from_numpy(classes(latches.remaining))
     optimizer = torch.optim.AdamW(head.parameters(), lr=2e-3, weight_decay=1e-4)
     generator = torch.Generator().manual_seed(seed)
@@ -157,19 +184,20 @@ def train_trip_head(model: WorldModel, traces: list[Trace], steps: int = 1500, b
 
 
 @torch.no_grad()
-def predict_counts(model: WorldModel, head: TripHead, latches: Latches) -> np.ndarray:
-    return head(*_inputs(model, latches)).argmax(-1).numpy()
+def predict_counts(model: WorldModel, head: TripHead, latches: Latches, view: LoopView | None = None) -> np.ndarray:
+    return head(*_inputs(model, latches, view or NCPU_LOOPS)).argmax(-1).numpy()
 
 
 def _accuracy(predicted: np.ndarray, truth: np.ndarray) -> float:
     return float((predicted == classes(truth)).mean()) if len(truth) else 0.0
 
 
-def trip_report(model: WorldModel, head: TripHead, majority: int, latches: Latches) -> dict:
+def trip_report(model: WorldModel, head: TripHead, majority: int, latches: Latches,
+                view: LoopView | None = None) -> dict:
     """Accuracy at every latch and at loop entries, by how far ahead the
     exit lies, against always guessing the training set's most common count;
     and the speculate-then-verify tally over loop instances."""
-    predicted = predict_counts(model, head, latches)
+    predicted = predict_counts(model, head, latches, view)
     truth = latches.remaining
     out = {"latches": len(truth), "accuracy": _accuracy(predicted, truth),
            "majority_accuracy": _accuracy(np.full_like(truth, majority), truth),
@@ -195,6 +223,6 @@ def trip_report(model: WorldModel, head: TripHead, majority: int, latches: Latch
     return out
 
 
-def majority_count(traces: list[Trace]) -> int:
-    counts = classes(Latches.of(traces).remaining)
+def majority_count(traces: list, view: LoopView | None = None) -> int:
+    counts = classes(Latches.of(traces, view).remaining)
     return int(np.bincount(counts, minlength=CAP + 1).argmax())
