@@ -313,3 +313,18 @@ def test_the_arm64_loop_does_not_reach_the_cold_families():
     assert not loop & cold
     assert cold <= entries
     assert {"exec_int.py", "exec_mem.py", "decode_table.py", "decoder.py"} <= loop
+
+
+def test_the_loop_passes_what_its_callees_by_address_take():
+    """entries.py compiles exec_cold and exec_simd for their parameters; run.py's calls by address
+    must pass the same arguments in the same order (a call through an address is not checked)."""
+    import inspect
+    import re
+
+    from ncpu.arm64.cpu import cold_rows, exec_simd, run
+
+    calls = dict(re.findall(r"call_at\(fp\[(\d)\], ([^)]*)\)", Path(run.__file__).read_text()))
+    cold = [*inspect.signature(cold_rows.exec_cold.py_func).parameters]
+    simd = [*inspect.signature(exec_simd.exec_simd.py_func).parameters]
+    assert calls["0"].split(", ") == [*cold[:7], "dc_regs[row, i]", "fp"] and cold[7] == "rg"
+    assert calls["1"].split(", ") == simd
