@@ -1,4 +1,4 @@
-"""numba's cache for nCPU code: in a user directory, stamped with every source the code can see."""
+"""numba's cache for nCPU code: in a user directory, stamped with every source the code can reach."""
 
 from __future__ import annotations
 
@@ -95,15 +95,16 @@ def test_a_temp_fallback_others_can_write_is_never_used(monkeypatch, tmp_path):
     assert Path(locator.get_cache_path()).is_relative_to(planted)
 
 
-def test_stamp_covers_every_source_of_the_directory(tmp_path):
+def test_stamp_covers_the_given_sources(tmp_path):
     for name in ("a.py", "b.py"):
         (tmp_path / name).write_text(f"# {name}\n")
-    before = jitcache.sources_digest(tmp_path)
+    files = sorted(tmp_path.glob("*.py"))
+    before = jitcache.sources_digest(files, tmp_path)
     (tmp_path / "b.py").write_text("# b, edited\n")
-    edited = jitcache.sources_digest(tmp_path)
+    edited = jitcache.sources_digest(files, tmp_path)
     assert edited != before
-    (tmp_path / "notes.txt").write_text("not source")
-    assert jitcache.sources_digest(tmp_path) == edited
+    (tmp_path / "b.py").rename(tmp_path / "c.py")             # same text, another module
+    assert jitcache.sources_digest(sorted(tmp_path.glob("*.py")), tmp_path) != edited
 
 
 @pytest.mark.parametrize("module", ["ncpu.synth.loops", "ncpu.machine.compute"])
@@ -170,3 +171,159 @@ def test_a_cache_hit_loads_no_registry_and_a_later_compile_still_finds_them(tmp_
     assert cold == {"squares": [0, 1, 4, 9, 16], "registries": True, "fresh": 90, "hits": 0, "misses": 1}
     warm = probe()
     assert warm == {"squares": [0, 1, 4, 9, 16], "registries": False, "fresh": 90, "hits": 1, "misses": 0}
+
+
+# Two compiled functions in sibling modules: `uses` calls a function of probe_dep, `alone` calls nothing.
+PROBE_DEP = '''
+from numba import njit
+
+
+@njit(cache=True)
+def helper(x):
+    return x * 3
+'''
+PROBE_USES = '''
+from ncpu import jitcache
+jitcache.install()
+from numba import njit
+from ncpu.probe_dep import helper
+
+
+@njit(cache=True)
+def uses(x):
+    return helper(x) + 1
+'''
+PROBE_ALONE = '''
+from ncpu import jitcache
+jitcache.install()
+from numba import njit
+
+
+@njit(cache=True)
+def alone(x):
+    return x - 1
+'''
+CALL_BOTH = '''
+import json
+from ncpu.probe_uses import uses
+from ncpu.probe_alone import alone
+print(json.dumps({"uses": uses(5), "alone": alone(5),
+                  "compiled": sorted(f.__name__ for f in (uses, alone) if f.stats.cache_misses)}))
+'''
+
+
+def test_an_edit_recompiles_the_functions_that_reach_it_and_no_other(tmp_path):
+    """The stamp covers what a module imports, transitively: editing probe_dep recompiles `uses`
+    (whose code contains helper's) and loads `alone` from the cache; the edit is seen, not stale."""
+    import json
+
+    src = tmp_path / "src"
+    (src / "ncpu").mkdir(parents=True)
+    for name in ("__init__.py", "jitcache.py", "cachedir.py"):
+        shutil.copy(SRC / "ncpu" / name, src / "ncpu" / name)
+    for name, text in (("probe_dep", PROBE_DEP), ("probe_uses", PROBE_USES), ("probe_alone", PROBE_ALONE)):
+        (src / "ncpu" / f"{name}.py").write_text(text)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_") and k != "NCPU_CACHE_DIR"}
+    env.update(XDG_CACHE_HOME=str(tmp_path / "xdg"), PYTHONPATH=str(src))
+
+    def probe():
+        return json.loads(subprocess.run([sys.executable, "-c", CALL_BOTH], env=env,
+                                         capture_output=True, text=True, check=True).stdout)
+
+    assert probe() == {"uses": 16, "alone": 4, "compiled": ["alone", "uses"]}
+    assert probe() == {"uses": 16, "alone": 4, "compiled": []}
+    dep = src / "ncpu" / "probe_dep.py"
+    dep.write_text(dep.read_text().replace("x * 3", "x * 7"))
+    assert probe() == {"uses": 36, "alone": 4, "compiled": ["uses"]}     # helper's new code, not the cached one
+    alone = src / "ncpu" / "probe_alone.py"
+    alone.write_text(alone.read_text() + "\n# edited\n")
+    assert probe() == {"uses": 36, "alone": 4, "compiled": ["alone"]}
+
+
+def test_reach_follows_imports_transitively_and_nothing_else(tmp_path):
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    files = {"__init__.py": "from .a import f\n", "a.py": "from . import b\nfrom .sub.c import g\n",
+             "b.py": "import os\n", "sub/__init__.py": "", "sub/c.py": "def g(): from ..d import h\n",
+             "d.py": "", "e.py": "from .a import f\n"}
+    for name, text in files.items():
+        (pkg / name).write_text(text)
+    names = lambda paths: sorted(p.relative_to(tmp_path).as_posix() for p in paths)     # noqa: E731
+    assert names(jitcache.reach(pkg / "a.py", tmp_path)) == ["pkg/a.py", "pkg/b.py", "pkg/d.py", "pkg/sub/c.py"]
+    assert names(jitcache.reach(pkg / "e.py", tmp_path)) == ["pkg/a.py", "pkg/b.py", "pkg/d.py", "pkg/e.py",
+                                                              "pkg/sub/c.py"]
+    before = jitcache.sources_digest(jitcache.reach(pkg / "a.py", tmp_path), tmp_path)
+    (pkg / "e.py").write_text("# edited\n")                     # not reached from a: same stamp
+    assert jitcache.sources_digest(jitcache.reach(pkg / "a.py", tmp_path), tmp_path) == before
+    (pkg / "d.py").write_text("# edited\n")                     # reached through sub/c's function body
+    assert jitcache.sources_digest(jitcache.reach(pkg / "a.py", tmp_path), tmp_path) != before
+
+
+def _defining_file(value) -> Path | None:
+    """The source that defines a global a compiled function can name (None: not from nCPU)."""
+    import types as pytypes
+
+    if isinstance(value, pytypes.ModuleType):
+        where = getattr(value, "__file__", None)
+    else:
+        func = getattr(value, "py_func", None) or getattr(value, "_defn", None) or value
+        module = sys.modules.get(getattr(func, "__module__", None) or "")
+        where = getattr(module, "__file__", None) if callable(value) else None
+    return Path(where).resolve() if where and Path(where).resolve().is_relative_to(SRC / "ncpu") else None
+
+
+def _code_names(code) -> set[str]:
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if hasattr(const, "co_names"):
+            names |= _code_names(const)
+    return names
+
+
+def test_compiled_functions_name_only_sources_their_stamp_covers():
+    """What a compiled function can link in or freeze is what it names: the functions, intrinsics and
+    modules among its globals. Each must be defined in a source of its stamp (jitcache.reach)."""
+    import importlib
+
+    from numba.core.dispatcher import Dispatcher
+
+    cpu = sorted(p.stem for p in (SRC / "ncpu" / "arm64" / "cpu").glob("*.py") if p.stem != "__init__")
+    checked = 0
+    for module in [f"ncpu.arm64.cpu.{m}" for m in cpu] + ["ncpu.machine.compute", "ncpu.synth.loops"]:
+        mod = importlib.import_module(module)
+        covered = set(jitcache.reach(Path(mod.__file__).resolve(), SRC))
+        for f in vars(mod).values():
+            if not isinstance(f, Dispatcher) or f.py_func.__module__ != module:
+                continue
+            checked += 1
+            for name in _code_names(f.py_func.__code__):
+                where = _defining_file(f.py_func.__globals__.get(name))
+                assert where is None or where in covered, (module, f.py_func.__name__, name, where)
+    assert checked > 100
+
+
+def test_the_arm64_loop_does_not_reach_the_cold_families():
+    """run.py calls exec_cold by address (entries.py), and exec_cold each cold family: their sources are not in the
+    loop's stamp, so editing a cold SIMD family does not recompile the loop; entries.py, which
+    resolves them, reaches them all."""
+    cpu = SRC / "ncpu" / "arm64" / "cpu"
+    loop = {p.name for p in jitcache.reach(cpu / "run.py", SRC)}
+    entries = {p.name for p in jitcache.reach(cpu / "entries.py", SRC)}
+    cold = {"cold_rows.py", "exec_vshift.py", "exec_vec3.py", "exec_vperm.py", "exec_vmove.py"}
+    assert not loop & cold
+    assert cold <= entries
+    assert {"exec_int.py", "exec_mem.py", "decode_table.py", "decoder.py"} <= loop
+
+
+def test_the_loop_passes_what_its_callees_by_address_take():
+    """entries.py compiles exec_cold for its parameters; run.py's call by address
+    must pass the same arguments in the same order (a call through an address is not checked)."""
+    import inspect
+    import re
+
+    from ncpu.arm64.cpu import cold_rows, run
+
+    calls = dict(re.findall(r"call_at\(fp\[(\d)\], ([^)]*)\)", Path(run.__file__).read_text()))
+    cold = [*inspect.signature(cold_rows.exec_cold.py_func).parameters]
+    assert calls["0"].replace("[row, i]", "").split(", ") == [*cold[:7], "dc_regs", "fp"] and cold[7] == "rg"
+    assert set(calls) == {"0"}

@@ -1,12 +1,15 @@
 """Where numba keeps the machine code of nCPU's `cache=True` functions, and when it is stale.
 
 Numba stamps a cached function with a hash of the one file that defines it,
-but our compiled code inlines functions and constants from sibling modules
-(the ARM64 hot loop calls every executor; the nCPU engine freezes opcode
-numbers from `ncpu.isa`). So for every function defined inside this package
-the stamp is a hash of all the sources it can see: the `.py` files of its
-own directory plus the extra directories listed in `_ALSO_SEEN`. Any edit
-there makes numba recompile; nothing is ever deleted by hand.
+but our compiled code links in functions and freezes constants from other
+modules (the ARM64 hot loop calls its executors; the nCPU engine freezes
+opcode numbers from `ncpu.isa`). So for every function defined inside this
+package the stamp is a hash of every source it can reach: its own module
+and the package modules that module imports, transitively (`reach`). A
+compiled function can only name what its module defines or imports, so an
+edit anywhere in that set makes numba recompile it, and an edit elsewhere
+(a cold SIMD family the loop calls only through an address, see
+arm64/cpu/entries.py) leaves it cached. Nothing is ever deleted by hand.
 
 The cache lives in a user directory, never inside the installed package:
 `$NUMBA_CACHE_DIR` if set, else `numba/` in nCPU's user cache directory
@@ -26,6 +29,7 @@ import contextlib
 import functools
 import hashlib
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -33,8 +37,6 @@ from pathlib import Path
 from ncpu.cachedir import user_cache_dir
 
 PACKAGE = Path(__file__).resolve().parent
-# directory of a compiled module (relative to the package) -> other directories its code inlines
-_ALSO_SEEN = {"machine": ("isa",), "synth": ("isa",)}
 
 
 def cache_root() -> Path:
@@ -65,28 +67,92 @@ def _private(root: Path) -> bool:
     return stat.S_ISDIR(info.st_mode) and mine and not info.st_mode & 0o022
 
 
-def sources_digest(directory: Path, also: tuple[Path, ...] = ()) -> str:
-    """sha256 over the names and contents of the .py files in `directory` and `also` (not recursive)."""
+@functools.lru_cache(maxsize=None)
+def _module_file(name: str, root: Path) -> Path | None:
+    """The source of module `name` (dotted) under `root` (the directory holding the top package)."""
+    base = root.joinpath(*name.split("."))
+    if (base / "__init__.py").is_file():
+        return base / "__init__.py"
+    return base.with_suffix(".py") if base.with_suffix(".py").is_file() else None
+
+
+# Import statements, found by text rather than by parsing (ast.parse of the ARM64 package's
+# sources was 0.17 s of CPU, a third of `ncpu arm64`'s start-up). Not anchored to a line's
+# start, so also `def f(): from x import y` or `a; import b`; text that only looks like an
+# import (in a docstring) adds a source to the stamp at most, never leaves one out.
+_FROM = re.compile(r"\bfrom[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\((?:[^)#]|#[^\n]*)*\)|[^\n;]*)")
+_IMPORT = re.compile(r"(?<![\w.])import[ \t]+([\w. \t,]+)")
+
+
+def _names(text: str) -> list[str]:
+    """`a as b, c` (or a parenthesised, commented list) -> ['a', 'c']."""
+    text = re.sub(r"#[^\n]*", "", text).strip("() \t\n")
+    return [part.split()[0] for part in text.split(",") if part.split()]
+
+
+@functools.lru_cache(maxsize=None)
+def imports(path: Path, root: Path) -> tuple[Path, ...]:
+    """The sources under `root` that module `path` imports, anywhere in its text.
+
+    `from a.b import c` reads a/b/c when c is a module, else a/b (the module that
+    defines or re-exports c); `import a.b` reads a/b. Parent packages'
+    __init__ files run on import too but give the module no name it can compile
+    with, so they count only when imported from."""
+    parts = path.relative_to(root).with_suffix("").parts
+    package = parts[:-1]         # the package a relative import starts from (also for __init__)
+    text = path.read_text(encoding="utf-8", errors="replace").replace("\\\n", " ")
+    found = []
+    for match in _FROM.finditer(text):
+        module = match.group(1)
+        level = len(module) - len(module.lstrip("."))
+        if level:
+            base = ".".join((*package[:len(package) - level + 1], *([module[level:]] if module[level:] else [])))
+        else:
+            base = module
+        source = _module_file(base, root)
+        if source is not None and source.name != "__init__.py":
+            found.append(source)                 # a plain module: its names are not modules
+            continue
+        modules = [_module_file(f"{base}.{name}", root) for name in _names(match.group(2))]
+        found += modules
+        if None in modules or not modules:       # a name defined (or re-exported) by `base` itself
+            found.append(source)
+    for match in _IMPORT.finditer(text):
+        found += [_module_file(name, root) for name in _names(match.group(1))]
+    return tuple(sorted({f for f in found if f is not None and f != path}))
+
+
+def reach(path: Path, root: Path) -> list[Path]:
+    """`path` and every source under `root` it imports, directly or through others (sorted)."""
+    seen, todo = {path}, [path]
+    while todo:
+        for dep in imports(todo.pop(), root):
+            if dep not in seen:
+                seen.add(dep)
+                todo.append(dep)
+    return sorted(seen)
+
+
+def sources_digest(paths, root: Path) -> str:
+    """sha256 over the names (relative to `root`) and contents of `paths`."""
     h = hashlib.sha256()
-    for d in (directory, *also):
-        for path in sorted(Path(d).glob("*.py")):
-            h.update(str(path.relative_to(d.parent)).encode())
-            h.update(path.read_bytes())
+    for path in sorted(paths):
+        h.update(path.relative_to(root).as_posix().encode() + b"\0")
+        h.update(path.read_bytes())
     return h.hexdigest()
 
 
 @functools.lru_cache(maxsize=None)
-def _stamp(directory: Path) -> str:
-    # computed once per process: the running code is what was imported
-    relative = directory.relative_to(PACKAGE).as_posix()
-    return sources_digest(directory, tuple(PACKAGE / d for d in _ALSO_SEEN.get(relative, ())))
+def _stamp(py_file: Path) -> str:
+    # computed once per module and process: the running code is what was imported
+    return sources_digest(reach(py_file, PACKAGE.parent), PACKAGE.parent)
 
 
 _found: dict[tuple, tuple[Path, str]] = {}
 
 
 def _cache_path(py_file: str) -> tuple[Path, str] | None:
-    """(directory of `py_file`, the writable cache directory for its functions), or None when
+    """(`py_file` resolved, the writable cache directory for its functions), or None when
     `py_file` lies outside this package or no directory can be used.
 
     Remembered per source file and roots: a module defines dozens of compiled functions and
@@ -99,8 +165,8 @@ def _cache_path(py_file: str) -> tuple[Path, str] | None:
                                                            "XDG_CACHE_HOME", "HOME", "TMPDIR")))
     if key in _found:
         return _found[key]
-    directory = Path(py_file).resolve().parent
-    if not directory.is_relative_to(PACKAGE):
+    source = Path(py_file).resolve()
+    if not source.is_relative_to(PACKAGE):
         return None     # someone else's function: numba's own locators decide
     for root in (cache_root(), fallback_root()):
         if root == fallback_root() and not _private(root):
@@ -111,7 +177,7 @@ def _cache_path(py_file: str) -> tuple[Path, str] | None:
             tempfile.TemporaryFile(dir=path).close()     # writable: numba's ensure_cache_path's check
         except OSError:
             continue
-        _found[key] = directory, path
+        _found[key] = source, path
         return _found[key]
     return None
 
@@ -122,8 +188,8 @@ def _locator_class():
     class PackageCacheLocator(_CacheLocator):
         """numba cache locator for functions defined inside the ncpu package."""
 
-        def __init__(self, py_func, directory: Path, path: str):
-            self._directory = directory
+        def __init__(self, py_func, source: Path, path: str):
+            self._source = source
             self._lineno = py_func.__code__.co_firstlineno
             self._path = path
 
@@ -131,7 +197,7 @@ def _locator_class():
             return self._path
 
         def get_source_stamp(self):
-            return _stamp(self._directory)
+            return _stamp(self._source)
 
         def get_disambiguator(self):
             return str(self._lineno)

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .calls import R_RESOLVE
+from .entries import addresses, resolve
 from .hooks import R_HOOK
 from .memory import Memory
 from .mmu import R_BRK, R_BUDGET, R_FAULT, R_GROW, R_SVC, R_UNDEF
@@ -47,6 +49,7 @@ class Cpu:
         self.instructions = 0
         self._st = np.zeros(4, np.int64)
         self.hooks = None        # hooks.Hooks: trace and breakpoints (an instrumented loop)
+        self._fp = addresses(self.state.regs, vr_views(self.state.v), self._st)   # run_loop's executors
 
     def run(self, max_steps: int) -> Stop:
         """Run until SVC, BRK, fault, undefined instruction or `max_steps` retired.
@@ -63,7 +66,7 @@ class Cpu:
             s.regs[ICOUNT] = self.instructions
             hooks = self.hooks
             steps = run_loop(s.regs, vr_views(s.v), self.mem.arrays(), st, max_steps - total,
-                             None if hooks is None else hooks.arrays)
+                             None if hooks is None else hooks.arrays, self._fp)
             total += steps
             self.instructions += steps
             if st[0] == R_HOOK:
@@ -72,6 +75,11 @@ class Cpu:
                 if total >= max_steps:
                     st[0] = R_BUDGET
                     break
+                continue
+            if st[0] == R_RESOLVE:      # an executor called by address is needed the first time
+                resolve(self._fp, int(st[1]), s.regs, vr_views(s.v), st)
+                if hooks is not None:
+                    hooks.unretired(s.pc)
                 continue
             if st[0] == R_GROW:
                 self.mem.grow_decode_cache()

@@ -1,0 +1,69 @@
+"""Calling a compiled function by its address, so that the caller's code does not contain it.
+
+Why: numba links a callee's code into its caller, so the hot loop (run.py)
+was recompiled whenever any executor it calls changed, and each of its
+compiles optimised the out-of-line executors again.  The loop instead calls
+exec_cold through an address it receives as an argument, and exec_cold
+calls each cold family the same way (entries.py resolves them); neither
+imports what it calls, so those edits reach neither its code nor its cache
+stamp (ncpu.jitcache).
+
+An address is resolved the first time it is needed: the caller finds 0,
+calls `unresolved` (the loop stops with R_RESOLVE, the instruction not run),
+Cpu.run has entries.resolve compile or load that one function, and the
+instruction runs again.  So a run loads from the cache only the executors it
+uses (a start-up that loaded them all would pay for ~50 cache loads).
+
+Both sides derive the signature from the same values by one rule (`canonical`):
+integers are passed as int64, everything else as its own numba type.  The
+call is numba's own calling convention (not the C wrapper), so it costs what
+a direct call to a function that is not inlined costs, plus an indirect
+branch, and an exception raised in the callee propagates as usual.
+"""
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+from .mmu import ST_ADDR, ST_REASON
+
+R_RESOLVE = 8       # stop code in st[ST_REASON] (mmu's R_* end at R_GROW = 6, hooks' R_HOOK is 7)
+
+
+def canonical(ty):
+    """The type an argument of `ty` is passed as."""
+    return types.int64 if isinstance(ty, (types.Integer, types.Boolean)) else ty
+
+
+def signature(argtypes):
+    """The signature of a callee that takes these argument types (before `canonical`)."""
+    return types.int64(*[canonical(t) for t in argtypes])
+
+
+@intrinsic
+def call_at(typingctx, address, *args):
+    """call_at(address, *args) -> int64: call the compiled function at `address`
+    (a numba function compiled for `signature(types of args)`, see entries.py)."""
+    if not isinstance(address, types.Integer):
+        return None
+    argtypes = args[0].types if len(args) == 1 and isinstance(args[0], types.StarArgTuple) else args
+    callee = signature(argtypes)
+
+    def codegen(context, builder, sig, llargs):
+        values = cgutils.unpack_tuple(builder, llargs[1], len(argtypes))
+        values = [context.cast(builder, v, t, c) for v, t, c in zip(values, argtypes, callee.args)]
+        fnty = context.call_conv.get_function_type(callee.return_type, callee.args)
+        fn = builder.inttoptr(llargs[0], fnty.as_pointer())
+        status, result = context.call_conv.call_function(builder, fn, callee.return_type, callee.args, values)
+        with cgutils.if_unlikely(builder, status.is_error):
+            context.call_conv.return_status_propagate(builder, status)
+        return result
+
+    return types.int64(address, types.StarArgTuple.from_types(tuple(argtypes))), codegen
+
+
+@njit(cache=True)
+def unresolved(st, k, pc):
+    """Stop the loop before the instruction at pc: entry k of the addresses is still 0."""
+    st[ST_REASON] = R_RESOLVE
+    st[ST_ADDR] = k
+    return pc
