@@ -21,6 +21,8 @@ from ncpu.world.model import WorldConfig, vicreg_terms
 from ncpu.world.traces import corpus_traces, random_traces, record, split_of
 from ncpu.world.train import TrainConfig, load_model, train
 
+import world_checks
+
 ROOT = Path(__file__).resolve().parents[2]
 TINY = WorldConfig(word_latent=32, byte_hidden=32, action_embed=48, core_hidden=128, key=16, probe_hidden=32)
 
@@ -139,29 +141,12 @@ def tiny(tmp_path_factory):
 def test_a_tiny_model_beats_no_change_on_held_out_programs(tiny):
     model, checkpoint = load_model(tiny)
     assert checkpoint["step"] == 300 and set(checkpoint["thresholds"]) == set(SCORES)
-    traces = random_traces("eval", 10**9, 60)
-    data = Transitions.of(traces)
-    result = one_step(model, data, linear_baseline(model, random_traces("train", 77, 60)))
-    assert result["model"]["latent_mse"] < result["no_change"]["latent_mse"]
-    assert result["latent"]["dims_std_below_0.1"] == 0
+    world_checks.beats_no_change_on_held_out_programs(model)
 
 
 def test_an_injected_alu_fault_scores_above_clean_steps(tiny):
     model, _ = load_model(tiny)
-    rng = random.Random(3)
-    data = Transitions.of(random_traces("eval", 10**9, 60))
-    rows, faulty = [], []
-    for i in range(len(data.action)):
-        bad = inject("alu", data.before[i], data.action[i], data.after[i], rng)
-        if bad is not None:
-            rows.append(i)
-            faulty.append(bad)
-    clean = anomaly_scores(model, Transitions(data.before[rows], data.action[rows], data.after[rows]))
-    fault = anomaly_scores(model, Transitions(data.before[rows], data.action[rows], np.array(faulty)))
-    # The same steps, with and without the fault: the fault must raise the
-    # probe's surprise at the observed state on most of them, and on average.
-    assert (fault["probe"] > clean["probe"]).float().mean() > 0.7
-    assert fault["probe"].mean() > clean["probe"].mean()
+    world_checks.scores_injected_alu_faults_above_clean_steps(model)
 
 
 def test_training_resumes_from_its_checkpoint(tmp_path):

@@ -4,8 +4,6 @@ programs meet every opcode and both outcomes of every condition, and a tiny
 exact_alu model trained for seconds beats "no change" on held-out programs
 and scores injected ALU faults above clean steps."""
 
-import random
-
 import numpy as np
 import pytest
 import torch
@@ -13,12 +11,13 @@ import torch
 from ncpu.isa.opcodes import OPCODES as ALL_OPCODES
 from ncpu.world.alu_module import ExactALUModule
 from ncpu.world.balanced import balanced_traces
-from ncpu.world.evaluate import Transitions, anomaly_scores, linear_baseline, one_step
-from ncpu.world.faults import inject
+from ncpu.world.evaluate import Transitions
 from ncpu.world.features import CONDITIONAL, OPCODES, WRITES_REGISTER, action_bits, instruction_class
 from ncpu.world.model import WorldConfig
-from ncpu.world.traces import random_traces, split_of
+from ncpu.world.traces import split_of
 from ncpu.world.train import TrainConfig, load_model, train
+
+import world_checks
 
 TINY_ALU = WorldConfig(word_latent=32, byte_hidden=32, action_embed=48, core_hidden=128, key=16, probe_hidden=32,
                        exact_alu=True)
@@ -71,26 +70,12 @@ def tiny_alu(tmp_path_factory):
 def test_a_tiny_exact_alu_model_beats_no_change_on_held_out_programs(tiny_alu):
     model, checkpoint = load_model(tiny_alu)
     assert checkpoint["config"]["exact_alu"] and checkpoint["step"] == 300
-    data = Transitions.of(random_traces("eval", 10**9, 60))
-    result = one_step(model, data, linear_baseline(model, random_traces("train", 77, 60)))
-    assert result["model"]["latent_mse"] < result["no_change"]["latent_mse"]
-    assert result["latent"]["dims_std_below_0.1"] == 0
+    world_checks.beats_no_change_on_held_out_programs(model)
 
 
 def test_a_tiny_exact_alu_model_scores_injected_alu_faults_above_clean_steps(tiny_alu):
     model, _ = load_model(tiny_alu)
-    rng = random.Random(3)
-    data = Transitions.of(random_traces("eval", 10**9, 60))
-    rows, faulty = [], []
-    for i in range(len(data.action)):
-        bad = inject("alu", data.before[i], data.action[i], data.after[i], rng)
-        if bad is not None:
-            rows.append(i)
-            faulty.append(bad)
-    clean = anomaly_scores(model, Transitions(data.before[rows], data.action[rows], data.after[rows]))
-    fault = anomaly_scores(model, Transitions(data.before[rows], data.action[rows], np.array(faulty)))
-    assert (fault["probe"] > clean["probe"]).float().mean() > 0.7
-    assert fault["probe"].mean() > clean["probe"].mean()
+    world_checks.scores_injected_alu_faults_above_clean_steps(model)
 
 
 def test_exact_alu_training_resumes_from_its_checkpoint(tmp_path):
