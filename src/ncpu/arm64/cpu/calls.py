@@ -3,16 +3,16 @@
 Why: numba links a callee's code into its caller, so the hot loop (run.py)
 was recompiled whenever any executor it calls changed, and each of its
 compiles optimised the out-of-line executors again.  The loop instead calls
-exec_cold through an address it receives as an argument, and exec_cold
-calls each cold family the same way (entries.py resolves them); neither
-imports what it calls, so those edits reach neither its code nor its cache
-stamp (ncpu.jitcache).
+exec_cold (which calls the cold rows' families) through an address it
+receives as an argument (entries.py resolves it); run.py does not import
+cold_rows, so an edit of a cold family reaches neither the loop's code nor
+its cache stamp (ncpu.jitcache).
 
 An address is resolved the first time it is needed: the caller finds 0,
 calls `unresolved` (the loop stops with R_RESOLVE, the instruction not run),
 Cpu.run has entries.resolve compile or load that one function, and the
-instruction runs again.  So a run loads from the cache only the executors it
-uses (a start-up that loaded them all would pay for ~50 cache loads).
+instruction runs again.  So a run that needs no cold row does not load
+exec_cold and its families from the cache at all.
 
 Both sides derive the signature from the same values by one rule (`canonical`):
 integers are passed as int64, everything else as its own numba type.  The

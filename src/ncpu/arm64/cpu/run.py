@@ -2672,7 +2672,7 @@ def _run(R, V, m, st, max_steps, hk, fp):
             continue
 
         if COLD[op]:                                   # rows with a family that run out of line (gen_loop)
-            npc = call_at(fp[0], op, w, imm, pc, R, V, st, dc_regs[row, i], fp) if fp[0] else unresolved(st, 0, pc)
+            npc = call_at(fp[0], op, w, imm, pc, R, V, st, dc_regs[row, i]) if fp[0] else unresolved(st, 0, pc)
         elif op < T.FIRST_MEM:
             npc = exec_sys(op, w, imm, pc, R, st, m, steps)
         else:                                          # the coarse memory rows (every FP and SIMD row has a family)
