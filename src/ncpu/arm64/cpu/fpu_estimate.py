@@ -15,7 +15,7 @@ to nearest, as all of fpu.py's arithmetic does (RMode not modelled there).
 import numpy as np
 from numba import njit
 
-from .fpu import default_nan, fma_bits_flags, fp_fma, is_nan, is_snan, pick_nan
+from .fpu import default_nan, fma_bits_flags, fp_fma, inf_times_zero, is_nan, is_snan, pick_nan
 
 IOC, DZC, OFC, UFC, IXC, IDC = 1, 2, 4, 8, 16, 128
 FZ_BIT = 1 << 24
@@ -180,14 +180,6 @@ def ursqrte(x):
 
 
 @njit(cache=True)
-def _inf_times_zero(a, b, dbl):
-    mag = np.int64(0x7FFFFFFFFFFFFFFF) if dbl else np.int64(0x7FFFFFFF)
-    inf = np.int64(0x7FF0000000000000) if dbl else np.int64(0x7F800000)
-    am, bm = a & mag, b & mag
-    return (am == inf and bm == 0) or (am == 0 and bm == inf)
-
-
-@njit(cache=True)
 def frecps(a, b, dbl, fpcr):
     """FPRecipStepFused: 2 - a*b with one rounding (inf * 0: 2 exactly).  The negation
     comes first, so a NaN in `a` comes out with its sign flipped, as on hardware."""
@@ -196,7 +188,7 @@ def frecps(a, b, dbl, fpcr):
     a, fa = _flush(a, dbl, fpcr)
     b, fb = _flush(b, dbl, fpcr)
     na = a ^ sign
-    if not is_nan(a, dbl) and not is_nan(b, dbl) and _inf_times_zero(a, b, dbl):
+    if not is_nan(a, dbl) and not is_nan(b, dbl) and inf_times_zero(a, b, dbl):
         return two, fa | fb
     return fp_fma(na, b, two, dbl, fpcr), fma_bits_flags(na, b, two, dbl) | fa | fb
 
@@ -218,7 +210,7 @@ def frsqrts(a, b, dbl, fpcr):
     if is_nan(a, dbl) or is_nan(b, dbl):
         nan, r = pick_nan(a ^ sign, b, 0, 2, dbl, fpcr)
         return r, (IOC if is_snan(a, dbl) or is_snan(b, dbl) else 0) | fa | fb
-    if _inf_times_zero(a, b, dbl):
+    if inf_times_zero(a, b, dbl):
         return (np.int64(0x3FF8000000000000) if dbl else np.int64(0x3FC00000)), fa | fb
     one_half = np.int64(0x3FF8000000000000) if dbl else np.int64(0x3FC00000)
     three = np.int64(0x4008000000000000) if dbl else np.int64(0x40400000)
