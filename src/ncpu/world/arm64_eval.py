@@ -14,12 +14,14 @@ Branch speculation and loop trip counts are the nCPU model's (`evaluate.speculat
 
 from __future__ import annotations
 
+import hashlib
 import random
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
+from ncpu.cachedir import user_cache_dir
 from ncpu.world import arm64
 from ncpu.world.calibrate import ErrorRates
 from ncpu.world.evaluate import (ERROR_RATE_SEED, FALSE_POSITIVE_RATE, ROLLOUT_KS, _batched, _bit_scores, auroc,
@@ -183,11 +185,31 @@ def arm64_trip_head(model: WorldModel, programs: int = TRIP_PROGRAMS, steps: int
 
 
 def arm64_trip_head_of(model: WorldModel, checkpoint: dict) -> tuple[TripHead, int]:
-    """The checkpoint's trip head and majority count, or both fitted now (a checkpoint saved without them)."""
-    saved = checkpoint if "trip_head" in checkpoint else arm64_trip_head(model)
+    """The checkpoint's trip head and majority count, or both fitted for these weights (about 40
+    CPU-s; deterministic) and kept in the user cache. The shipped ARM64 weights come without them:
+    the head would more than double the file."""
+    saved = checkpoint if "trip_head" in checkpoint else _cached_trip_head(model)
     head = TripHead(model.config.latent, action_width=arm64.ACTION_BITS)
     head.load_state_dict({k: v.float() for k, v in saved["trip_head"].items()})
     return head.eval(), int(saved["trip_majority"])
+
+
+def _cached_trip_head(model: WorldModel) -> dict:
+    digest = hashlib.sha256()
+    for name, tensor in model.state_dict().items():
+        digest.update(name.encode())
+        digest.update(tensor.detach().cpu().contiguous().numpy().tobytes())
+    path = user_cache_dir("world") / f"arm64_trips_{digest.hexdigest()[:20]}.pt"
+    if path.exists():
+        return torch.load(path, weights_only=False)
+    saved = arm64_trip_head(model)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        torch.save(saved, path.with_suffix(".tmp"))
+        path.with_suffix(".tmp").replace(path)
+    except OSError:         # an unwritable cache: fit again next time
+        pass
+    return saved
 
 
 @torch.no_grad()
