@@ -243,6 +243,13 @@ def run(model: SoftProgram, ops: list[str], leaf_int: torch.Tensor, noise: float
     return out_int, out_bits, picks, io
 
 
+def warm_up() -> None:
+    """What the first search would otherwise pay inside its race: torch
+    imports its compiler stack (torch._dynamo) on the first optimiser built,
+    about 2 CPU-s. The portfolio's worker calls this before it says ready."""
+    torch.optim.Adam([torch.zeros(1, requires_grad=True)], lr=LR)
+
+
 def search(spec: Spec, deadline: float, seed: int = 0, restarts: int = 128, iterations: int = 150,
            lengths: tuple[int, ...] = (2, 3, 4, 3, 4, 5), debug: bool = False) -> Iterator[list[str]]:
     if spec.uses_memory or not spec.outputs:

@@ -24,6 +24,7 @@ Every candidate is emitted as ordinary nCPU assembly with CMP/Jcc/JMP.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import time
 from collections.abc import Iterator
@@ -167,7 +168,18 @@ def _expressions(slots: int, allowed: list[int], nested: bool = False) -> np.nda
     """Expressions over the leaf slots as rows (outer, a, inner, b, c) meaning
     outer(a, inner(b, c)): one operation, or with `nested` exactly two.
     Deduplicated by their values on random leaf assignments (observational
-    equivalence again), so u+v and v+u are tried once."""
+    equivalence again), so u+v and v+u are tried once.
+
+    The table depends on the slot count and the allowed ops only, and a
+    worker process serves problem after problem: it is built once per
+    process (read-only; the two-op table took 1.4 CPU-s to build, paid again
+    by every problem that reached it, and after a cancel, since nothing in
+    the build looks at a deadline)."""
+    return _expression_table(slots, tuple(allowed), nested)
+
+
+@functools.lru_cache(maxsize=32)
+def _expression_table(slots: int, allowed: tuple[int, ...], nested: bool) -> np.ndarray:
     rng = np.random.default_rng(0)
     samples = rng.integers(-50, 50, size=(24, slots)).astype(np.int64)
     unary = [op for op in (12, 13) if op in allowed]
@@ -182,8 +194,15 @@ def _expressions(slots: int, allowed: list[int], nested: bool = False) -> np.nda
     table = np.array(rows, np.int64).reshape(-1, 5)
     inner = _apply_columns(table[:, 2], samples[:, table[:, 3]], samples[:, table[:, 4]])
     values = _apply_columns(table[:, 0], samples[:, table[:, 1]], inner)
-    _, first = np.unique(values.T, axis=0, return_index=True)
-    return table[np.sort(first)]
+    # One 64-bit hash per column (a random odd coefficient per sample; the
+    # product wraps mod 2^64) instead of np.unique over whole columns, which
+    # sorts rows of 24 values: same first-of-each-class rows, up to a
+    # collision of two 64-bit hashes.
+    coeff = rng.integers(1, 1 << 63, size=values.shape[0], dtype=np.uint64) | np.uint64(1)
+    _, first = np.unique(coeff @ values.view(np.uint64), return_index=True)
+    kept = table[np.sort(first)]
+    kept.flags.writeable = False  # shared by every caller in this process
+    return kept
 
 
 def _apply_columns(ops: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -438,14 +457,22 @@ def _maps(spec, deadline, ri, rp, rx, racc, rq):
 def search(spec: Spec, deadline: float, seed: int = 0) -> Iterator[list[str]]:
     from ncpu.synth import decisions
 
+    # Each phase sets up tables before it looks at the deadline: none
+    # starts once the deadline (or a cancel) has come.
     yield from search_arrays(spec, deadline)
+    if time.monotonic() > deadline:
+        return
     yield from search_branch(spec, deadline)
     found = False
+    if time.monotonic() > deadline:
+        return
     for lines in decisions.search(spec, deadline):
         found = True
         yield lines
+    if time.monotonic() > deadline:
+        return
     yield from search_recurrence(spec, deadline)
-    if not found:
+    if not found and not time.monotonic() > deadline:
         yield from decisions.search_nested(spec, deadline)
 
 

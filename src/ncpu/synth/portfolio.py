@@ -188,6 +188,8 @@ def _worker(family: str, jobs, results, current, late: bool = False) -> None:
         # while it runs (on a loaded machine a start delay alone does not).
         os.nice(LATE_NICENESS)
     module = importlib.import_module(FAMILIES[family])
+    # One-time costs a family would otherwise pay inside its first race.
+    getattr(module, "warm_up", lambda: None)()
     results.put((READY, family, None))  # imported (torch, numba): ready for real budgets
     while True:
         job = jobs.get()
@@ -196,6 +198,12 @@ def _worker(family: str, jobs, results, current, late: bool = False) -> None:
         job_id, spec_json, deadline, seed, delay = job
         spec = parse_spec(spec_json)
         budget = Budget(deadline, lambda: current.value != job_id)
+        if budget.expired():
+            # Already decided (a family that ran long on the previous problem
+            # finds its jobs queued up): setting the search up would only
+            # take CPU from the problem being raced now.
+            results.put((job_id, family, None))
+            continue
         start = time.monotonic() + delay
         while time.monotonic() < start and not budget.expired():
             time.sleep(0.02)
