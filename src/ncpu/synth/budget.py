@@ -42,3 +42,26 @@ class Budget:
 
     def __sub__(self, now: float) -> float:
         return self.deadline - now
+
+
+class CpuBudget:
+    """A share of an outer deadline (float or Budget) that also ends once
+    this process has used `cpu_seconds` of CPU time, and at `wall_until`.
+    For a phase whose budget is work, not time: on a loaded machine a wall
+    budget converted by the share of a core measured so far came out too
+    short when the share fell later (P20's promoted phase got a fraction of
+    its CPU second inside a four-way race and never finished)."""
+
+    def __init__(self, outer, cpu_seconds: float, wall_until: float):
+        self.outer = outer
+        self.cpu_limit = time.process_time() + cpu_seconds
+        self.wall_until = wall_until
+
+    def __lt__(self, now: float) -> bool:  # `now > budget`
+        return now > self.wall_until or now > self.outer or time.process_time() > self.cpu_limit
+
+    def __gt__(self, now: float) -> bool:  # `now < budget`
+        return not self.__lt__(now)
+
+    def __sub__(self, now: float) -> float:
+        return min(self.wall_until, self.outer.deadline if isinstance(self.outer, Budget) else self.outer) - now

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from ncpu.synth import macros
-from ncpu.synth.budget import Budget
+from ncpu.synth.budget import CpuBudget
 from ncpu.synth import residuals as RS
 from ncpu.synth import terms as T
 from ncpu.synth import vecops
@@ -127,16 +127,13 @@ def search(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12,
     yield from _enumerate(spec, deadline, seed, max_size, linger, promote=True)
 
 
-def _promoted_phase(spec: Spec, deadline, seed: int, max_size: int, linger, terms: list[T.Term],
-                    started: tuple[float, float]) -> Iterator[list[str]]:
+def _promoted_phase(spec: Spec, deadline, seed: int, max_size: int, linger,
+                    terms: list[T.Term]) -> Iterator[list[str]]:
     """The run with promoted leaves. Its budget is PROMOTE_CPU_SECONDS of
-    CPU time, turned into wall time by the share of a core this process has
-    had so far (`started`: wall and CPU clocks at the start), and at most
-    PROMOTE_SHARE of what is left."""
+    this process's CPU time, and at most PROMOTE_SHARE of the wall time
+    that is left."""
     now = time.monotonic()
-    share = max(0.05, min(1.0, (time.process_time() - started[1]) / max(1e-3, now - started[0])))
-    wall = min(PROMOTE_CPU_SECONDS / share, PROMOTE_SHARE * (deadline - now))
-    until = Budget(now + wall, deadline.cancelled) if isinstance(deadline, Budget) else now + wall
+    until = CpuBudget(deadline, PROMOTE_CPU_SECONDS, now + PROMOTE_SHARE * (deadline - now))
     yield from _enumerate(spec, until, seed, max_size, linger, extra_leaves=terms)
 
 
@@ -182,7 +179,6 @@ def _enumerate(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12, l
     PROMOTE_FROM_SIZE is enumerated runs the promoted phase; if that finds
     nothing, it goes on where it was (single register targets with many
     distinct values only)."""
-    started = (time.monotonic(), time.process_time())
     if spec.examples[0].memory_out and any(len(e.memory_out) != len(spec.examples[0].memory_out)
                                            or [len(v) for _, v in e.memory_out] != [len(v) for _, v in spec.examples[0].memory_out]
                                            for e in spec.examples):
@@ -472,7 +468,7 @@ def _enumerate(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12, l
             promote = False
             promoted_any = False
             for lines in _promoted_phase(spec, deadline, seed, max_size, linger,
-                                         _promoted(targets[0][-1], banks, term, E), started):
+                                         _promoted(targets[0][-1], banks, term, E)):
                 promoted_any = True
                 yield lines
             if promoted_any:

@@ -49,8 +49,20 @@ LATE_FAMILIES = {"stochastic": 1.0, "gradient": 1.0}
 LATE_NICENESS = 5  # and run at this much lower priority
 
 
+# The delay is in seconds of an unloaded core: on a loaded machine each
+# process gets a fraction of one, enumeration and the sketches need as many
+# more wall seconds for the same work, and the late families started while
+# most problems were still being solved (at a load average of 15 on two
+# cores they took over a quarter of the race's CPU on problems they never
+# win). So it is stretched by the load average per core, like the grace
+# period, up to LATE_MAX_SECONDS.
+LATE_MAX_SECONDS = 8.0
+
+
 def start_delay(family: str, families: int) -> float:
-    return LATE_FAMILIES.get(family, 0.0) if (os.cpu_count() or 1) < families else 0.0
+    if family not in LATE_FAMILIES or (os.cpu_count() or 1) >= families:
+        return 0.0
+    return min(LATE_MAX_SECONDS, LATE_FAMILIES[family] * load_per_core())
 
 
 # After the first verified program, how long to wait for a shorter one from
@@ -70,12 +82,16 @@ GRACE_MAX_SECONDS = 2.0
 DRAIN_SECONDS = 0.3
 
 
-def grace_seconds() -> float:
+def load_per_core() -> float:
+    """The 1-minute load average per core, at least 1 (1 where unknown)."""
     try:
-        per_core = os.getloadavg()[0] / (os.cpu_count() or 1)
-    except OSError:
-        per_core = 1.0
-    return min(GRACE_MAX_SECONDS, GRACE_SECONDS * max(1.0, per_core))
+        return max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
+    except (OSError, AttributeError):
+        return 1.0
+
+
+def grace_seconds() -> float:
+    return min(GRACE_MAX_SECONDS, GRACE_SECONDS * load_per_core())
 
 
 @dataclass
