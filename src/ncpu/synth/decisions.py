@@ -33,6 +33,7 @@ from ncpu.synth.verify import outputs_on, probe_inputs
 _CHUNK = 4096  # conditions per matrix product
 _CONSTANTS = (0, 1, -1, 2, 31)
 _IMM15 = range(-(1 << 14), 1 << 14)
+_COSTLY = [3, 4, 5]  # MUL, DIV, MOD in loops.OPS
 _KEPT = 8  # fitting one-test programs kept per condition chunk, and compared on probe inputs
 
 
@@ -155,7 +156,13 @@ class _Context:
         nested = _expressions(slots, _allowed(spec), nested=True)
         only_inputs = (nested[:, 1] >= 2) & (nested[:, 1] < 2 + k) & (nested[:, 3] >= 2) & (nested[:, 3] < 2 + k) \
             & ((nested[:, 4] >= 2) & (nested[:, 4] < 2 + k) | np.isin(nested[:, 2], [12, 13]))
-        self.nested = nested = nested[only_inputs]
+        nested = nested[only_inputs]
+        # Occam on components: the fits come simplest first (lowest row
+        # numbers), so rows using MUL, DIV or MOD go after the rest (nlz(x)
+        # < nlz(y) is `(x & ~y) >u y`; a DIV of the inputs fits 24 examples
+        # of it as well and came first).
+        costly = np.isin(nested[:, 0], _COSTLY).astype(np.int64) + np.isin(nested[:, 2], _COSTLY)
+        self.nested = nested = nested[np.argsort(costly, kind="stable")]
         inner = _apply_columns(nested[:, 2], self.leaves[:, nested[:, 3]], self.leaves[:, nested[:, 4]])
         self.nested_values = _apply_columns(nested[:, 0], self.leaves[:, nested[:, 1]], inner)
         copies = np.flatnonzero(self.rows[:, 0] == 0)
