@@ -137,15 +137,19 @@ class Shortest:
         self.grace = grace
         self.result: SynthResult | None = None
         self.length = 0
+        self.grace_open = False
         self.verified: list[str] = []  # every verified program's assembly, best or not
 
-    def offer(self, result: SynthResult, now: float) -> None:
+    def offer(self, result: SynthResult, now: float, opens_grace: bool = True) -> None:
+        """`opens_grace`: False for a program kept from an earlier round (the
+        race still runs until a family finds one)."""
         length = count_instructions(result.asm)
         if result.asm not in self.verified:
             self.verified.append(result.asm)
-        if self.result is None:
+        if opens_grace and not self.grace_open:
+            self.grace_open = True
             self.deadline = min(self.deadline, now + self.grace)
-        elif (length, literals(result.asm)) >= (self.length, literals(self.result.asm)):
+        if self.result is not None and (length, literals(result.asm)) >= (self.length, literals(self.result.asm)):
             return
         self.result, self.length = result, length
 
@@ -329,7 +333,7 @@ class Portfolio:
         for asm in candidates:
             if (found := accept(asm.splitlines(), spec, self.engine, deadline)) is not None:
                 now = time.monotonic()
-                best.offer(SynthResult(True, found[0], found[1], "kept", now - started), now)
+                best.offer(SynthResult(True, found[0], found[1], "kept", now - started), now, opens_grace=False)
         while running and time.monotonic() < best.deadline:
             try:
                 got_id, family, lines = self.results.get(
