@@ -81,3 +81,20 @@ def test_shortest_says_underdetermined_only_when_verified_programs_disagree_on_i
     found = best.disagreement(spec)
     assert found["where"] == LIKE_EXAMPLES and found["in"] == [5] and found["outputs"] == [[1], [7]]
     assert best.result.asm == "AND R0, R0, 1\nHALT"  # the shortest stays the answer
+
+
+def test_nested_tests_come_as_rivals_of_a_simple_test_that_fits_by_chance():
+    """nlz(x) < nlz(y) (P11, 24 examples): `x >=u y + y` fits them; the
+    nested tests are sent too, and some of them compute something else on
+    inputs drawn like the examples (what flags the simple test, or what an
+    oracle is asked about)."""
+    from ncpu.synth.benchmarks import load_suite
+    from ncpu.synth.verify import domain_inputs
+
+    problem = next(p for p in load_suite() if p.name == "hd11_nlz_less")
+    simple = next(decisions.search(problem.spec, time.monotonic() + 120))
+    nested = list(decisions.search_nested(problem.spec, time.monotonic() + 120))
+    assert accept(simple, problem.spec) and len(nested) >= 2 and all(accept(n, problem.spec) for n in nested)
+    rows = domain_inputs(problem.spec)
+    mine = outputs_on("\n".join(simple), problem.spec, rows)
+    assert any(outputs_on("\n".join(n), problem.spec, rows) != mine for n in nested)
