@@ -39,9 +39,13 @@ from ncpu.synth.spec import Spec
 from ncpu.synth.verify import count_instructions, domain_inputs, outputs_on
 
 MAX_OPERATIONS = 3  # rivals with more operations are not enumerated
-DOMAIN_ROWS = 64  # inputs drawn like the examples, as extra columns
-LEVEL_CAP = 600_000  # distinct terms kept per number of operations
-_CHUNK = 1 << 20  # pairs evaluated per broadcast (bounded memory)
+DOMAIN_ROWS = 32  # inputs drawn like the examples, as extra columns
+# Distinct terms kept per number of operations, and pairs evaluated per
+# broadcast: each row is E + DOMAIN_ROWS words, so these bound the memory
+# (a first version with a million rows of 88 words per chunk spent tens of
+# wall seconds past the budget on a loaded machine).
+LEVEL_CAP = 150_000
+_CHUNK = 1 << 16
 
 
 class _Level:
@@ -70,7 +74,7 @@ def rival(spec: Spec, answer_asm: str, deadline: float, engine: str = "compute",
     None when there is none, or when `deadline` (time.monotonic) or
     `cpu_seconds` of this process's CPU time come first (on a loaded machine
     a wall-clock allowance buys little search)."""
-    if not applicable(spec):
+    if not applicable(spec) or time.monotonic() > deadline:
         return None
     if cpu_seconds is not None:
         wall, cpu_until = deadline, time.process_time() + cpu_seconds
@@ -144,7 +148,7 @@ def rival(spec: Spec, answer_asm: str, deadline: float, engine: str = "compute",
                             return _assemble(term(k, 0), spec)  # levels 0..k-1 are built: this is k
                         if k < operations and sum(len(p[0]) for p in parts) < LEVEL_CAP:
                             parts.append((v, np.full(len(v), op_index), np.full(len(v), i), li, ri))
-            if k == operations or not parts:
+            if k == operations or not parts or expired():
                 return None
             values = np.concatenate([p[0] for p in parts])
             level = _Level(values, *(np.concatenate([p[j] for p in parts]) for j in range(1, 5)))

@@ -138,6 +138,7 @@ class Shortest:
         self.result: SynthResult | None = None
         self.length = 0
         self.grace_open = False
+        self._compared: tuple = (None, None)  # (programs compared, their disagreement)
         self.verified: list[str] = []  # every verified program's assembly, best or not
 
     def offer(self, result: SynthResult, now: float, opens_grace: bool = True) -> None:
@@ -202,6 +203,12 @@ class Shortest:
         magnitude) is reported as such."""
         if self.result is None or len(self.verified) < 2 or spec.uses_memory or not spec.outputs:
             return None
+        key = (self.result.asm, tuple(self.verified))
+        if self._compared[0] != key:  # computed once per set of programs (a small constant past the budget)
+            self._compared = (key, self._disagreement(spec, engine))
+        return self._compared[1]
+
+    def _disagreement(self, spec: Spec, engine: str) -> dict | None:
         pools = [(LIKE_EXAMPLES, domain_inputs(spec)), (EDGE_WORDS, disagreement_pool(spec))]
         inputs = [row for _, rows in pools for row in rows]
         best = outputs_on(self.result.asm, spec, inputs, engine, COMPARE_STEPS)

@@ -73,7 +73,8 @@ def domain_inputs(spec: Spec, count: int = 512, seed: int = 0) -> list[list[int]
     * a word of the same sign and bit length as one of its example values
       (magnitudes as the examples have them: words with many leading zeros
       stay such words),
-    * one of its example values, in a row made of other examples' values.
+    * one of its example values, in a row made of other examples' values,
+    * now and then 0, 1 or -1 when the examples lie on both sides of 0.
     The examples' own rows are left out (every candidate fits them)."""
     import random
 
@@ -86,6 +87,8 @@ def domain_inputs(spec: Spec, count: int = 512, seed: int = 0) -> list[list[int]
 
     def like(values: list[int]) -> int:
         pick = rng.random()
+        if pick < 0.05 and min(values) <= 0 <= max(values):
+            return rng.choice([0, 1, -1])  # between the examples, whatever their spread (sign at 0)
         if pick < 0.4:
             return rng.randint(min(values), max(values))
         v = rng.choice(values)
