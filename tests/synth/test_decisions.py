@@ -11,7 +11,7 @@ from synth_helpers import spec_of
 from ncpu.isa.semantics import wrap
 from ncpu.synth import decisions
 from ncpu.synth import enumerative
-from ncpu.synth.portfolio import Shortest, SynthResult, accept
+from ncpu.synth.portfolio import EDGE_WORDS, LIKE_EXAMPLES, Shortest, SynthResult, accept
 from ncpu.synth.verify import outputs_on, probe_inputs
 
 
@@ -63,12 +63,38 @@ def test_enumeration_reports_a_second_program_that_differs_off_the_examples():
     assert len({tuple(outputs_on(p, spec, inputs)) for p in programs}) >= 2
 
 
-def test_shortest_says_underdetermined_only_when_verified_programs_disagree():
+def test_shortest_says_underdetermined_only_when_verified_programs_disagree_on_inputs_like_the_examples():
     spec = spec_of(lambda x: x & 1, [(3,), (4,), (10,), (7,)])
     best = Shortest(time.monotonic() + 10)
     best.offer(SynthResult(True, "AND R0, R0, 1\nHALT"), time.monotonic())
     best.offer(SynthResult(True, "SHL R0, R0, 31\nSHR R0, R0, 31\nHALT"), time.monotonic())  # the same function
     assert not best.underdetermined(spec)
     best.offer(SynthResult(True, "MOV R1, 2\nMOD R0, R0, R1\nHALT"), time.monotonic())  # differs on negatives
+    # The examples are 3..10: negative inputs are edge words outside them,
+    # so the disagreement is reported as such, and the result not flagged.
+    assert not best.underdetermined(spec)
+    found = best.disagreement(spec)
+    assert found["where"] == EDGE_WORDS and found["in"][0] < 0
+    best.offer(SynthResult(True, "CMP R0, 5\nJZ five\nAND R0, R0, 1\nJMP end\nfive:\nMOV R0, 7\nend:\nHALT"),
+               time.monotonic())  # differs at 5, inside the examples' range
     assert best.underdetermined(spec)
+    found = best.disagreement(spec)
+    assert found["where"] == LIKE_EXAMPLES and found["in"] == [5] and found["outputs"] == [[1], [7]]
     assert best.result.asm == "AND R0, R0, 1\nHALT"  # the shortest stays the answer
+
+
+def test_nested_tests_come_as_rivals_of_a_simple_test_that_fits_by_chance():
+    """nlz(x) < nlz(y) (P11, 24 examples): `x >=u y + y` fits them; the
+    nested tests are sent too, and some of them compute something else on
+    inputs drawn like the examples (what flags the simple test, or what an
+    oracle is asked about)."""
+    from ncpu.synth.benchmarks import load_suite
+    from ncpu.synth.verify import domain_inputs
+
+    problem = next(p for p in load_suite() if p.name == "hd11_nlz_less")
+    simple = next(decisions.search(problem.spec, time.monotonic() + 120))
+    nested = list(decisions.search_nested(problem.spec, time.monotonic() + 120))
+    assert accept(simple, problem.spec) and len(nested) >= 2 and all(accept(n, problem.spec) for n in nested)
+    rows = domain_inputs(problem.spec)
+    mine = outputs_on("\n".join(simple), problem.spec, rows)
+    assert any(outputs_on("\n".join(n), problem.spec, rows) != mine for n in nested)

@@ -10,7 +10,7 @@ import pytest
 
 from ncpu.isa.semantics import wrap
 from ncpu.synth import Portfolio, SpecError
-from ncpu.synth.oracle import solve_with_oracle
+from ncpu.synth.oracle import NoAnswer, solve_with_oracle
 from ncpu.synth.portfolio import SynthResult
 from ncpu.synth.spec import parse_spec
 from ncpu.synth.verify import outputs_on
@@ -60,7 +60,7 @@ def test_the_oracle_resolves_an_underdetermined_spec_to_the_exact_program(portfo
 
 def _round(asm_by_examples):
     """A stand-in search: what it returns depends on how many examples the spec has."""
-    def solve_round(spec, oracle_seconds):
+    def solve_round(spec, oracle_seconds, candidates=()):
         got = asm_by_examples.get(len(spec.examples))
         if got is None:
             return SynthResult(False)
@@ -136,3 +136,53 @@ def _memory_spec():
         {"in": [100], "out": [], "memory_out": {"base": 100, "values": [7]}}]}, path)
     path.close()
     return path.name
+
+
+def test_an_input_the_oracle_cannot_answer_is_skipped_for_another_distinguishing_one():
+    """P20's reference divides by the lowest set bit: it cannot answer 0.
+    The loop asks the next input where the programs disagree."""
+    disagreement = {"in": [0], "outputs": [[0], [1]], "where": "edge words",
+                    "more": [{"in": [0], "outputs": [[0], [1]]}, {"in": [3], "outputs": [[6], [9]]}]}
+    rounds = _round({2: ("ADD R0, R0, R0\nHALT", disagreement), 3: ("MUL R0, R0, R0\nHALT", None)})
+
+    def square_but_not_zero(xs):
+        if xs[0] == 0:
+            raise NoAnswer("0 is not in the domain")
+        return xs[0] * xs[0]
+
+    result = solve_with_oracle(rounds, _spec(SQUARE), square_but_not_zero)
+    assert result.asm.startswith("MUL") and result.queries == [{"in": [3], "out": [9]}]
+    # Nothing answerable: the result stays as it was (flagged by its disagreement).
+    none = solve_with_oracle(rounds, _spec(SQUARE), lambda xs: (_ for _ in ()).throw(NoAnswer("no")))
+    assert none.asm.startswith("ADD") and none.queries == []
+    # The confirming inputs skip what it cannot answer too.
+    confirm = _round({n: ("ADD R0, R0, R0\nHALT", None) for n in range(2, 6)} | {6: ("MUL R0, R0, R0\nHALT", None)})
+    checked = solve_with_oracle(confirm, _spec(SQUARE), square_but_not_zero, confirm=8)
+    assert checked.asm.startswith("MUL") and all(q["in"] != [0] for q in checked.queries)
+
+
+def test_the_next_round_is_offered_the_programs_the_answer_did_not_rule_out():
+    offered = []
+
+    def solve_round(spec, oracle_seconds, candidates=()):
+        offered.append(candidates)
+        if len(spec.examples) == 2:
+            return SynthResult(True, "ADD R0, R0, R0\nHALT", "", "test", underdetermined=True,
+                               disagreement={"in": [3], "outputs": [[6], [9]], "where": "like the examples"},
+                               alternatives=["MUL R0, R0, R0\nHALT"])
+        return SynthResult(True, "MUL R0, R0, R0\nHALT", "", "test")
+
+    solve_with_oracle(solve_round, _spec(SQUARE), lambda xs: xs[0] * xs[0])
+    assert offered == [(), ("ADD R0, R0, R0\nHALT", "MUL R0, R0, R0\nHALT")]
+
+
+def test_an_expression_oracle_skips_inputs_it_cannot_compute():
+    from ncpu.commands._oracle import expression_oracle, seed_examples
+
+    divide = expression_oracle("r0 // r1", (0, 1))
+    with pytest.raises(NoAnswer):
+        divide((0, 0))
+    assert divide((7, 2)) == 3
+    seeded = seed_examples(divide, (0, 1), 8)
+    assert len(seeded) == 8 and all(row[1] != 0 for row, _ in seeded)
+    assert all(out == row[0] // row[1] for row, out in seeded)

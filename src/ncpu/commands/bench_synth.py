@@ -121,6 +121,7 @@ def solve_problem(portfolio, shard: tuple) -> dict:
     if result.solved:
         row["generalisation"] = generalisation(problem, result.asm, unseen_half)
         row["underdetermined"] = result.underdetermined
+        row["differs_on_edges"] = result.disagreement is not None and not result.underdetermined
         row["asm"] = result.asm
     if with_oracle and not problem.spec.uses_memory and problem.spec.outputs:
         row["oracle"] = _with_oracle(portfolio, problem, timeout, confirm, unseen_half)
@@ -132,13 +133,15 @@ def solve_problem(portfolio, shard: tuple) -> dict:
 
 def _reference_oracle(problem):
     """The problem's reference function, asked as a user would be; an input
-    it cannot answer (P20's 0 divides by zero, P19's negative shift) ends
-    the questions."""
+    it cannot answer (P20's 0 divides by zero, P19's negative shift) is
+    skipped: the search asks about another."""
+    from ncpu.synth.oracle import NoAnswer
+
     def oracle(inputs):
         try:
             return problem.definition.ref(*inputs)
-        except (ArithmeticError, ValueError):
-            return None
+        except (ArithmeticError, ValueError) as error:
+            raise NoAnswer(str(error)) from None
     return oracle
 
 
@@ -146,7 +149,8 @@ def _with_oracle(portfolio, problem, timeout: float, confirm: int, unseen_half: 
     called = time.monotonic()
     result = portfolio.solve_with_oracle(problem.spec, timeout, _reference_oracle(problem), confirm=confirm)
     out = {"solved": result.solved, "seconds": round(result.seconds, 4), "queries": len(result.queries),
-           "returned_after": round(time.monotonic() - called, 4), "underdetermined": result.underdetermined}
+           "returned_after": round(time.monotonic() - called, 4), "underdetermined": result.underdetermined,
+           "differs_on_edges": result.disagreement is not None and not result.underdetermined}
     if result.solved:
         out["generalisation"] = generalisation(problem, result.asm, unseen_half)
         out["asm"] = result.asm
@@ -172,6 +176,11 @@ def _summarise(rows: list[dict], timeout: float, use_cvc5: bool) -> dict:
         "generalisation_mean": round(statistics.mean(r["generalisation"] for r in solved), 3) if solved else None,
         "generalising_fully": sum(1 for r in solved if r["generalisation"] == 1.0),
         "underdetermined": [r["name"] for r in solved if r.get("underdetermined")],
+        "differs_on_edges": [r["name"] for r in solved if r.get("differs_on_edges")],
+        # The honesty check: an answer that is wrong on unseen inputs but
+        # says nothing about it.
+        "not_exact_unflagged": [r["name"] for r in solved if r["generalisation"] < 1.0
+                                and not r.get("underdetermined")],
         "latest_return_over_budget": round(max(r["returned_after"] - timeout for r in rows), 3) if rows else None,
     }
     asked = [r["oracle"] for r in rows if "oracle" in r]
@@ -183,6 +192,8 @@ def _summarise(rows: list[dict], timeout: float, use_cvc5: bool) -> dict:
             "queries_max": max(a["queries"] for a in asked),
             "median_seconds": _median([a["seconds"] for a in asked if a["solved"]]),
             "underdetermined": sum(1 for a in asked if a["solved"] and a["underdetermined"]),
+            "not_exact": [r["name"] for r in rows if r.get("oracle", {}).get("solved")
+                          and r["oracle"]["generalisation"] < 1.0],
         }
     if use_cvc5:
         both = [r for r in rows if "cvc5" in r]
@@ -218,15 +229,20 @@ def _print(summary: dict, rows: list[dict]) -> None:
           f"mean {summary['generalisation_mean']}, "
           f"{summary['generalising_fully']} of {summary['solved']} solved programs exact on all")
     if summary["underdetermined"]:
-        print(f"only consistent with the examples (verified programs disagree on other inputs): "
+        print(f"only consistent with the examples (verified programs disagree on inputs drawn like the examples): "
               f"{len(summary['underdetermined'])}: {', '.join(summary['underdetermined'])}")
+    if summary.get("differs_on_edges"):
+        print(f"fitting programs differ only on edge words outside the examples' range (not flagged): "
+              f"{len(summary['differs_on_edges'])}")
+    print(f"not exact on the unseen inputs and not flagged: {len(summary['not_exact_unflagged'])}"
+          + (f": {', '.join(summary['not_exact_unflagged'])}" if summary["not_exact_unflagged"] else ""))
     print(f"time budget: the latest answer came {summary['latest_return_over_budget']:+.3f}s after --timeout")
     if "oracle" in summary:
         o = summary["oracle"]
         print(f"with the reference as an oracle ({o['problems']} register problems, same budget): {o['solved']} solved, "
               f"{o['exact']} exact on all unseen inputs, {o['queries_total']} questions in all (at most "
               f"{o['queries_max']} for one problem), median {o['median_seconds']}s, {o['underdetermined']} still "
-              f"underdetermined")
+              f"underdetermined" + (f"; not exact: {', '.join(o['not_exact'])}" if o["not_exact"] else ""))
     if "cvc5" in summary:
         c = summary["cvc5"]
         print(f"vs cvc5 SyGuS on the {c['expressible']} register-only problems "
@@ -243,7 +259,7 @@ def _print_rows(rows: list[dict]) -> None:
     for r in rows:
         ours = f"{r['seconds']:.2f}" if r["solved"] else "-"
         exact = f"{r['generalisation']:.4f}" if r["solved"] else ""
-        note = "underdetermined" if r.get("underdetermined") else ""
+        note = "underdetermined" if r.get("underdetermined") else "edge words" if r.get("differs_on_edges") else ""
         theirs = f"{r['cvc5']['seconds']:.2f}" if r.get("cvc5", {}).get("solved") else ("-" if "cvc5" in r else "n/a")
         program = "; ".join(line for line in r.get("asm", "").splitlines() if line != "HALT")
         asked = ""

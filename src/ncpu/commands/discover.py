@@ -133,11 +133,14 @@ def run(args) -> int:
             print(f"; asked the oracle {len(result.queries)} question(s): "
                   + ", ".join(f"{q['in']}->{q['out']}" for q in result.queries[:8])
                   + (", ..." if len(result.queries) > 8 else ""))
+        d = result.disagreement
         if result.underdetermined:
-            d = result.disagreement
             print("; only consistent with the examples: another program that fits them all computes "
-                  f"something else on other inputs (on {d['in']} this one gives {d['outputs'][0]}, "
+                  f"something else on inputs like theirs (on {d['in']} this one gives {d['outputs'][0]}, "
                   f"the other {d['outputs'][1]}); add examples to decide, or give --oracle/--ask")
+        elif d is not None:
+            print("; another program that fits the examples differs only on edge words outside their range "
+                  f"(on {d['in']} this one gives {d['outputs'][0]}, the other {d['outputs'][1]})")
     else:
         print(f"no program found in {args.timeout:g}s", file=sys.stderr)
     return 0 if result.solved else 1

@@ -28,12 +28,17 @@ import numpy as np
 
 from ncpu.synth.loops import CONDITIONS, _JUMP, _allowed, _apply_columns, _emit_expr, _expressions, _taken
 from ncpu.synth.spec import Spec
-from ncpu.synth.verify import outputs_on, probe_inputs
+from ncpu.synth.verify import domain_inputs, outputs_on, probe_inputs
 
 _CHUNK = 4096  # conditions per matrix product
 _CONSTANTS = (0, 1, -1, 2, 31)
 _IMM15 = range(-(1 << 14), 1 << 14)
+_COSTLY = [3, 4, 5]  # MUL, DIV, MOD in loops.OPS
 _KEPT = 8  # fitting one-test programs kept per condition chunk, and compared on probe inputs
+# Nested tests fit many ways (24 examples of nlz(x) < nlz(y): 40 and more,
+# the intended `(x & ~y) >u y` the 28th by simplicity): more are compared.
+_NESTED_KEPT = 32
+_DIFFERENT = 3  # programs sent per search: the simplest and the next that differ
 
 
 def search(spec: Spec, deadline: float) -> Iterator[list[str]]:
@@ -88,7 +93,7 @@ class _Context:
 
     # -- one test over computed values ------------------------------------------
 
-    def one_test(self, deadline: float, p_rows=None, arms=None) -> list[list[str]] | None:
+    def one_test(self, deadline: float, p_rows=None, arms=None, kept: int = _KEPT) -> list[list[str]] | None:
         """The simplest one-test program, with P over `p_rows` (default: one
         operation over the inputs) and arms over `arms` (default: all rows);
         then, if one of the next simplest fitting programs computes
@@ -118,14 +123,14 @@ class _Context:
                     continue
                 y, x = then_ok.argmax(0), else_ok.argmax(0)  # the simplest fitting arms
                 score = np.where(fits, chunk[:, 0] + chunk[:, 1] + y + x, np.iinfo(np.int64).max)
-                for c in np.argsort(score)[:_KEPT]:
+                for c in np.argsort(score)[:kept]:
                     if fits[c]:
                         found.append((int(score[c]), int(chunk[c, 0]), int(self.q_rows[chunk[c, 1]]), cond,
                                       int(arms[y[c]]), int(arms[x[c]])))
         if not found:
             return None
         programs = []
-        for _, p, q, cond, y, x in sorted(found)[:_KEPT]:
+        for _, p, q, cond, y, x in sorted(found)[:kept]:
             lines = self._emit([(("nested", int(p_rows[p])) if p_rows is not self.p_rows else int(p_rows[p]),
                                  q, cond, y)], x)
             if lines is not None:
@@ -133,15 +138,22 @@ class _Context:
         return self._best_and_different(programs)
 
     def _best_and_different(self, programs: list[list[str]]) -> list[list[str]] | None:
-        """The first program, and the first other one that differs from it on the probe inputs."""
+        """The first program, and the next ones (up to _DIFFERENT in all) that
+        each compute something else than those before on the probe inputs
+        and inputs drawn like the examples: rivals an oracle's answer can
+        rule out, or that flag the first as underdetermined."""
         if not programs:
             return None
-        inputs = probe_inputs(self.spec)
-        first = outputs_on("\n".join(programs[0]), self.spec, inputs)
-        for other in programs[1:]:
-            if outputs_on("\n".join(other), self.spec, inputs) != first:
-                return [programs[0], other]
-        return programs[:1]
+        inputs = probe_inputs(self.spec) + domain_inputs(self.spec, 64)
+        chosen, behaviours = [], []
+        for lines in programs:
+            behaviour = outputs_on("\n".join(lines), self.spec, inputs)
+            if behaviour not in behaviours:
+                chosen.append(lines)
+                behaviours.append(behaviour)
+                if len(chosen) == _DIFFERENT:
+                    break
+        return chosen
 
     def _p_values(self, p_rows) -> np.ndarray:
         if p_rows is self.p_rows:
@@ -155,11 +167,17 @@ class _Context:
         nested = _expressions(slots, _allowed(spec), nested=True)
         only_inputs = (nested[:, 1] >= 2) & (nested[:, 1] < 2 + k) & (nested[:, 3] >= 2) & (nested[:, 3] < 2 + k) \
             & ((nested[:, 4] >= 2) & (nested[:, 4] < 2 + k) | np.isin(nested[:, 2], [12, 13]))
-        self.nested = nested = nested[only_inputs]
+        nested = nested[only_inputs]
+        # Occam on components: the fits come simplest first (lowest row
+        # numbers), so rows using MUL, DIV or MOD go after the rest (nlz(x)
+        # < nlz(y) is `(x & ~y) >u y`; a DIV of the inputs fits 24 examples
+        # of it as well and came first).
+        costly = np.isin(nested[:, 0], _COSTLY).astype(np.int64) + np.isin(nested[:, 2], _COSTLY)
+        self.nested = nested = nested[np.argsort(costly, kind="stable")]
         inner = _apply_columns(nested[:, 2], self.leaves[:, nested[:, 3]], self.leaves[:, nested[:, 4]])
         self.nested_values = _apply_columns(nested[:, 0], self.leaves[:, nested[:, 1]], inner)
         copies = np.flatnonzero(self.rows[:, 0] == 0)
-        return self.one_test(deadline, p_rows=np.arange(len(nested)), arms=copies)
+        return self.one_test(deadline, p_rows=np.arange(len(nested)), arms=copies, kept=_NESTED_KEPT)
 
     # -- two tests over inputs and constants ------------------------------------
 

@@ -11,7 +11,10 @@ fitting programs and the input they disagree on
 
 The oracle is any callable from a tuple of input values (signed 32-bit, in
 the spec's input order) to the outputs: an int or a sequence (one value per
-output register), or None when it cannot answer (the loop stops there).
+output register), or None when it will answer no more (a person who
+gives up: the loop stops there). An oracle that cannot answer one input (a
+reference function that divides by the input, shifts by it, ...) raises
+`NoAnswer`: the loop asks about another input where the programs disagree.
 Time spent in the oracle (a person typing an answer) does not count against
 the search budget.
 """
@@ -32,8 +35,18 @@ Oracle = Callable[[tuple[int, ...]], "int | Sequence[int] | None"]
 MAX_QUERIES = 32
 
 
+# Distinguishing inputs kept per disagreement: the ones after the first are
+# asked when the oracle cannot answer the first (`NoAnswer`).
+DISTINGUISHING = 8
+
+
+class NoAnswer(Exception):
+    """Raised by an oracle that cannot answer this input (but may answer others)."""
+
+
 def answer(oracle: Oracle, spec: Spec, inputs: Sequence[int]) -> tuple[int, ...] | None:
-    """The oracle's outputs for `inputs`, as signed 32-bit words (None: no answer)."""
+    """The oracle's outputs for `inputs`, as signed 32-bit words (None: no
+    more answers; `NoAnswer` propagates)."""
     got = oracle(tuple(inputs))
     if got is None:
         return None
@@ -56,8 +69,9 @@ def check_oracle_spec(spec: Spec) -> None:
 
 def solve_with_oracle(solve_round, spec: Spec, oracle: Oracle, max_queries: int = MAX_QUERIES,
                       confirm: int = 0, engine: str = "compute"):
-    """`solve_round(spec, oracle_seconds)` runs one search (the portfolio's
-    solve, with its budget moved on by the time spent in the oracle so far)
+    """`solve_round(spec, oracle_seconds, candidates)` runs one search (the
+    portfolio's solve, with its budget moved on by the time spent in the
+    oracle so far, offering `candidates`: the previous round's programs)
     and returns a SynthResult. Returns the last round's result with every
     answered query in `queries`; a round that finds nothing after a query
     falls back on the previous program when the answer agreed with it.
@@ -75,28 +89,50 @@ def solve_with_oracle(solve_round, spec: Spec, oracle: Oracle, max_queries: int 
     previous = None
 
     def ask(inputs) -> tuple[int, ...] | None:
+        """The oracle's answer, recorded; None: it stops answering; NoAnswer: not this input."""
         nonlocal oracle_seconds
         asked = time.monotonic()
-        outputs = answer(oracle, spec, inputs)
-        oracle_seconds += time.monotonic() - asked
+        try:
+            outputs = answer(oracle, spec, inputs)
+        finally:
+            oracle_seconds += time.monotonic() - asked
         if outputs is not None:
             queries.append({"in": list(inputs), "out": list(outputs)})
         return outputs
 
+    def ask_first_answerable(rows):
+        """(row index, outputs) for the first row the oracle can answer; None: no answer."""
+        for n, row in enumerate(rows):
+            try:
+                outputs = ask(row)
+            except NoAnswer:
+                continue
+            return None if outputs is None else (n, outputs)
+        return None
+
+    candidates: tuple[str, ...] = ()
     while True:
-        result = solve_round(spec, oracle_seconds)
+        result = solve_round(spec, oracle_seconds, candidates)
         if not result.solved and previous is not None:
             result = previous  # still fits every example, the answered ones too
         result.queries = queries
         if not result.solved or len(queries) >= max_queries:
             return result
-        if result.underdetermined:
-            inputs = result.disagreement["in"]
-            outputs = ask(inputs)
-            if outputs is None:
+        if result.disagreement is not None:
+            # Fitting programs disagree (on inputs like the examples or only
+            # on edge words: the oracle settles both).
+            rows = [result.disagreement] + result.disagreement.get("more", [])
+            got = ask_first_answerable([d["in"] for d in rows])
+            if got is None:
                 return result
-            spec = with_example(spec, inputs, outputs)
-            mine = result.disagreement["outputs"][0]
+            n, outputs = got
+            spec = with_example(spec, rows[n]["in"], outputs)
+            # The programs of this round that the answer has not ruled out
+            # (checked again by the next round) stay candidates: a longer
+            # one that agrees with every answer is not lost when the
+            # shorter ones are.
+            candidates = (result.asm, *result.alternatives)
+            mine = rows[n]["outputs"][0]
             previous = result if mine is not None and tuple(mine) == outputs else None
             continue
         # Nothing disagrees: test the program on inputs the oracle answers.
@@ -105,7 +141,10 @@ def solve_with_oracle(solve_round, spec: Spec, oracle: Oracle, max_queries: int 
             return result
         wrong = False
         for row, mine in zip(rows, outputs_on(result.asm, spec, rows, engine)):
-            outputs = ask(row)
+            try:
+                outputs = ask(row)
+            except NoAnswer:
+                continue
             if outputs is None:
                 return result
             spec = with_example(spec, row, outputs)
@@ -115,3 +154,4 @@ def solve_with_oracle(solve_round, spec: Spec, oracle: Oracle, max_queries: int 
         if not wrong:
             return result
         previous = None
+        candidates = tuple(result.alternatives)

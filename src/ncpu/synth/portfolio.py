@@ -15,16 +15,17 @@ import importlib
 import multiprocessing as mp
 import os
 import queue
+import re
 import time
 from dataclasses import asdict, dataclass, field
 
 from ncpu.isa import AssemblerError
-from ncpu.synth import cache
+from ncpu.synth import cache, distinguish
 from ncpu.synth.budget import Budget
-from ncpu.synth.oracle import MAX_QUERIES, check_oracle_spec, solve_with_oracle
+from ncpu.synth.oracle import DISTINGUISHING, MAX_QUERIES, check_oracle_spec, solve_with_oracle
 from ncpu.synth.pyemit import check_python, to_python
 from ncpu.synth.spec import Spec, parse_spec
-from ncpu.synth.verify import check_asm, count_instructions, disagreement_pool, outputs_on
+from ncpu.synth.verify import check_asm, count_instructions, disagreement_pool, domain_inputs, outputs_on
 
 # Family name -> module whose `search(spec, deadline, seed)` yields candidates.
 FAMILIES = {
@@ -103,19 +104,34 @@ class SynthResult:
     seconds: float = 0.0
     cached: bool = False
     # Another verified program fits every example but computes something
-    # else on inputs the examples do not cover: the answer is only
-    # consistent with the examples (the shortest such program is returned).
+    # else on inputs drawn like the examples': the answer is only consistent
+    # with the examples (the shortest such program is returned).
     underdetermined: bool = False
-    # When underdetermined: an input on which two fitting programs differ,
-    # {"in": [...], "outputs": [this program's, the other's]} (what to add
-    # an example for, or to ask an oracle about).
+    # An input on which two fitting programs differ, {"in": [...], "outputs":
+    # [this program's, the other's], "where": LIKE_EXAMPLES or EDGE_WORDS,
+    # "more": [further such inputs]} (what to add an example for, or to ask
+    # an oracle about); with EDGE_WORDS only, the result is not flagged.
     disagreement: dict | None = None
     # With an oracle (`synth/oracle.py`): the examples it answered, in order.
     queries: list = field(default_factory=list)
+    # The other verified programs of the race (assembly): the oracle loop
+    # offers them to the next round.
+    alternatives: list = field(default_factory=list)
 
     def to_json(self) -> dict:
         return asdict(self)
 
+
+# Where fitting programs disagree (`Shortest.disagreement`): on inputs drawn
+# like the examples (the answer is open where it will be used: the result is
+# flagged underdetermined), or only on edge words outside them.
+LIKE_EXAMPLES = "like the examples"
+EDGE_WORDS = "edge words"
+
+# After the race, CPU seconds a search for a rival program (one that fits the
+# examples, is no longer than the answer and differs from it on inputs like
+# the examples: `synth/distinguish.py`) may take, within the budget.
+RIVAL_CPU_SECONDS = 0.5
 
 # Verified programs kept besides the best, to compare on inputs the examples
 # do not cover (each costs one exact check).
@@ -127,8 +143,8 @@ COMPARE_STEPS = 20_000
 
 
 class Shortest:
-    """The shortest verified result so far (fewest instructions; ties: the
-    first), a few other verified programs, and how long the race goes on:
+    """The shortest verified result so far (fewest instructions; ties: fewer
+    constants written in it, then the first), a few other verified programs, and how long the race goes on:
     the first result cuts the deadline to `grace` seconds later, never past
     the caller's."""
 
@@ -137,15 +153,20 @@ class Shortest:
         self.grace = grace
         self.result: SynthResult | None = None
         self.length = 0
+        self.grace_open = False
+        self._compared: tuple = (None, None)  # (programs compared, their disagreement)
         self.verified: list[str] = []  # every verified program's assembly, best or not
 
-    def offer(self, result: SynthResult, now: float) -> None:
+    def offer(self, result: SynthResult, now: float, opens_grace: bool = True) -> None:
+        """`opens_grace`: False for a program kept from an earlier round (the
+        race still runs until a family finds one)."""
         length = count_instructions(result.asm)
         if result.asm not in self.verified:
             self.verified.append(result.asm)
-        if self.result is None:
+        if opens_grace and not self.grace_open:
+            self.grace_open = True
             self.deadline = min(self.deadline, now + self.grace)
-        elif length >= self.length:
+        if self.result is not None and (length, literals(result.asm)) >= (self.length, literals(self.result.asm)):
             return
         self.result, self.length = result, length
 
@@ -164,27 +185,77 @@ class Shortest:
         except AssemblerError:
             return False
 
+    def look_for_rival(self, spec: Spec, deadline: float, engine: str = "compute") -> None:
+        """When no verified program disagrees with the best on inputs like the
+        examples, ask `distinguish.rival` (a bounded enumeration of programs
+        no longer than the best) for one, within RIVAL_CPU_SECONDS and
+        `deadline`; a rival that passes the exact check joins the verified
+        programs, so `disagreement` reports it."""
+        if self.result is None or not distinguish.applicable(spec):
+            return
+        found = self.disagreement(spec, engine)
+        if found is not None and found["where"] == LIKE_EXAMPLES:
+            return
+        lines = distinguish.rival(spec, self.result.asm, deadline, engine, RIVAL_CPU_SECONDS)
+        if lines is not None and accept(lines, spec, engine, deadline) is not None:
+            asm = "\n".join(lines)
+            if asm not in self.verified:
+                self.verified.append(asm)
+
     def underdetermined(self, spec: Spec, engine: str = "compute") -> bool:
-        """Do verified programs disagree on inputs the examples do not cover?"""
-        return self.disagreement(spec, engine) is not None
+        """Do verified programs disagree on inputs drawn like the examples?"""
+        found = self.disagreement(spec, engine)
+        return found is not None and found["where"] == LIKE_EXAMPLES
 
     def disagreement(self, spec: Spec, engine: str = "compute") -> dict | None:
-        """The first input of `verify.disagreement_pool` (probe inputs first)
-        on which a verified program computes something else than the best:
-        {"in": inputs, "outputs": [best's, other's]}, else None."""
+        """Where a verified program computes something else than the best:
+        {"in": inputs, "outputs": [best's, other's], "where": LIKE_EXAMPLES or
+        EDGE_WORDS, "more": [up to oracle.DISTINGUISHING - 1 further such
+        inputs, same form]}, else None. Inputs drawn like the examples
+        (`verify.domain_inputs`) are looked at first, over every other
+        program: a disagreement there means the examples leave the answer
+        open where its user works; one only on edge words
+        (`verify.disagreement_pool`: 0, -1, INT_MIN, words of every
+        magnitude) is reported as such."""
         if self.result is None or len(self.verified) < 2 or spec.uses_memory or not spec.outputs:
             return None
-        inputs = disagreement_pool(spec)
+        key = (self.result.asm, tuple(self.verified))
+        if self._compared[0] != key:  # computed once per set of programs (a small constant past the budget)
+            self._compared = (key, self._disagreement(spec, engine))
+        return self._compared[1]
+
+    def _disagreement(self, spec: Spec, engine: str) -> dict | None:
+        pools = [(LIKE_EXAMPLES, domain_inputs(spec)), (EDGE_WORDS, disagreement_pool(spec))]
+        inputs = [row for _, rows in pools for row in rows]
         best = outputs_on(self.result.asm, spec, inputs, engine, COMPARE_STEPS)
-        for asm in self.verified:
-            if asm == self.result.asm:
-                continue
-            other = outputs_on(asm, spec, inputs, engine, COMPARE_STEPS)
-            for row, mine, theirs in zip(inputs, best, other):
-                if mine != theirs:
-                    return {"in": list(row), "outputs": [list(mine[1:]) if mine[0] else None,
-                                                         list(theirs[1:]) if theirs[0] else None]}
+        others = [outputs_on(asm, spec, inputs, engine, COMPARE_STEPS)
+                  for asm in self.verified if asm != self.result.asm]
+        start = 0
+        for where, rows in pools:
+            span = range(start, start + len(rows))
+            start += len(rows)
+            for other in others:
+                differ = [i for i in span if best[i] != other[i]]
+                if differ:
+                    found = [{"in": list(inputs[i]), "outputs": [_outputs(best[i]), _outputs(other[i])],
+                              "where": where} for i in differ[:DISTINGUISHING]]
+                    return {**found[0], "more": found[1:]}
         return None
+
+
+def literals(asm: str) -> int:
+    """Constants written in a program (immediates and MOV values): among
+    programs of one length, Occam's razor prefers fewer of them (a constant
+    tuned to the examples is how a program fits them by chance)."""
+    return sum(len(_LITERAL.findall(line.partition(" ")[2])) for line in asm.splitlines())
+
+
+_LITERAL = re.compile(r"(?<![\w])-?(?:0[xX][0-9a-fA-F]+|\d+)\b")  # a number, not a register's digits
+
+
+def _outputs(row: tuple) -> list | None:
+    """A program's outputs from `verify.outputs_on`'s row (None: it did not halt)."""
+    return list(row[1:]) if row[0] else None
 
 
 def accept(lines: list[str], spec: Spec, engine: str = "compute",
@@ -267,10 +338,13 @@ class Portfolio:
                 waiting.discard(family)
 
     def solve(self, spec: Spec, timeout: float, use_cache: bool = True, seed: int = 0,
-              progress=None, started: float | None = None) -> SynthResult:
+              progress=None, started: float | None = None, candidates: tuple[str, ...] = ()) -> SynthResult:
         """`started`: when the caller's budget began (time.monotonic()); default now.
         synthesize passes the moment it was called, so starting the worker
-        processes counts against the budget too."""
+        processes counts against the budget too. `candidates`: programs
+        (assembly) from an earlier round, offered first; those that still
+        fit every example take part like any found program (the oracle loop
+        keeps the candidates its answers have not ruled out)."""
         started = time.monotonic() if started is None else started
         key = spec.canonical_key()
         if use_cache:
@@ -287,6 +361,10 @@ class Portfolio:
                                    start_delay(family, len(self.families))))
         running = set(self.families)
         best = Shortest(deadline, grace_seconds())
+        for asm in candidates:
+            if (found := accept(asm.splitlines(), spec, self.engine, deadline)) is not None:
+                now = time.monotonic()
+                best.offer(SynthResult(True, found[0], found[1], "kept", now - started), now, opens_grace=False)
         while running and time.monotonic() < best.deadline:
             try:
                 got_id, family, lines = self.results.get(
@@ -320,8 +398,10 @@ class Portfolio:
         # `seconds` of a solved result: when that program was verified (the
         # call returns up to grace_seconds() later).
         result = best.result or SynthResult(False, seconds=time.monotonic() - started)
+        best.look_for_rival(spec, deadline, self.engine)
+        result.alternatives = [asm for asm in best.verified if asm != result.asm]
         result.disagreement = best.disagreement(spec, self.engine)
-        result.underdetermined = result.disagreement is not None
+        result.underdetermined = result.disagreement is not None and result.disagreement["where"] == LIKE_EXAMPLES
         if result.solved and use_cache:
             cache.store(key, result.asm, result.solver, result.seconds)
         return result
@@ -335,8 +415,8 @@ class Portfolio:
         oracle not counted); no cache (a cached answer has no alternatives)."""
         started = time.monotonic() if started is None else started
 
-        def one_round(current: Spec, oracle_seconds: float) -> SynthResult:
-            return self.solve(current, timeout, use_cache=False, seed=seed, progress=progress,
+        def one_round(current: Spec, oracle_seconds: float, candidates: tuple[str, ...] = ()) -> SynthResult:
+            return self.solve(current, timeout, use_cache=False, seed=seed, progress=progress, candidates=candidates,
                               started=started + oracle_seconds)
 
         return solve_with_oracle(one_round, spec, oracle, max_queries, confirm, self.engine)

@@ -65,6 +65,51 @@ def probe_inputs(spec: Spec, count: int = 24, seed: int = 0) -> list[list[int]]:
     return rows[:count]
 
 
+def domain_inputs(spec: Spec, count: int = 512, seed: int = 0) -> list[list[int]]:
+    """Inputs drawn like the examples' own, where a user's next input would
+    come from: each value, per input register, is one of
+    * uniform between the smallest and largest value that register has in
+      the examples (a "small" problem's -1000..1000 stays there),
+    * a word of the same sign and bit length as one of its example values
+      (magnitudes as the examples have them: words with many leading zeros
+      stay such words),
+    * one of its example values, in a row made of other examples' values,
+    * now and then 0, 1 or -1 when the examples lie on both sides of 0.
+    The examples' own rows are left out (every candidate fits them)."""
+    import random
+
+    from ncpu.isa.semantics import wrap
+
+    if not spec.inputs or not spec.examples:
+        return []
+    rng = random.Random(f"domain:{seed}")
+    columns = [[e.inputs[i] for e in spec.examples] for i in range(len(spec.inputs))]
+
+    def like(values: list[int]) -> int:
+        pick = rng.random()
+        if pick < 0.05 and min(values) <= 0 <= max(values):
+            return rng.choice([0, 1, -1])  # between the examples, whatever their spread (sign at 0)
+        if pick < 0.4:
+            return rng.randint(min(values), max(values))
+        v = rng.choice(values)
+        if pick < 0.8:
+            bits = abs(v).bit_length()
+            magnitude = (1 << (bits - 1)) | rng.getrandbits(bits - 1) if bits > 1 else bits
+            return wrap(-magnitude if v < 0 else magnitude)
+        return v
+
+    seen = {tuple(e.inputs) for e in spec.examples}
+    rows: list[list[int]] = []
+    for _ in range(20 * count):  # few distinct rows exist when the examples' values are few
+        if len(rows) >= count:
+            break
+        row = [like(values) for values in columns]
+        if tuple(row) not in seen:
+            seen.add(tuple(row))
+            rows.append(row)
+    return rows
+
+
 def disagreement_pool(spec: Spec, count: int = 1024, seed: int = 0) -> list[list[int]]:
     """Where verified programs are compared (`portfolio.Shortest.disagreement`):
     the probe inputs, then words of every magnitude (a random bit length, either
