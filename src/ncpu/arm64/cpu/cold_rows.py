@@ -8,6 +8,7 @@ from numba import njit
 
 from .calls import value_at
 from .exec_fp import fp_fixed, fp_minmax, fp_unary
+from .exec_int import software_breakpoint, supervisor_call
 from .exec_vacross import vacross
 from .exec_vdiff import vdiff_long, vdiff_narrow_high, vdiff_pmull, vdiff_sqdm
 from .exec_vec3 import vec3_elementwise, vec3_pairwise, vec3_saturating
@@ -29,6 +30,10 @@ def exec_cold(op, w, imm, pc, R, V, st, rg, mp):
     b = (rg >> 8) & 0xFF
     c = (rg >> 16) & 0xFF
     d = (rg >> 24) & 0xFF
+    if op == 77:  # SVC
+        return supervisor_call(op, pc, st)
+    if op == 78:  # BRK
+        return software_breakpoint(op, w, pc, st)
     if 99 <= op <= 105 or 110 <= op <= 116 or 125 <= op <= 131 or 136 <= op <= 142:  # ST1_m1, ST1_m2, ST1_m3, ST1_m4, ST2_m, ST3_m, ST4_m, LD1_m1, LD1_m2, LD1_m3, LD1_m4, LD2_m, LD3_m, LD4_m, ST1_m1_POST, ST1_m2_POST, ST1_m3_POST, ST1_m4_POST, ST2_m_POST, ST3_m_POST, ST4_m_POST, LD1_m1_POST, LD1_m2_POST, LD1_m3_POST, LD1_m4_POST, LD2_m_POST, LD3_m_POST, LD4_m_POST
         return vstruct_multiple(op, w, imm, pc, R, V, value_at(mp), st)
     if 106 <= op <= 109 or 117 <= op <= 124 or 132 <= op <= 135 or 143 <= op <= 150:  # ST1_e, ST2_e, ST3_e, ST4_e, LD1_e, LD1R, LD2_e, LD2R, LD3_e, LD3R, LD4_e, LD4R, ST1_e_POST, ST2_e_POST, ST3_e_POST, ST4_e_POST, LD1_e_POST, LD1R_POST, LD2_e_POST, LD2R_POST, LD3_e_POST, LD3R_POST, LD4_e_POST, LD4R_POST

@@ -358,15 +358,16 @@ def _sysreg_read(key, R, icount):
 
 # ---- system rows: families like the others, carried inline by the loop (small bodies; the
 # rare work, DC ZVA and the system register reads, is a call).  SVC and BRK stop the loop
-# through `st`: SVC retires (pc past it), BRK does not.
+# through `st` (SVC retires, pc past it; BRK does not): they run out of line, so that the
+# inner loop's stop test stays the one for faults.
 
-@executes("SVC")
+@executes("SVC", cold=True)
 def supervisor_call(op, pc, st):
     st[ST_REASON] = R_SVC
     return pc + 4
 
 
-@executes("BRK")
+@executes("BRK", cold=True)
 def software_breakpoint(op, w, pc, st):
     st[ST_REASON] = R_BRK
     st[ST_WORD] = w
