@@ -5,7 +5,8 @@ through Cpu.run (the shape of the note that measured the vector rows of
 gcc's vectorised loops); printed: nanoseconds per instruction of the kind,
 marginal over the loop's own cost (the same loop around 4 integer adds is
 subtracted), best of 3 runs of process CPU time (which carries over from a
-shared machine to an idle one).
+shared machine to an idle one).  The structure loads and stores (ld1 v ...
+st1 lane) read and write a data page that x2 points to.
 Usage: python benchmarks/arm64_simd_loop.py [KIND ...]   (default: all)
 """
 import struct
@@ -13,8 +14,11 @@ import sys
 import time
 
 from ncpu.arm64.cpu import Cpu, CpuState, Memory, StopReason
+from ncpu.arm64.cpu import decode_table as T
 
 CODE = 0x10000
+DATA = 0x20000                  # x2 points here: the structure loads and stores read and write it
+_ST = T.BY_NAME
 KINDS = {
     "add x": 0x91000C00,        # add  x0, x0, #3           (the reference: an integer row)
     "add v": 0x4E228420,        # add  v0.16b, v1.16b, v2.16b
@@ -38,6 +42,12 @@ KINDS = {
     "movi v": 0x4F02E740,       # movi v0.16b, #0x5a
     "umov w": 0x0E0A3C23,       # umov w3, v1.h[2]
     "ins v": 0x4E0C1C40,        # mov  v0.s[1], w2
+    "ld1 v": _ST["LD1_m1"].encode(q=1, size=0, rn=2, vt=0),        # ld1  {v0.16b}, [x2]
+    "ld2 v": _ST["LD2_m"].encode(q=1, size=1, rn=2, vt=0),         # ld2  {v0.8h, v1.8h}, [x2]
+    "st2 v": _ST["ST2_m"].encode(q=1, size=2, rn=2, vt=4),         # st2  {v4.4s, v5.4s}, [x2]
+    "ld4 v": _ST["LD4_m"].encode(q=1, size=0, rn=2, vt=0),         # ld4  {v0.16b-v3.16b}, [x2]
+    "ld1r v": _ST["LD1R"].encode(q=1, size=2, rn=2, vt=0),         # ld1r {v0.4s}, [x2]
+    "st1 lane": _ST["ST1_e"].encode(q=1, sc=2, s=1, size=0, rn=2, vt=3),   # st1 {v3.s}[3], [x2]
 }
 COPIES = 4
 ROUNDS = 200_000
@@ -49,9 +59,11 @@ def run(word: int, rounds: int) -> tuple[int, float]:
     mem = Memory()
     mem.map(CODE, 0x1000, 5)
     mem.write(CODE, b"".join(struct.pack("<I", w) for w in words))
+    mem.map(DATA, 0x1000, 3)
     s = CpuState()
     s.pc = CODE
     s.x[1] = rounds
+    s.x[2] = DATA
     for r in range(32):
         s.v[r] = (0x0123456789ABCDEF * (r + 1) & (1 << 64) - 1, 0xFEDCBA9876543210 ^ r)
     cpu = Cpu(mem, s)

@@ -170,3 +170,55 @@ def test_cpu_unaligned_store_and_load(kind, offset):
         assert tuple(int(x) for x in s.v[1]) == v0
     else:
         assert (tuple(int(x) for x in s.v[2]), tuple(int(x) for x in s.v[3])) == (v0, v1)
+
+
+# Vector structure loads and stores (exec_vstruct): (row, fields, bytes accessed) with x1 the base.
+STRUCTURES = {
+    "st4_4s": ("ST4_m", dict(q=1, size=2, vt=0), 64),
+    "ld4_4s": ("LD4_m", dict(q=1, size=2, vt=4), 64),
+    "st1_16b_x4": ("ST1_m4", dict(q=1, size=0, vt=0), 64),
+    "ld1_8b_x3": ("LD1_m3", dict(q=0, size=0, vt=4), 24),
+    "st3_lane_s": ("ST3_e", dict(q=1, sc=2, s=1, size=0, vt=0), 12),
+    "ld2_lane_h": ("LD2_e", dict(q=1, sc=1, s=0, size=2, vt=4), 4),
+    "ld3r_8h": ("LD3R", dict(q=1, size=1, vt=4), 6),
+    "ld2_8h_post": ("LD2_m_POST", dict(q=1, size=1, vt=4, rm=31), 32),
+}
+
+
+def _structure(kind, addr, data_size=0x2000):
+    """Run one structure instruction at `addr` (the bytes there: a pattern) and return
+    (stop, x1, the vector registers, the bytes accessed)."""
+    from ncpu.arm64.cpu import decode_table as T
+    name, fields, n = STRUCTURES[kind]
+    w = T.BY_NAME[name].encode(rn=1, **fields)
+    m = Memory()
+    m.map(0x10000, 0x1000, PROT_READ | PROT_EXEC)
+    m.write(0x10000, struct.pack("<II", w, 0xD4000001))               # the instruction; svc 0
+    m.map(0x20000, data_size, RW)
+    pattern = bytes((7 * j + 3) & 0xFF for j in range(n))
+    m.write(addr, pattern[:max(0, 0x20000 + data_size - addr)])
+    s = CpuState()
+    s.pc = 0x10000
+    s.x[1] = addr
+    for r in range(32):
+        s.v[r] = (0x0101010101010101 * (r + 1), 0x1111111111111111 * (r % 15 + 1))
+    stop = Cpu(m, s).run(10)
+    accessed = m.read(addr, min(n, 0x20000 + data_size - addr))
+    return stop, int(s.x[1]) - addr, s.v.tolist(), accessed
+
+
+@pytest.mark.parametrize("kind", sorted(STRUCTURES))
+def test_cpu_vector_structures_across_a_page(kind):
+    """Across the end of a page (the general path, element by element) the same result as
+    inside one page (the direct path); into an unmapped page a fault at its first byte,
+    with no register and no byte changed (the instruction restarts)."""
+    n = STRUCTURES[kind][2]
+    inside = _structure(kind, 0x20101)
+    assert inside[0].reason is StopReason.SVC and inside[0].steps == 2
+    for addr in (0x21000 - n // 2, 0x21000 - n // 2 - 1, 0x20FFF):
+        stop, *got = _structure(kind, addr)
+        assert stop.reason is StopReason.SVC and got == list(inside[1:]), hex(addr)
+        stop, x1, v, accessed = _structure(kind, addr, data_size=0x1000)
+        assert stop.reason is StopReason.FAULT and stop.address == 0x21000 and stop.steps == 0, hex(addr)
+        assert x1 == 0 and accessed == bytes((7 * j + 3) & 0xFF for j in range(len(accessed)))
+        assert v == [[0x0101010101010101 * (r + 1), 0x1111111111111111 * (r % 15 + 1)] for r in range(32)]

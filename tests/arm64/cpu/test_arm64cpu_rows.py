@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from ncpu.arm64.cpu import Cpu, CpuState, Memory, StopReason
+from ncpu.arm64.cpu.mmu import R_BRK, R_SVC
 from ncpu.arm64.cpu import decode_table as T
 from ncpu.arm64.cpu import gen_loop
 from ncpu.arm64.cpu.decoder import imm_of, regs_of
@@ -27,9 +28,12 @@ def test_generated_loop_is_current():
     assert gen_loop.main(["--check"]) == 0, "run python -m ncpu.arm64.cpu.gen_loop"
 
 
-def test_every_integer_branch_and_scalar_fp_row_has_one_executor():
-    missing = [e.name for e in T.TABLE if e.cls in ("int", "branch", "fp") and e.name not in EXECUTOR]
+def test_every_row_has_one_executor():
+    """The table names the execute function of every instruction (rows.executes), and the
+    loop runs each row either inline (gen_loop.rows) or through exec_cold (cold_rows), once."""
+    missing = [e.name for e in T.TABLE if e.name not in EXECUTOR]
     assert missing == []
+    assert sorted(gen_loop.rows() + gen_loop.cold_rows(), key=T.BY_NAME_ID.get) == [e.name for e in T.TABLE]
     # the loop runs every row with a family except the SIMD ones (unless registered hot) and the rare ones
     assert gen_loop.rows() == [e.name for e in T.TABLE if e.name in EXECUTOR and (e.cls != "simd" or e.name in HOT)
                                and e.name not in OUT_OF_LINE]
@@ -104,7 +108,7 @@ def _machine(rng, w):
 def test_loop_matches_family(name):
     """One instruction through Cpu.run (the generated copy, or for a cold row the call
     from exec_cold) against a direct call of its family on a copy of the machine:
-    registers, vector registers, memory."""
+    registers, vector registers, memory, and the stop (SVC retires, BRK and faults do not)."""
     rng = random.Random(name)
     e = T.BY_NAME[name]
     op = T.BY_NAME_ID[name]
@@ -122,12 +126,14 @@ def test_loop_matches_family(name):
         st = np.zeros(4, np.int64)
         packed = regs_of(op, w)
         args = dict(op=op, w=w, imm=imm_of(op, w), pc=CODE, R=expected, V=vr_views(state2.v), m=mem2.arrays(),
-                    st=st, **{k: packed >> (8 * i) & 0xFF for i, k in enumerate("abcd")})
+                    st=st, steps=0, **{k: packed >> (8 * i) & 0xFF for i, k in enumerate("abcd")})
         next_pc = family(*(args[p] for p in params))
         expected[PC] = next_pc
         stop = Cpu(mem, state).run(1)
-        if st[0]:                                   # a fault: same stop, nothing retired
-            assert stop.reason is StopReason.FAULT and stop.steps == 0
+        if st[0] == R_SVC:                          # a system call: retired, the loop stops after it
+            assert stop.reason is StopReason.SVC and stop.steps == 1
+        elif st[0]:                                 # BRK or a fault: same stop, nothing retired
+            assert stop.reason is (StopReason.BRK if st[0] == R_BRK else StopReason.FAULT) and stop.steps == 0
             continue
         got = state.regs.copy()
         got[DISCARD] = expected[DISCARD] = 0        # write-only slot

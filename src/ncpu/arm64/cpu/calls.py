@@ -61,6 +61,34 @@ def call_at(typingctx, address, *args):
     return types.int64(address, types.StarArgTuple.from_types(tuple(argtypes))), codegen
 
 
+@intrinsic
+def pointer_to(typingctx, value):
+    """pointer_to(value) -> CPointer: the address of a copy of `value` in the caller's stack
+    frame (one slot per call site, in the function's entry block), valid until the caller
+    returns.  Why: numba passes a tuple argument field by field, so the memory arrays
+    (memory.MemArrays: twelve arrays, about a hundred machine words) would be copied onto
+    the stack at every call into exec_cold; the loop stores them once and passes the address."""
+    def codegen(context, builder, sig, args):
+        model = context.data_model_manager[sig.args[0]]
+        slot = cgutils.alloca_once(builder, model.get_data_type())
+        builder.store(model.as_data(builder, args[0]), slot)
+        return slot
+    return types.CPointer(value)(value), codegen
+
+
+@intrinsic
+def value_at(typingctx, pointer):
+    """value_at(pointer_to(x)) -> x (a new reference, as numba expects of a call's result)."""
+    if not isinstance(pointer, types.CPointer):
+        return None
+
+    def codegen(context, builder, sig, args):
+        value = context.data_model_manager[sig.return_type].load_from_data_pointer(builder, args[0])
+        context.nrt.incref(builder, sig.return_type, value)
+        return value
+    return pointer.dtype(pointer), codegen
+
+
 @njit(cache=True)
 def unresolved(st, k, pc):
     """Stop the loop before the instruction at pc: entry k of the addresses is still 0."""

@@ -49,7 +49,7 @@ class Cpu:
         self.instructions = 0
         self._st = np.zeros(4, np.int64)
         self.hooks = None        # hooks.Hooks: trace and breakpoints (an instrumented loop)
-        self._fp = addresses(self.state.regs, vr_views(self.state.v), self._st)   # run_loop's executors
+        self._fp = addresses(self.state.regs, vr_views(self.state.v), self._st, mem.arrays())   # run_loop's executors
 
     def run(self, max_steps: int) -> Stop:
         """Run until SVC, BRK, fault, undefined instruction or `max_steps` retired.
@@ -77,7 +77,7 @@ class Cpu:
                     break
                 continue
             if st[0] == R_RESOLVE:      # an executor called by address is needed the first time
-                resolve(self._fp, int(st[1]), s.regs, vr_views(s.v), st)
+                resolve(self._fp, int(st[1]), s.regs, vr_views(s.v), st, self.mem.arrays())
                 if hooks is not None:
                     hooks.unretired(s.pc)
                 continue

@@ -478,7 +478,7 @@ def _operand(tok: str, f: dict) -> str:
 
 
 def _struct_lane(f: dict) -> tuple[int, int]:
-    """(lane size log2, index) of a one-lane structure row: sc picks the size (exec_mem)."""
+    """(lane size log2, index) of a one-lane structure row: sc picks the size (exec_vstruct)."""
     q, s, size, sc = f["q"], f["s"], f["size"], f["sc"]
     if sc == 0:
         return 0, (q << 3) | (s << 2) | size

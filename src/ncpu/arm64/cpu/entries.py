@@ -23,18 +23,21 @@ def _address(dispatcher, sig) -> int:
     return compiled.library.get_pointer_to_function(compiled.fndesc.llvm_func_name)
 
 
-def addresses(R, V, st) -> np.ndarray:
-    """The executors' address array for a loop run on registers R, vector views V (vregs.VR) and
-    stop array st, one per process and argument types, all 0 until `resolve` fills them in."""
-    key = (typeof(R), typeof(V), typeof(st))
+def addresses(R, V, st, m) -> np.ndarray:
+    """The executors' address array for a loop run on registers R, vector views V (vregs.VR),
+    stop array st and memory arrays m (memory.MemArrays), one per process and argument types,
+    all 0 until `resolve` fills them in."""
+    key = (typeof(R), typeof(V), typeof(st), typeof(m))
     if key not in _resolved:
         _resolved[key] = np.zeros(1, np.int64)
     return _resolved[key]
 
 
-def resolve(fp: np.ndarray, k: int, R, V, st) -> None:
+def resolve(fp: np.ndarray, k: int, R, V, st, m) -> None:
     """Fill in fp[k] (the loop stopped with calls.R_RESOLVE): compile or load that executor for the
     signature calls.call_at derives from these values' types in the loop.  The compiled code lives as
-    long as its dispatcher (a module global)."""
+    long as its dispatcher (a module global).  The memory arrays are passed by address
+    (calls.pointer_to)."""
     assert k == COLD, k
-    fp[k] = _address(exec_cold, signature((_SCALAR,) * 4 + (typeof(R), typeof(V), typeof(st), _SCALAR)))
+    argtypes = (_SCALAR,) * 4 + (typeof(R), typeof(V), typeof(st), _SCALAR, types.CPointer(typeof(m)))
+    fp[k] = _address(exec_cold, signature(argtypes))

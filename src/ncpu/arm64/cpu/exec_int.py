@@ -356,34 +356,62 @@ def _sysreg_read(key, R, icount):
     return np.int64(S.MIDR_VALUE)
 
 
-@njit(cache=True)
-def exec_sys(op, w, imm, pc, R, st, m, steps):
-    rt = w & 31
-    if op == T.SVC:
-        st[ST_REASON] = R_SVC
-        return pc + 4
-    if op == T.BRK:
-        st[ST_REASON] = R_BRK
-        st[ST_WORD] = w
+# ---- system rows: families like the others, carried inline by the loop (small bodies; the
+# rare work, DC ZVA and the system register reads, is a call).  SVC and BRK stop the loop
+# through `st` (SVC retires, pc past it; BRK does not): they run out of line, so that the
+# inner loop's stop test stays the one for faults.
+
+@executes("SVC", cold=True)
+def supervisor_call(op, pc, st):
+    st[ST_REASON] = R_SVC
+    return pc + 4
+
+
+@executes("BRK", cold=True)
+def software_breakpoint(op, w, pc, st):
+    st[ST_REASON] = R_BRK
+    st[ST_WORD] = w
+    return pc
+
+
+@executes("HINT", "BARRIER")
+def no_effect(op, pc):
+    """NOP, YIELD, WFE, ... and DMB/DSB/ISB: one thread runs at a time, in program order."""
+    return pc + 4
+
+
+@executes("CLREX")
+def clear_exclusive(op, pc, R):
+    R[EXCL_ADDR] = -1
+    return pc + 4
+
+
+@executes("MRS")
+def read_system_register(op, w, pc, R, steps):
+    """CNTVCT_EL0 counts retired instructions: those before this run plus `steps`."""
+    wr(R, w & 31, _sysreg_read(bits(w, 5, 15), R, R[ICOUNT] + steps), 1)
+    return pc + 4
+
+
+@executes("MSR_R")
+def write_system_register(op, w, pc, R):
+    key = bits(w, 5, 15)
+    v = xr(R, w & 31)
+    if key == S.NZCV:
+        R[NZCV] = (v >> 28) & 15
+    elif key == S.FPCR:
+        R[FPCR] = v & 0x07FF0000
+    elif key == S.FPSR:
+        R[FPSR] = v & 0xF800009F
+    else:
+        R[TPIDR] = v
+    return pc + 4
+
+
+@executes("SYS")
+def system_instruction(op, w, pc, R, m, st):
+    """DC ZVA zeroes one DCZID-sized block (a fault leaves pc at it); the other cache
+    maintenance operations have nothing to do."""
+    if bits(w, 5, 14) == 0x1BA1 and not zero_block(m, st, xr(R, w & 31) & -S.ZVA_BYTES, S.ZVA_BYTES):
         return pc
-    if op == T.MRS:
-        wr(R, rt, _sysreg_read(bits(w, 5, 15), R, R[ICOUNT] + steps), 1)
-    elif op == T.MSR_R:
-        key = bits(w, 5, 15)
-        v = xr(R, rt)
-        if key == S.NZCV:
-            R[NZCV] = (v >> 28) & 15
-        elif key == S.FPCR:
-            R[FPCR] = v & 0x07FF0000
-        elif key == S.FPSR:
-            R[FPSR] = v & 0xF800009F
-        else:
-            R[TPIDR] = v
-    elif op == T.CLREX:
-        R[EXCL_ADDR] = -1
-    elif op == T.SYS:
-        if bits(w, 5, 14) == 0x1BA1:          # DC ZVA: zero one DCZID-sized block
-            if not zero_block(m, st, xr(R, rt) & -S.ZVA_BYTES, S.ZVA_BYTES):
-                return pc
-    # HINT, BARRIER and cache maintenance other than DC ZVA: nothing to do
     return pc + 4

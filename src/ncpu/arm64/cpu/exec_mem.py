@@ -1,6 +1,5 @@
 """Executors for loads and stores: integer, FP/SIMD registers, pairs,
-exclusives, LSE atomics and the vector structure loads and stores
-(LD1-LD4/ST1-ST4 of registers or of one lane, LD1R-LD4R).
+exclusives and LSE atomics (the vector structure loads and stores: exec_vstruct.py).
 
 An access that faults leaves registers untouched (no writeback) so the
 instruction can be restarted; `st` carries the fault.
@@ -13,21 +12,18 @@ unaligned string loads are common in libc), and otherwise goes through
 mmu.load/store (the general path: page-crossing, faulting).  Either way the
 register semantics (sizes, sign extension, writeback) are written once, below.
 """
-import re
-
 import numpy as np
 from numba import njit
 
 from . import decode_table as T
 from .alu import extend_reg, sextn
-from .decoder import bits, fld
+from .decoder import bits
 from .exec_int import xr
 from .memory import NPAGES
 from .mmu import (A_ALIGN, ST_REASON, fault, host_read, host_write, load, load16, load32, load64,  # noqa: F401
                   store, store16, store32, store64, writable)    # (loadN/storeN: host_read/host_write's, in the loop)
 from .rows import executes, inlined
 from .state import EXCL_ADDR, EXCL_SIZE, EXCL_VAL
-from .vregs import lane, set_lane
 
 
 @njit(cache=True)
@@ -385,151 +381,16 @@ def _atomic(m, st, R, w):
     return True
 
 
-# ---- vector structure loads and stores (decode_table._vstruct_rows) ----------------------
-# Each row's form by op id, from its name: registers (or elements) n, load or store,
-# post-indexed, and the kind: consecutive registers (LD1/ST1 multiple), interleaved
-# structures (LD2-LD4/ST2-ST4 multiple), one lane, or replicate (LDnR).
-VS_CONSECUTIVE, VS_INTERLEAVED, VS_LANE, VS_REPLICATE = 1, 2, 3, 4
-_VS = re.compile(r"(LD|ST)(\d)(_m(\d)?|_e|R)(_POST)?$")
-
-
-def _vstruct_form(name):
-    m = _VS.match(name)
-    if m is None:
-        return 0, 0, 0, 0
-    ld, n, kind, post = m.group(1) == "LD", int(m.group(2)), m.group(3), m.group(5) is not None
-    if kind.startswith("_m"):
-        return (VS_CONSECUTIVE, int(kind[2:]), ld, post) if n == 1 else (VS_INTERLEAVED, n, ld, post)
-    return (VS_LANE if kind == "_e" else VS_REPLICATE), n, ld, post
-
-
-_FORMS = [_vstruct_form(e.name) for e in T.TABLE]
-VS_KIND = np.array([f[0] for f in _FORMS], np.int64)
-VS_N = np.array([f[1] for f in _FORMS], np.int64)
-VS_LOAD = np.array([f[2] for f in _FORMS], np.bool_)
-VS_POST = np.array([f[3] for f in _FORMS], np.bool_)
-
-
-@njit(cache=True)
-def _vmult(m, st, R, V, op, w):
-    """LD1-LD4/ST1-ST4 (multiple structures): n registers of Q's width, consecutive
-    (LD1/ST1) or interleaved element by element (LD2-LD4/ST2-ST4)."""
-    q = fld(op, w, T.FLD_Q)
-    sz = fld(op, w, T.FLD_SIZE)
-    rn = fld(op, w, T.FLD_RN)
-    rt = fld(op, w, T.FLD_VT)
-    nregs = VS_N[op]
-    nbytes = 16 if q else 8
-    total = nregs * nbytes
-    addr = R[rn]
-    if VS_KIND[op] == VS_INTERLEAVED:
-        e = 1 << sz
-        lanes = nbytes // e
-        if VS_LOAD[op]:
-            vals = np.empty(nregs * lanes, np.int64)
-            for i in range(nregs * lanes):
-                vals[i] = load(m, st, addr + i * e, e)
-            if st[ST_REASON]:
-                return False
-            for r in range(nregs):
-                rr = (rt + r) & 31
-                V.d[rr, 1] = 0
-                for i in range(lanes):
-                    set_lane(V, rr, sz, i, vals[nregs * i + r])
-        else:
-            if not writable(m, st, addr, total):
-                return False
-            for i in range(lanes):
-                for r in range(nregs):
-                    store(m, st, addr + (nregs * i + r) * e, e, lane(V, (rt + r) & 31, sz, i))
-    elif VS_LOAD[op]:
-        vals = np.empty(2 * nregs, np.int64)
-        for r in range(nregs):
-            vals[2 * r] = load(m, st, addr + r * nbytes, 8)
-            vals[2 * r + 1] = load(m, st, addr + r * nbytes + 8, 8) if q else 0
-        if st[ST_REASON]:
-            return False
-        for r in range(nregs):
-            V.d[(rt + r) & 31, 0] = vals[2 * r]
-            V.d[(rt + r) & 31, 1] = vals[2 * r + 1]
-    else:
-        if not writable(m, st, addr, total):
-            return False
-        for r in range(nregs):
-            store(m, st, addr + r * nbytes, 8, V.d[(rt + r) & 31, 0])
-            if q:
-                store(m, st, addr + r * nbytes + 8, 8, V.d[(rt + r) & 31, 1])
-    if VS_POST[op]:
-        rm = fld(op, w, T.FLD_RM)
-        R[rn] = addr + (total if rm == 31 else R[rm])
-    return True
-
-
-@njit(cache=True)
-def _vsingle(m, st, R, V, op, w):
-    """LD1-LD4/ST1-ST4 of one lane (n consecutive elements into lane idx of Vt .. Vt+n-1)
-    and LD1R-LD4R (n elements, each into every lane of its register).  All the elements
-    are read before any register is written, so a fault leaves the registers as they were."""
-    q = fld(op, w, T.FLD_Q)
-    size = fld(op, w, T.FLD_SIZE)
-    rn = fld(op, w, T.FLD_RN)
-    rt = fld(op, w, T.FLD_VT)
-    n = VS_N[op]
-    addr = R[rn]
-    vals = np.empty(4, np.int64)
-    if VS_KIND[op] == VS_REPLICATE:
-        sz = size
-        for k in range(n):
-            vals[k] = load(m, st, addr + (k << sz), 1 << sz)
-        if st[ST_REASON]:
-            return False
-        for k in range(n):
-            rr = (rt + k) & 31
-            for i in range((16 if q else 8) >> sz):
-                set_lane(V, rr, sz, i, vals[k])
-            if not q:
-                V.d[rr, 1] = 0
-    else:
-        sc = fld(op, w, T.FLD_SC)
-        s = fld(op, w, T.FLD_S)
-        if sc == 0:
-            sz, idx = 0, (q << 3) | (s << 2) | size
-        elif sc == 1:
-            sz, idx = 1, (q << 2) | (s << 1) | (size >> 1)
-        elif size == 0:
-            sz, idx = 2, (q << 1) | s
-        else:
-            sz, idx = 3, q
-        if VS_LOAD[op]:
-            for k in range(n):
-                vals[k] = load(m, st, addr + (k << sz), 1 << sz)
-            if st[ST_REASON]:
-                return False
-            for k in range(n):
-                set_lane(V, (rt + k) & 31, sz, idx, vals[k])
-        else:
-            if not writable(m, st, addr, n << sz):
-                return False
-            for k in range(n):
-                store(m, st, addr + (k << sz), 1 << sz, lane(V, (rt + k) & 31, sz, idx))
-    if VS_POST[op]:
-        rm = fld(op, w, T.FLD_RM)
-        R[rn] = addr + ((n << sz) if rm == 31 else R[rm])
-    return True
-
-
-@njit(cache=True)
-def exec_mem(op, w, imm, pc, R, V, m, st):
+@executes("LDST_EX", "CAS", "CASP", "ATOMIC")
+def ldst_atomic(op, w, imm, pc, R, m, st):
+    """The exclusives (LDXR/STXR and pairs, LDAR/STLR), CAS, CASP and the LSE atomics:
+    the loop carries this dispatch, the helpers above run out of line (rare and long)."""
     if op == T.LDST_EX:
         ok = _exclusive(m, st, R, w)
     elif op == T.CAS:
         ok = _cas(m, st, R, w)
     elif op == T.CASP:
         ok = _casp(m, st, R, w)
-    elif op == T.ATOMIC:
-        ok = _atomic(m, st, R, w)
-    elif VS_KIND[op] == VS_CONSECUTIVE or VS_KIND[op] == VS_INTERLEAVED:
-        ok = _vmult(m, st, R, V, op, w)
     else:
-        ok = _vsingle(m, st, R, V, op, w)
+        ok = _atomic(m, st, R, w)
     return pc + 4 if ok else pc

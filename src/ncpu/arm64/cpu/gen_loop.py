@@ -19,7 +19,8 @@ constant that becomes `(w >> 22) & 3` here.
 
 Cold rows.  Rows of the classes in COLD_CLASSES (Advanced SIMD: rare in hot
 loops, and many) and rows registered with `@executes(..., cold=True)` (rare
-scalar FP rows) are not copied into the loop: cold_rows.py (written whole
+scalar FP rows, the vector structure loads and stores) are not copied into the
+loop: cold_rows.py (written whole
 by this generator) gets `exec_cold`, one out-of-line function that calls the
 row's family, and the loop calls exec_cold through its address (for the rows
 the generated COLD table marks) when the row leaves the inner loop.  So the
@@ -27,13 +28,14 @@ loop does not contain the cold families' code: an edit of a family recompiles
 that family and exec_cold, not the loop.  (exec_cold calls its families
 directly: calling them by address too made an edit recompile the family
 alone, 3.1 s instead of 6.2, but cost arm64_fp, whose vectorised loops run
-many cold rows, about 15% of its time against 8%: docs/arm64.md.)  The rows without a family yet
-go to their class executor, as before (not through exec_cold: numba
-optimises a function together with everything it calls, so each level of
-calls above the big coarse executors costs compile time).  So the hot
-loop's compile does not grow with the SIMD rows.  The few SIMD rows that
-vectorised loops live on are registered hot (rows.executes(hot=True)) and
-copied in like any other.
+many cold rows, about 15% of its time against 8%: docs/arm64.md.)  A cold family
+that takes the memory arrays `m` (the vector structure loads and stores) gets them from
+exec_cold's last argument, a pointer to the loop's own copy (calls.pointer_to): numba
+passes a tuple field by field, and the twelve arrays would be copied at every call.
+Every row of the table has a family (a test checks it), so every row the loop does not
+carry is one of exec_cold's.  So the hot loop's compile does not grow with the SIMD rows.
+The few SIMD rows that vectorised loops live on are registered hot
+(rows.executes(hot=True)) and copied in like any other.
 tests/arm64/cpu/test_arm64cpu_rows.py checks that run.py and cold_rows.py
 are current.
 """
@@ -50,17 +52,17 @@ from pathlib import Path
 from . import decode_table as T
 from . import (exec_fp, exec_int, exec_mem, exec_vacross, exec_vdiff, exec_vec3,  # noqa: F401  (register their families)
                exec_velem, exec_vestimate, exec_vfparith, exec_vmisc, exec_vmove, exec_vperm, exec_vrdm,
-               exec_vscalar, exec_vshift)
+               exec_vscalar, exec_vshift, exec_vstruct)
 from .rows import EXECUTOR, HOT, INLINED, OUT_OF_LINE
 
 RUN = Path(__file__).with_name("run.py")
 COLD = Path(__file__).with_name("cold_rows.py")
 COLD_CLASSES = ("simd",)
-NO_FAMILY = -1          # exec_cold's answer for a row without a family: run.py calls the class executor
+NO_FAMILY = -1          # exec_cold's answer for a row it does not run (none: every row has a family)
 BEGIN_IMPORTS, END_IMPORTS = "# ---- GENERATED IMPORTS BEGIN", "# ---- GENERATED IMPORTS END"
 BEGIN, END = "# ---- GENERATED ROWS BEGIN", "# ---- GENERATED ROWS END"
 # The loop's own names a family's parameters may use (bound by name; `op` becomes the row id).
-LOOP_NAMES = ("op", "w", "imm", "pc", "R", "V", "m", "st", "a", "b", "c", "d")
+LOOP_NAMES = ("op", "w", "imm", "pc", "R", "V", "m", "st", "a", "b", "c", "d", "steps")
 INDENT = " " * 12
 
 
@@ -323,7 +325,7 @@ def generated() -> tuple[str, str]:
         free |= names
         lines.append(f"{INDENT}{'if' if k == 0 else 'elif'} op == {T.BY_NAME_ID[name]}:  # {name}")
         lines += [f"{INDENT}    {line}" for line in code.splitlines()]
-    lines += [f"{INDENT}else:                                          # a row without a family",
+    lines += [f"{INDENT}else:                                          # a cold row (exec_cold)",
               f"{INDENT}    break"]
     by_module: dict[str, list[str]] = {}
     for name in sorted(free):
@@ -334,13 +336,13 @@ def generated() -> tuple[str, str]:
         imports += [f"    {', '.join(names[k:k + 8])}," for k in range(0, len(names), 8)]
         imports.append(")")
     ids = ", ".join(str(T.BY_NAME_ID[name]) for name in rows())
-    imports.append("# the rows that run in the generated code (the others: their class executors)")
+    imports.append("# the rows that run in the generated code (the others: cold_rows.exec_cold)")
     imports.append(f"DISPATCHED = np.zeros({T.NOPS}, np.bool_)")
     imports.append("DISPATCHED[np.array([")
     imports += textwrap.wrap(ids, 96, initial_indent="    ", subsequent_indent="    ")
     imports.append("])] = True")
     cold = ", ".join(str(T.BY_NAME_ID[name]) for name in cold_rows())
-    imports.append("# the rows cold_rows.exec_cold runs (the other rows that leave the inner loop: class executors)")
+    imports.append("# the rows cold_rows.exec_cold runs")
     imports.append(f"COLD = np.zeros({T.NOPS}, np.bool_)")
     imports.append("COLD[np.array([")
     imports += textwrap.wrap(cold, 96, initial_indent="    ", subsequent_indent="    ")
@@ -378,7 +380,10 @@ def cold_source() -> str:
     body = []
     for fn, ids in _cold_families().items():
         by_module.setdefault(fn.py_func.__module__.rsplit(".", 1)[-1], set()).add(fn.__name__)
-        args = ", ".join(a.arg for a in _family_ast(fn).args.args)
+        params = [a.arg for a in _family_ast(fn).args.args]
+        if "m" in params:                       # the memory arrays, by address (module docstring)
+            by_module.setdefault("calls", set()).add("value_at")
+        args = ", ".join("value_at(mp)" if p == "m" else p for p in params)
         body.append(f"    if {_id_test(ids)}:  # {', '.join(T.TABLE[i].name for i in ids)}")
         body.append(f"        return {fn.__name__}({args})")
     imports = [f"from .{mod} import {', '.join(sorted(names))}" for mod, names in sorted(by_module.items())]
@@ -386,7 +391,8 @@ def cold_source() -> str:
         '"""Out-of-line rows: GENERATED by gen_loop.py from rows.py (do not edit).',
         "",
         "The hot loop (run.py) calls exec_cold, through its address, for the rows it does",
-        f"not run itself; each cold row calls its executor family; other rows get {NO_FAMILY} (no family).",
+        "not run itself; each cold row calls its executor family.  mp: the address of the loop's",
+        f"memory arrays (calls.pointer_to).  Other rows get {NO_FAMILY} (there are none).",
         '"""',
         "from numba import njit",
         "",
@@ -394,7 +400,7 @@ def cold_source() -> str:
         "",
         "",
         "@njit(cache=True)",
-        "def exec_cold(op, w, imm, pc, R, V, st, rg):",
+        "def exec_cold(op, w, imm, pc, R, V, st, rg, mp):",
         "    a = rg & 0xFF",
         "    b = (rg >> 8) & 0xFF",
         "    c = (rg >> 16) & 0xFF",
