@@ -298,6 +298,13 @@ def _cold(name: str) -> bool:
     return (T.BY_NAME[name].cls in COLD_CLASSES and name not in HOT) or name in OUT_OF_LINE
 
 
+def _may_stop(code: str) -> bool:
+    """Can this row's loop code stop the loop (write the stop array `st`, itself or through a
+    call)?  Only those rows test the stop reason after them: the others (integer, FP, most
+    SIMD rows) save the loop a load and a branch per instruction."""
+    return any(isinstance(n, ast.Name) and n.id == "st" for n in ast.walk(ast.parse(code)))
+
+
 def rows() -> list[str]:
     """Rows the loop runs itself, in op-id order."""
     return [e.name for e in T.TABLE if e.name in EXECUTOR and not _cold(e.name)]
@@ -323,7 +330,20 @@ def generated() -> tuple[str, str]:
         free |= names
         lines.append(f"{INDENT}{'if' if k == 0 else 'elif'} op == {T.BY_NAME_ID[name]}:  # {name}")
         lines += [f"{INDENT}    {line}" for line in code.splitlines()]
-    lines += [f"{INDENT}else:                                          # a row without a family",
+        if _may_stop(code):
+            lines += [f"{INDENT}    if st[ST_REASON] != 0:                 # a fault, a misaligned branch target",
+                      f"{INDENT}        break"]
+    # A cold row runs here too, through exec_cold's address (fp[0], 0 until resolved: then it
+    # leaves for the outer path, which resolves it): leaving the inner loop and entering it again
+    # around each call was a third of the cost of a cold row.
+    lines += [f"{INDENT}elif COLD[op] and fp[0] != 0:                  # a row with a family out of line",
+              f"{INDENT}    npc = call_at(fp[0], op, w, imm, pc, R, V, st, rg)",
+              f"{INDENT}    if st[ST_REASON] != 0:",
+              f"{INDENT}        if st[ST_REASON] == R_UNDEF:",
+              f"{INDENT}            st[ST_ADDR] = pc",
+              f"{INDENT}        break",
+              f"{INDENT}    pc = npc",
+              f"{INDENT}else:                                          # a row without a family",
               f"{INDENT}    break"]
     by_module: dict[str, list[str]] = {}
     for name in sorted(free):

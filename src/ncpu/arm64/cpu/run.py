@@ -166,10 +166,12 @@ def _run(R, V, m, st, max_steps, hk, fp):
             op = np.int64(dc_op[row, i])
             if op < 0:
                 break
-            # ---- DEBUG HOOK (inner): compiled away when hk is None (hooks.py); a row without
-            # a family leaves this loop below and is checked once, at the outer hook
+            # ---- DEBUG HOOK (inner): compiled away when hk is None (hooks.py); a row that
+            # leaves this loop below (no family, or exec_cold not resolved yet) is checked once,
+            # at the outer hook
             if hk is not None:
-                if hooked and DISPATCHED[op] and hook_stop(hk, pc, dc_word[row, i], R, steps, st):
+                if hooked and (DISPATCHED[op] or (COLD[op] and fp[0] != 0)) and hook_stop(
+                        hk, pc, dc_word[row, i], R, steps, st):
                     break
             w = dc_word[row, i]
             imm = dc_imm[row, i]
@@ -746,6 +748,8 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 else:
                     pass
                     pc = br_target
+                if st[ST_REASON] != 0:                 # a fault, a misaligned branch target
+                    break
             elif op == 75:  # BLR
                 blr_target = R[b]
                 if blr_target & 3:
@@ -754,6 +758,8 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 else:
                     R[30] = pc + 4
                     pc = blr_target
+                if st[ST_REASON] != 0:                 # a fault, a misaligned branch target
+                    break
             elif op == 76:  # RET
                 ret_target = R[b]
                 if ret_target & 3:
@@ -762,6 +768,8 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 else:
                     pass
                     pc = ret_target
+                if st[ST_REASON] != 0:                 # a fault, a misaligned branch target
+                    break
             elif op == 85:  # LDST_UI
                 ldst_ui_size = w >> 30 & 3
                 ldst_ui_v = w >> 26 & 1
@@ -884,6 +892,8 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 else:
                     pass
                     pc = pc + 4
+                if st[ST_REASON] != 0:                 # a fault, a misaligned branch target
+                    break
             elif op == 86:  # LDST_UNSC
                 ldst_unsc_size = w >> 30 & 3
                 ldst_unsc_v = w >> 26 & 1
@@ -1006,6 +1016,8 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 else:
                     pass
                     pc = pc + 4
+                if st[ST_REASON] != 0:                 # a fault, a misaligned branch target
+                    break
             elif op == 87:  # LDST_POST
                 ldst_post_size = w >> 30 & 3
                 ldst_post_v = w >> 26 & 1
@@ -1128,6 +1140,8 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 else:
                     R[ldst_post_rn] = ldst_post_base + imm
                     pc = pc + 4
+                if st[ST_REASON] != 0:                 # a fault, a misaligned branch target
+                    break
             elif op == 88:  # LDST_PRE
                 ldst_pre_size = w >> 30 & 3
                 ldst_pre_v = w >> 26 & 1
@@ -1250,6 +1264,8 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 else:
                     R[ldst_pre_rn] = ldst_pre_addr
                     pc = pc + 4
+                if st[ST_REASON] != 0:                 # a fault, a misaligned branch target
+                    break
             elif op == 89:  # LDST_REG
                 ldst_reg_size = w >> 30 & 3
                 ldst_reg_v = w >> 26 & 1
@@ -1373,6 +1389,8 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 else:
                     pass
                     pc = pc + 4
+                if st[ST_REASON] != 0:                 # a fault, a misaligned branch target
+                    break
             elif op == 90:  # LDR_LIT
                 ldr_lit_size = w >> 30 & 3
                 ldr_lit_v = w >> 26 & 1
@@ -1502,6 +1520,8 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 else:
                     pass
                     pc = pc + 4
+                if st[ST_REASON] != 0:                 # a fault, a misaligned branch target
+                    break
             elif op == 91:  # LDSTNP
                 ldstnp_opc = w >> 30 & 3
                 ldstnp_v = w >> 26 & 1
@@ -1613,6 +1633,8 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 else:
                     pass
                     pc = pc + 4
+                if st[ST_REASON] != 0:                 # a fault, a misaligned branch target
+                    break
             elif op == 92:  # LDSTP_POST
                 ldstp_post_opc = w >> 30 & 3
                 ldstp_post_v = w >> 26 & 1
@@ -1724,6 +1746,8 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 else:
                     R[ldstp_post_rn] = ldstp_post_base + imm
                     pc = pc + 4
+                if st[ST_REASON] != 0:                 # a fault, a misaligned branch target
+                    break
             elif op == 93:  # LDSTP_OFF
                 ldstp_off_opc = w >> 30 & 3
                 ldstp_off_v = w >> 26 & 1
@@ -1835,6 +1859,8 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 else:
                     pass
                     pc = pc + 4
+                if st[ST_REASON] != 0:                 # a fault, a misaligned branch target
+                    break
             elif op == 94:  # LDSTP_PRE
                 ldstp_pre_opc = w >> 30 & 3
                 ldstp_pre_v = w >> 26 & 1
@@ -1946,6 +1972,8 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 else:
                     R[ldstp_pre_rn] = ldstp_pre_addr
                     pc = pc + 4
+                if st[ST_REASON] != 0:                 # a fault, a misaligned branch target
+                    break
             elif op == 151:  # FMUL_S
                 fmul_s_rd = w >> 0 & 31
                 fmul_s_x = V_f64[w >> 5 & 31, 0]
@@ -2631,12 +2659,17 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 V_d[a, 0] = ext_v_r0
                 V_d[a, 1] = ext_v_r1
                 pc = pc + 4
+            elif COLD[op] and fp[0] != 0:                  # a row with a family out of line
+                npc = call_at(fp[0], op, w, imm, pc, R, V, st, rg)
+                if st[ST_REASON] != 0:
+                    if st[ST_REASON] == R_UNDEF:
+                        st[ST_ADDR] = pc
+                    break
+                pc = npc
             else:                                          # a row without a family
                 break
             # ---- GENERATED ROWS END
-            if st[ST_REASON] != 0:                     # BR/BLR/RET to a misaligned target
-                break
-            steps += 1
+            steps += 1                                 # (a row that can stop the loop tests st itself)
             if (pc >> 12) != page:
                 break
         if st[ST_REASON] != 0:
