@@ -42,7 +42,7 @@ from .exec_fp import (  # noqa: F811
     _arith_rare, _compare_rare, _fcmp, _fma_rare, _sign, _unary,
 )
 from .exec_int import (  # noqa: F811
-    A_EXEC, ST_REASON, _add_sub, _result,
+    A_EXEC, ST_REASON, _add_sub, _add_sub_flags, _result,
 )
 from .exec_mem import (  # noqa: F811
     NPAGES,
@@ -166,12 +166,10 @@ def _run(R, V, m, st, max_steps, hk, fp):
             op = np.int64(dc_op[row, i])
             if op < 0:
                 break
-            # ---- DEBUG HOOK (inner): compiled away when hk is None (hooks.py); a row that
-            # leaves this loop below (no family, or exec_cold not resolved yet) is checked once,
-            # at the outer hook
+            # ---- DEBUG HOOK (inner): compiled away when hk is None (hooks.py); a row without
+            # a family leaves this loop below and is checked once, at the outer hook
             if hk is not None:
-                if hooked and (DISPATCHED[op] or (COLD[op] and fp[0] != 0)) and hook_stop(
-                        hk, pc, dc_word[row, i], R, steps, st):
+                if hooked and DISPATCHED[op] and hook_stop(hk, pc, dc_word[row, i], R, steps, st):
                     break
             w = dc_word[row, i]
             imm = dc_imm[row, i]
@@ -188,16 +186,16 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 R[a] = (pc & -4096) + imm
                 pc = pc + 4
             elif op == 2:  # ADD_I
-                R[a], R[NZCV] = _add_sub(R[b], imm, False, False, R[NZCV], w >> 31 & 1)
+                R[a] = _add_sub(R[b], imm, False, w >> 31 & 1)
                 pc = pc + 4
             elif op == 3:  # ADDS_I
-                R[a], R[NZCV] = _add_sub(R[b], imm, False, True, R[NZCV], w >> 31 & 1)
+                R[a], R[NZCV] = _add_sub_flags(R[b], imm, False, w >> 31 & 1)
                 pc = pc + 4
             elif op == 4:  # SUB_I
-                R[a], R[NZCV] = _add_sub(R[b], imm, True, False, R[NZCV], w >> 31 & 1)
+                R[a] = _add_sub(R[b], imm, True, w >> 31 & 1)
                 pc = pc + 4
             elif op == 5:  # SUBS_I
-                R[a], R[NZCV] = _add_sub(R[b], imm, True, True, R[NZCV], w >> 31 & 1)
+                R[a], R[NZCV] = _add_sub_flags(R[b], imm, True, w >> 31 & 1)
                 pc = pc + 4
             elif op == 6:  # AND_I
                 and_i_sf = w >> 31 & 1
@@ -433,38 +431,38 @@ def _run(R, V, m, st, max_steps, hk, fp):
             elif op == 25:  # ADD_R
                 add_r_sf = w >> 31 & 1
                 add_r_y = shift_reg(R[c], bits(w, 22, 2), bits(w, 10, 6), add_r_sf)
-                R[a], R[NZCV] = _add_sub(R[b], add_r_y, False, False, R[NZCV], add_r_sf)
+                R[a] = _add_sub(R[b], add_r_y, False, add_r_sf)
                 pc = pc + 4
             elif op == 26:  # ADDS_R
                 adds_r_sf = w >> 31 & 1
                 adds_r_y = shift_reg(R[c], bits(w, 22, 2), bits(w, 10, 6), adds_r_sf)
-                R[a], R[NZCV] = _add_sub(R[b], adds_r_y, False, True, R[NZCV], adds_r_sf)
+                R[a], R[NZCV] = _add_sub_flags(R[b], adds_r_y, False, adds_r_sf)
                 pc = pc + 4
             elif op == 27:  # SUB_R
                 sub_r_sf = w >> 31 & 1
                 sub_r_y = shift_reg(R[c], bits(w, 22, 2), bits(w, 10, 6), sub_r_sf)
-                R[a], R[NZCV] = _add_sub(R[b], sub_r_y, True, False, R[NZCV], sub_r_sf)
+                R[a] = _add_sub(R[b], sub_r_y, True, sub_r_sf)
                 pc = pc + 4
             elif op == 28:  # SUBS_R
                 subs_r_sf = w >> 31 & 1
                 subs_r_y = shift_reg(R[c], bits(w, 22, 2), bits(w, 10, 6), subs_r_sf)
-                R[a], R[NZCV] = _add_sub(R[b], subs_r_y, True, True, R[NZCV], subs_r_sf)
+                R[a], R[NZCV] = _add_sub_flags(R[b], subs_r_y, True, subs_r_sf)
                 pc = pc + 4
             elif op == 29:  # ADD_X
                 add_x_y = extend_reg(R[c], bits(w, 13, 3), bits(w, 10, 3))
-                R[a], R[NZCV] = _add_sub(R[b], add_x_y, False, False, R[NZCV], w >> 31 & 1)
+                R[a] = _add_sub(R[b], add_x_y, False, w >> 31 & 1)
                 pc = pc + 4
             elif op == 30:  # ADDS_X
                 adds_x_y = extend_reg(R[c], bits(w, 13, 3), bits(w, 10, 3))
-                R[a], R[NZCV] = _add_sub(R[b], adds_x_y, False, True, R[NZCV], w >> 31 & 1)
+                R[a], R[NZCV] = _add_sub_flags(R[b], adds_x_y, False, w >> 31 & 1)
                 pc = pc + 4
             elif op == 31:  # SUB_X
                 sub_x_y = extend_reg(R[c], bits(w, 13, 3), bits(w, 10, 3))
-                R[a], R[NZCV] = _add_sub(R[b], sub_x_y, True, False, R[NZCV], w >> 31 & 1)
+                R[a] = _add_sub(R[b], sub_x_y, True, w >> 31 & 1)
                 pc = pc + 4
             elif op == 32:  # SUBS_X
                 subs_x_y = extend_reg(R[c], bits(w, 13, 3), bits(w, 10, 3))
-                R[a], R[NZCV] = _add_sub(R[b], subs_x_y, True, True, R[NZCV], w >> 31 & 1)
+                R[a], R[NZCV] = _add_sub_flags(R[b], subs_x_y, True, w >> 31 & 1)
                 pc = pc + 4
             elif op == 33:  # ADC
                 adc_y = R[c]
@@ -2659,13 +2657,6 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 V_d[a, 0] = ext_v_r0
                 V_d[a, 1] = ext_v_r1
                 pc = pc + 4
-            elif COLD[op] and fp[0] != 0:                  # a row with a family out of line
-                npc = call_at(fp[0], op, w, imm, pc, R, V, st, rg)
-                if st[ST_REASON] != 0:
-                    if st[ST_REASON] == R_UNDEF:
-                        st[ST_ADDR] = pc
-                    break
-                pc = npc
             else:                                          # a row without a family
                 break
             # ---- GENERATED ROWS END
