@@ -39,16 +39,12 @@ def _result(v, sf):
 
 
 @njit(cache=True)
-def _add_sub(x, y, subtract, sf):
-    """ADD or SUB of operands already formed (immediate, shifted or extended)."""
-    return _result(x - y if subtract else x + y, sf)
-
-
-@njit(cache=True)
-def _add_sub_flags(x, y, subtract, sf):
-    """ADDS or SUBS: (result, NZCV after it).  Kept apart from _add_sub so that ADD and SUB
-    neither read nor write NZCV (the loop cannot tell that Rd is not NZCV's slot)."""
-    return add_with_carry(x, ~y if subtract else y, 1 if subtract else 0, sf)
+def _add_sub(x, y, subtract, set_flags, nzcv, sf):
+    """ADD, SUB, ADDS or SUBS of operands already formed (immediate, shifted or extended):
+    (result, NZCV after it).  Scalars only, so calling it costs little inside the loop."""
+    if set_flags:
+        return add_with_carry(x, ~y if subtract else y, 1 if subtract else 0, sf)
+    return _result(x - y if subtract else x + y, sf), nzcv
 
 
 # ---- executor families (rows.py): f(op, w, imm, pc, R, st, a, b, c, d) -> next pc.
@@ -61,10 +57,8 @@ def pc_relative(op, w, imm, pc, R, st, a, b, c, d):
 
 @executes("ADD_I", "ADDS_I", "SUB_I", "SUBS_I")
 def add_sub_imm(op, w, imm, pc, R, st, a, b, c, d):
-    if op == T.ADDS_I or op == T.SUBS_I:
-        R[a], R[NZCV] = _add_sub_flags(R[b], imm, op == T.SUBS_I, (w >> 31) & 1)
-    else:
-        R[a] = _add_sub(R[b], imm, op == T.SUB_I, (w >> 31) & 1)
+    R[a], R[NZCV] = _add_sub(R[b], imm, op == T.SUB_I or op == T.SUBS_I, op == T.ADDS_I or op == T.SUBS_I,
+                             R[NZCV], (w >> 31) & 1)
     return pc + 4
 
 
@@ -162,10 +156,8 @@ def logic_reg(op, w, imm, pc, R, st, a, b, c, d):
 def add_sub_reg(op, w, imm, pc, R, st, a, b, c, d):
     sf = (w >> 31) & 1
     y = shift_reg(R[c], bits(w, 22, 2), bits(w, 10, 6), sf)
-    if op == T.ADDS_R or op == T.SUBS_R:
-        R[a], R[NZCV] = _add_sub_flags(R[b], y, op == T.SUBS_R, sf)
-    else:
-        R[a] = _add_sub(R[b], y, op == T.SUB_R, sf)
+    R[a], R[NZCV] = _add_sub(R[b], y, op == T.SUB_R or op == T.SUBS_R, op == T.ADDS_R or op == T.SUBS_R,
+                             R[NZCV], sf)
     return pc + 4
 
 
@@ -173,10 +165,8 @@ def add_sub_reg(op, w, imm, pc, R, st, a, b, c, d):
 def add_sub_ext(op, w, imm, pc, R, st, a, b, c, d):
     """Rn (and Rd of ADD/SUB) may be SP."""
     y = extend_reg(R[c], bits(w, 13, 3), bits(w, 10, 3))
-    if op == T.ADDS_X or op == T.SUBS_X:
-        R[a], R[NZCV] = _add_sub_flags(R[b], y, op == T.SUBS_X, (w >> 31) & 1)
-    else:
-        R[a] = _add_sub(R[b], y, op == T.SUB_X, (w >> 31) & 1)
+    R[a], R[NZCV] = _add_sub(R[b], y, op == T.SUB_X or op == T.SUBS_X, op == T.ADDS_X or op == T.SUBS_X,
+                             R[NZCV], (w >> 31) & 1)
     return pc + 4
 
 

@@ -298,13 +298,6 @@ def _cold(name: str) -> bool:
     return (T.BY_NAME[name].cls in COLD_CLASSES and name not in HOT) or name in OUT_OF_LINE
 
 
-def _may_stop(code: str) -> bool:
-    """Can this row's loop code stop the loop (write the stop array `st`, itself or through a
-    call)?  Only those rows test the stop reason after them: the others (integer, FP, most
-    SIMD rows) save the loop a load and a branch per instruction."""
-    return any(isinstance(n, ast.Name) and n.id == "st" for n in ast.walk(ast.parse(code)))
-
-
 def rows() -> list[str]:
     """Rows the loop runs itself, in op-id order."""
     return [e.name for e in T.TABLE if e.name in EXECUTOR and not _cold(e.name)]
@@ -330,9 +323,6 @@ def generated() -> tuple[str, str]:
         free |= names
         lines.append(f"{INDENT}{'if' if k == 0 else 'elif'} op == {T.BY_NAME_ID[name]}:  # {name}")
         lines += [f"{INDENT}    {line}" for line in code.splitlines()]
-        if _may_stop(code):
-            lines += [f"{INDENT}    if st[ST_REASON] != 0:                 # a fault, a misaligned branch target",
-                      f"{INDENT}        break"]
     lines += [f"{INDENT}else:                                          # a row without a family",
               f"{INDENT}    break"]
     by_module: dict[str, list[str]] = {}

@@ -42,7 +42,7 @@ from .exec_fp import (  # noqa: F811
     _arith_rare, _compare_rare, _fcmp, _fma_rare, _sign, _unary,
 )
 from .exec_int import (  # noqa: F811
-    A_EXEC, ST_REASON, _add_sub, _add_sub_flags, _result,
+    A_EXEC, ST_REASON, _add_sub, _result,
 )
 from .exec_mem import (  # noqa: F811
     NPAGES,
@@ -186,16 +186,16 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 R[a] = (pc & -4096) + imm
                 pc = pc + 4
             elif op == 2:  # ADD_I
-                R[a] = _add_sub(R[b], imm, False, w >> 31 & 1)
+                R[a], R[NZCV] = _add_sub(R[b], imm, False, False, R[NZCV], w >> 31 & 1)
                 pc = pc + 4
             elif op == 3:  # ADDS_I
-                R[a], R[NZCV] = _add_sub_flags(R[b], imm, False, w >> 31 & 1)
+                R[a], R[NZCV] = _add_sub(R[b], imm, False, True, R[NZCV], w >> 31 & 1)
                 pc = pc + 4
             elif op == 4:  # SUB_I
-                R[a] = _add_sub(R[b], imm, True, w >> 31 & 1)
+                R[a], R[NZCV] = _add_sub(R[b], imm, True, False, R[NZCV], w >> 31 & 1)
                 pc = pc + 4
             elif op == 5:  # SUBS_I
-                R[a], R[NZCV] = _add_sub_flags(R[b], imm, True, w >> 31 & 1)
+                R[a], R[NZCV] = _add_sub(R[b], imm, True, True, R[NZCV], w >> 31 & 1)
                 pc = pc + 4
             elif op == 6:  # AND_I
                 and_i_sf = w >> 31 & 1
@@ -431,38 +431,38 @@ def _run(R, V, m, st, max_steps, hk, fp):
             elif op == 25:  # ADD_R
                 add_r_sf = w >> 31 & 1
                 add_r_y = shift_reg(R[c], bits(w, 22, 2), bits(w, 10, 6), add_r_sf)
-                R[a] = _add_sub(R[b], add_r_y, False, add_r_sf)
+                R[a], R[NZCV] = _add_sub(R[b], add_r_y, False, False, R[NZCV], add_r_sf)
                 pc = pc + 4
             elif op == 26:  # ADDS_R
                 adds_r_sf = w >> 31 & 1
                 adds_r_y = shift_reg(R[c], bits(w, 22, 2), bits(w, 10, 6), adds_r_sf)
-                R[a], R[NZCV] = _add_sub_flags(R[b], adds_r_y, False, adds_r_sf)
+                R[a], R[NZCV] = _add_sub(R[b], adds_r_y, False, True, R[NZCV], adds_r_sf)
                 pc = pc + 4
             elif op == 27:  # SUB_R
                 sub_r_sf = w >> 31 & 1
                 sub_r_y = shift_reg(R[c], bits(w, 22, 2), bits(w, 10, 6), sub_r_sf)
-                R[a] = _add_sub(R[b], sub_r_y, True, sub_r_sf)
+                R[a], R[NZCV] = _add_sub(R[b], sub_r_y, True, False, R[NZCV], sub_r_sf)
                 pc = pc + 4
             elif op == 28:  # SUBS_R
                 subs_r_sf = w >> 31 & 1
                 subs_r_y = shift_reg(R[c], bits(w, 22, 2), bits(w, 10, 6), subs_r_sf)
-                R[a], R[NZCV] = _add_sub_flags(R[b], subs_r_y, True, subs_r_sf)
+                R[a], R[NZCV] = _add_sub(R[b], subs_r_y, True, True, R[NZCV], subs_r_sf)
                 pc = pc + 4
             elif op == 29:  # ADD_X
                 add_x_y = extend_reg(R[c], bits(w, 13, 3), bits(w, 10, 3))
-                R[a] = _add_sub(R[b], add_x_y, False, w >> 31 & 1)
+                R[a], R[NZCV] = _add_sub(R[b], add_x_y, False, False, R[NZCV], w >> 31 & 1)
                 pc = pc + 4
             elif op == 30:  # ADDS_X
                 adds_x_y = extend_reg(R[c], bits(w, 13, 3), bits(w, 10, 3))
-                R[a], R[NZCV] = _add_sub_flags(R[b], adds_x_y, False, w >> 31 & 1)
+                R[a], R[NZCV] = _add_sub(R[b], adds_x_y, False, True, R[NZCV], w >> 31 & 1)
                 pc = pc + 4
             elif op == 31:  # SUB_X
                 sub_x_y = extend_reg(R[c], bits(w, 13, 3), bits(w, 10, 3))
-                R[a] = _add_sub(R[b], sub_x_y, True, w >> 31 & 1)
+                R[a], R[NZCV] = _add_sub(R[b], sub_x_y, True, False, R[NZCV], w >> 31 & 1)
                 pc = pc + 4
             elif op == 32:  # SUBS_X
                 subs_x_y = extend_reg(R[c], bits(w, 13, 3), bits(w, 10, 3))
-                R[a], R[NZCV] = _add_sub_flags(R[b], subs_x_y, True, w >> 31 & 1)
+                R[a], R[NZCV] = _add_sub(R[b], subs_x_y, True, True, R[NZCV], w >> 31 & 1)
                 pc = pc + 4
             elif op == 33:  # ADC
                 adc_y = R[c]
@@ -746,8 +746,6 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 else:
                     pass
                     pc = br_target
-                if st[ST_REASON] != 0:                 # a fault, a misaligned branch target
-                    break
             elif op == 75:  # BLR
                 blr_target = R[b]
                 if blr_target & 3:
@@ -756,8 +754,6 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 else:
                     R[30] = pc + 4
                     pc = blr_target
-                if st[ST_REASON] != 0:                 # a fault, a misaligned branch target
-                    break
             elif op == 76:  # RET
                 ret_target = R[b]
                 if ret_target & 3:
@@ -766,8 +762,6 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 else:
                     pass
                     pc = ret_target
-                if st[ST_REASON] != 0:                 # a fault, a misaligned branch target
-                    break
             elif op == 85:  # LDST_UI
                 ldst_ui_size = w >> 30 & 3
                 ldst_ui_v = w >> 26 & 1
@@ -890,8 +884,6 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 else:
                     pass
                     pc = pc + 4
-                if st[ST_REASON] != 0:                 # a fault, a misaligned branch target
-                    break
             elif op == 86:  # LDST_UNSC
                 ldst_unsc_size = w >> 30 & 3
                 ldst_unsc_v = w >> 26 & 1
@@ -1014,8 +1006,6 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 else:
                     pass
                     pc = pc + 4
-                if st[ST_REASON] != 0:                 # a fault, a misaligned branch target
-                    break
             elif op == 87:  # LDST_POST
                 ldst_post_size = w >> 30 & 3
                 ldst_post_v = w >> 26 & 1
@@ -1138,8 +1128,6 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 else:
                     R[ldst_post_rn] = ldst_post_base + imm
                     pc = pc + 4
-                if st[ST_REASON] != 0:                 # a fault, a misaligned branch target
-                    break
             elif op == 88:  # LDST_PRE
                 ldst_pre_size = w >> 30 & 3
                 ldst_pre_v = w >> 26 & 1
@@ -1262,8 +1250,6 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 else:
                     R[ldst_pre_rn] = ldst_pre_addr
                     pc = pc + 4
-                if st[ST_REASON] != 0:                 # a fault, a misaligned branch target
-                    break
             elif op == 89:  # LDST_REG
                 ldst_reg_size = w >> 30 & 3
                 ldst_reg_v = w >> 26 & 1
@@ -1387,8 +1373,6 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 else:
                     pass
                     pc = pc + 4
-                if st[ST_REASON] != 0:                 # a fault, a misaligned branch target
-                    break
             elif op == 90:  # LDR_LIT
                 ldr_lit_size = w >> 30 & 3
                 ldr_lit_v = w >> 26 & 1
@@ -1518,8 +1502,6 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 else:
                     pass
                     pc = pc + 4
-                if st[ST_REASON] != 0:                 # a fault, a misaligned branch target
-                    break
             elif op == 91:  # LDSTNP
                 ldstnp_opc = w >> 30 & 3
                 ldstnp_v = w >> 26 & 1
@@ -1631,8 +1613,6 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 else:
                     pass
                     pc = pc + 4
-                if st[ST_REASON] != 0:                 # a fault, a misaligned branch target
-                    break
             elif op == 92:  # LDSTP_POST
                 ldstp_post_opc = w >> 30 & 3
                 ldstp_post_v = w >> 26 & 1
@@ -1744,8 +1724,6 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 else:
                     R[ldstp_post_rn] = ldstp_post_base + imm
                     pc = pc + 4
-                if st[ST_REASON] != 0:                 # a fault, a misaligned branch target
-                    break
             elif op == 93:  # LDSTP_OFF
                 ldstp_off_opc = w >> 30 & 3
                 ldstp_off_v = w >> 26 & 1
@@ -1857,8 +1835,6 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 else:
                     pass
                     pc = pc + 4
-                if st[ST_REASON] != 0:                 # a fault, a misaligned branch target
-                    break
             elif op == 94:  # LDSTP_PRE
                 ldstp_pre_opc = w >> 30 & 3
                 ldstp_pre_v = w >> 26 & 1
@@ -1970,8 +1946,6 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 else:
                     R[ldstp_pre_rn] = ldstp_pre_addr
                     pc = pc + 4
-                if st[ST_REASON] != 0:                 # a fault, a misaligned branch target
-                    break
             elif op == 151:  # FMUL_S
                 fmul_s_rd = w >> 0 & 31
                 fmul_s_x = V_f64[w >> 5 & 31, 0]
@@ -2660,7 +2634,9 @@ def _run(R, V, m, st, max_steps, hk, fp):
             else:                                          # a row without a family
                 break
             # ---- GENERATED ROWS END
-            steps += 1                                 # (a row that can stop the loop tests st itself)
+            if st[ST_REASON] != 0:                     # BR/BLR/RET to a misaligned target
+                break
+            steps += 1
             if (pc >> 12) != page:
                 break
         if st[ST_REASON] != 0:
