@@ -37,6 +37,7 @@ KINDS = {
     "tbl v": 0x4E020020,        # tbl  v0.16b, {v1.16b}, v2.16b
     "fadd v": 0x4E62D420,       # fadd v0.2d, v1.2d, v2.2d
     "fmla v": 0x4E22CC20,       # fmla v0.4s, v1.4s, v2.4s
+    "fmla ve": 0x4FC21820,      # fmla v0.2d, v1.2d, v2.d[1]  (by element: gcc's vectorised matrix product)
     "shrn v": 0x0F0D8420,       # shrn v0.8b, v1.8h, #3
     "dup v": 0x4E040C40,        # dup  v0.4s, w2
     "movi v": 0x4F02E740,       # movi v0.16b, #0x5a

@@ -16,7 +16,7 @@ from . import decode_table as T
 from .alu import sextn
 from .decoder import fld
 from .exec_sat import QC
-from .fpu import K_MUL, K_MULX, binop_bits_flags, fma_bits_flags, fp_binop, fp_fma
+from .fpu import K_MUL, K_MULX, binop_bits_flags, flags_settled, fma32, fma64, fma_bits_flags, fma_flags, fp_binop, fp_fma
 from .rows import executes
 from .sat_lanes import doubling_mul_high, doubling_mul_long, sx
 from .state import FPCR, FPSR
@@ -24,6 +24,8 @@ from .vregs import lane, set_scalar, write_lanes
 
 SIGN32 = np.int64(0x80000000)
 SIGN64 = np.int64(1) << 63
+DEFAULT_NAN32 = np.int64(0x7FC00000)
+DEFAULT_NAN64 = np.int64(0x7FF8000000000000)
 
 
 @njit(cache=True)
@@ -81,6 +83,52 @@ def velem_long(op, w, imm, pc, R, V, st, a, b, c, d):
     return pc + 4
 
 
+@njit(cache=True)
+def fma_lanes_fast(R, V, a, b, c, h, l, dbl, neg):
+    """FMLA/FMLS .2d or .4s by element (gcc's vectorised matrix products) on the float views of
+    the registers, with no buffer; False when an operand is a NaN (the lane-by-lane path then).
+    Negating x before the fused multiply-add is exact, so fma(-x, y, acc) is FMLS."""
+    fpsr = R[FPSR]
+    flags = np.int64(0)
+    if dbl:
+        y = V.f64[c, h]
+        x0, x1, z0, z1 = V.f64[b, 0], V.f64[b, 1], V.f64[a, 0], V.f64[a, 1]
+        if not (y == y and x0 == x0 and x1 == x1 and z0 == z0 and z1 == z1):
+            return False
+        if neg:
+            x0, x1 = -x0, -x1
+        r0, r1 = fma64(x0, y, z0), fma64(x1, y, z1)
+        if not (flags_settled(fpsr, r0, True) and flags_settled(fpsr, r1, True)):
+            flags = fma_flags(x0, y, z0, r0, True) | fma_flags(x1, y, z1, r1, True)
+        if r0 == r0:
+            V.f64[a, 0] = r0
+        else:                                   # an invalid operation: the default NaN
+            V.d[a, 0] = DEFAULT_NAN64
+        if r1 == r1:
+            V.f64[a, 1] = r1
+        else:
+            V.d[a, 1] = DEFAULT_NAN64
+    else:
+        y = V.f32[c, (h << 1) | l]
+        if y != y:
+            return False
+        for i in range(4):
+            if V.f32[b, i] != V.f32[b, i] or V.f32[a, i] != V.f32[a, i]:
+                return False
+        for i in range(4):
+            x, z = V.f32[b, i], V.f32[a, i]
+            r = fma32(-x if neg else x, y, z)
+            if not flags_settled(fpsr, r, False):
+                flags |= fma_flags(-x if neg else x, y, z, r, False)
+            if r == r:
+                V.f32[a, i] = r
+            else:
+                V.s[a, i] = DEFAULT_NAN32
+    if flags:
+        R[FPSR] = fpsr | flags
+    return True
+
+
 @executes("FMLA_vi", "FMLS_vi", "FMUL_vi", "FMULX_vi", "FMLA_si", "FMLS_si", "FMUL_si", "FMULX_si")
 def velem_fp(op, w, imm, pc, R, V, st, a, b, c, d):
     q = fld(op, w, T.FLD_Q)
@@ -90,6 +138,9 @@ def velem_fp(op, w, imm, pc, R, V, st, a, b, c, d):
     mul = op == T.FMUL_vi or op == T.FMUL_si or op == T.FMULX_vi or op == T.FMULX_si
     kind = K_MULX if op == T.FMULX_vi or op == T.FMULX_si else K_MUL
     neg = (SIGN64 if dbl else SIGN32) if op == T.FMLS_vi or op == T.FMLS_si else 0
+    if q == 1 and not scalar and not mul and fma_lanes_fast(R, V, a, b, c, fld(op, w, T.FLD_H),
+                                                            fld(op, w, T.FLD_L), dbl, neg != 0):
+        return pc + 4
     y = element(V, sz, c, fld(op, w, T.FLD_H), fld(op, w, T.FLD_L))
     fpcr = R[FPCR]
     n = 1 if scalar else (4 if q else 2) >> (sz - 2)
