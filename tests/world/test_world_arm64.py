@@ -17,6 +17,8 @@ from ncpu.world.trips import Latches
 from ncpu.world.model import WorldConfig
 from ncpu.world.train import TrainConfig, load_model, train
 
+import world_checks
+
 TINY = WorldConfig(words=arm64.WORDS, word_bits=64, action_bits=32, word_latent=64, byte_hidden=32,
                    action_embed=48, core_hidden=128, key=16, probe_hidden=32)
 U64 = (1 << 64) - 1
@@ -105,45 +107,14 @@ def shipped_arm64():
 def test_the_shipped_arm64_model_beats_no_change_and_sees_faults(shipped_arm64):
     model, checkpoint = load_model(shipped_arm64)
     assert checkpoint["target"] == "arm64"
-    _beats_no_change_and_sees_faults(model)
+    world_checks.arm64_beats_no_change_and_sees_faults(model)
 
 
 @pytest.mark.slow
 def test_a_tiny_arm64_model_beats_no_change_and_sees_faults(tiny):
     model, checkpoint = load_model(tiny)
     assert checkpoint["target"] == "arm64" and checkpoint["step"] == 200
-    _beats_no_change_and_sees_faults(model)
-
-
-def _beats_no_change_and_sees_faults(model):
-    # Beats "no change" where the step changes something (the written register,
-    # pc, flags). Over all 34 words a model this small and short-trained still
-    # loses to it: the 31 words no step touches are carried from the context
-    # encoder and compared with its moving average (the shipped model, 700
-    # steps, wins overall: benchmarks/world_model.py --target arm64).
-    before, words, after = _transitions(arm64.random_traces("eval", 10**9, 30))
-    with torch.no_grad():
-        b, s = torch.from_numpy(arm64.state_bits(before)), torch.from_numpy(arm64.state_bits(after))
-        predicted = model.predict(model.encode(b), torch.from_numpy(arm64.action_bits(words)))
-        target = model.encode_target(s)
-        changed = torch.from_numpy(before != after)  # (N, 34)
-
-        def error(z):
-            return (z - target).pow(2).view(len(z), arm64.WORDS, -1).mean(-1)[changed].mean()
-        assert error(predicted) < error(model.encode_target(b))
-    # The same held-out steps with and without a wrong result: the fault raises the probe's surprise.
-    rng = random.Random(3)
-    before, words, after = _transitions(arm64.random_traces("eval", 10**9, 30))
-    rows, faulty = [], []
-    for i in range(len(words)):
-        bad = arm64.inject("alu", before[i], int(words[i]), after[i], rng)
-        if bad is not None:
-            rows.append(i)
-            faulty.append(bad)
-    clean = anomaly_scores(model, before[rows], words[rows], after[rows])
-    fault = anomaly_scores(model, before[rows], words[rows], np.stack(faulty))
-    # (a tiny model's summed surprise over 2,176 bits is noisy: most, not all)
-    assert (fault["probe"] > clean["probe"]).mean() > 0.6 and fault["probe"].mean() > clean["probe"].mean()
+    world_checks.arm64_beats_no_change_and_sees_faults(model)
 
 
 @pytest.mark.slow

@@ -34,7 +34,8 @@ def register(subparsers) -> None:
                                        "at the end, with the anomaly score's error rates and thresholds "
                                        "measured on held-out validation programs and the trip-count head.")
     train.add_argument("--checkpoint", type=Path, default=None,
-                       help="checkpoint to write (default: world.pt, or world_arm64.pt for --target arm64)")
+                       help="checkpoint to write (default: world.pt, or world_arm64.pt / world_arm64_alu.pt "
+                            "for --target arm64)")
     _target_option(train)
     train.add_argument("--steps", type=positive, default=None,
                        help="total optimiser steps, counting those of a resumed checkpoint "
@@ -45,8 +46,9 @@ def register(subparsers) -> None:
     train.add_argument("--device", default="cpu", help="torch device to train on: cpu (default) or cuda")
     train.add_argument("--batch", type=positive, default=None, help="windows per step (default 128)")
     train.add_argument("--exact-alu", action="store_true",
-                       help="the exact_alu variant: the predictor holds the project's exact neural ALU, frozen, "
-                            "fed with operands the probe decodes from the latents (nCPU target only)")
+                       help="the exact_alu variant: the predictor holds an exact module, frozen (the project's "
+                            "neural ALU; for --target arm64 the ARM64 CPU's executor), fed with operands the "
+                            "probe decodes from the latents")
     train.set_defaults(func=run_train)
 
     evaluate = sub.add_parser("eval", help="print the held-out figures",
@@ -91,18 +93,16 @@ def _checkpoint_option(parser: argparse.ArgumentParser) -> None:
                         help="model checkpoint (default: the weights shipped with nCPU for the target; "
                              "`ncpu world train` writes world.pt)")
     parser.add_argument("--exact-alu", action="store_true",
-                        help="read the shipped weights of the exact_alu variant (world_alu.pt: the predictor holds "
-                             "the project's exact neural ALU, frozen) instead of the purely learned model's")
+                        help="read the shipped weights of the exact_alu variant (world_alu.pt, or "
+                             "world_arm64_alu.pt for --target arm64: the predictor holds the project's exact "
+                             "neural ALU, or the ARM64 CPU's executor, frozen) instead of the purely learned model's")
 
 
 def _variant(args) -> None:
-    """--exact-alu names the shipped exact_alu weights (nCPU target only)."""
-    if args.exact_alu:
-        if args.target != "ncpu":
-            raise CommandError("--exact-alu is for the nCPU target only")
-        if args.checkpoint is None:
-            from ncpu.world import WEIGHTS
-            args.checkpoint = WEIGHTS / "world_alu.pt"
+    """--exact-alu names the shipped exact_alu weights of the target."""
+    if args.exact_alu and args.checkpoint is None:
+        from ncpu.world import WEIGHTS
+        args.checkpoint = WEIGHTS / ("world_alu.pt" if args.target == "ncpu" else "world_arm64_alu.pt")
 
 
 def _target_option(parser: argparse.ArgumentParser) -> None:
@@ -141,10 +141,9 @@ def run_train(args) -> int:
     overrides = {"steps": args.steps, "batch": args.batch}
     defaults = ARM64_TRAIN if args.target == "arm64" else {}
     tc = TrainConfig(seed=args.seed, **{**defaults, **{k: v for k, v in overrides.items() if v}})
-    if args.exact_alu and args.target == "arm64":
-        raise CommandError("--exact-alu is for the nCPU target only")
-    config = arm64_config() if args.target == "arm64" else WorldConfig(exact_alu=args.exact_alu)
-    args.checkpoint = args.checkpoint or (Path("world_arm64.pt") if args.target == "arm64" else TRAINED)
+    config = arm64_config(args.exact_alu) if args.target == "arm64" else WorldConfig(exact_alu=args.exact_alu)
+    arm64_name = "world_arm64_alu.pt" if args.exact_alu else "world_arm64.pt"
+    args.checkpoint = args.checkpoint or (Path(arm64_name) if args.target == "arm64" else TRAINED)
     started = time.perf_counter()
     with tqdm(total=tc.steps, desc="training", unit="step", file=sys.stderr) as bar:
         def progress(step: int, terms: dict) -> None:
@@ -177,11 +176,12 @@ def run_eval(args) -> int:
     _variant(args)
     model, checkpoint = _load(args.checkpoint, args.target)
     if args.target == "arm64":
-        from ncpu.world.arm64_eval import (arm64_calibration_of, arm64_trip_head_of, evaluate_arm64,
-                                           format_arm64_report)
+        from ncpu.world.arm64_eval import (arm64_calibration_of, arm64_direction_head_of, arm64_trip_head_of,
+                                           evaluate_arm64, format_arm64_report)
         thresholds, rates = arm64_calibration_of(model, checkpoint)
         result = evaluate_arm64(model, thresholds, args.programs, args.seed, rates=rates,
-                                trips=arm64_trip_head_of(model, checkpoint))
+                                trips=arm64_trip_head_of(model, checkpoint),
+                                directions=arm64_direction_head_of(model, checkpoint))
         result["checkpoint"] = {"path": str(args.checkpoint or shipped("arm64")), "steps": checkpoint["step"]}
         print(json.dumps(result) if args.json else format_arm64_report(result))
         return 0

@@ -80,6 +80,16 @@ class ExactALUModule:
         return op, rd, rs1, rs2, imm
 
     @torch.no_grad()
+    def candidates(self, bits: Tensor, action_bits: Tensor) -> Tensor:
+        """Decoded state bits bool [B, 19, 32] and action bits -> the result and flags
+        words' bits, float [B, 2, 32]."""
+        bits = bits.long()
+        words = (bits << torch.arange(32, device=bits.device)).sum(-1)  # unsigned
+        words = torch.where(words >= 1 << 31, words - (1 << 32), words)
+        result, flags = self(words[:, :8], bits[:, -1, :4] > 0, action_bits)
+        return ((torch.stack([result, flags], 1)[..., None] >> torch.arange(32)) & 1).float()
+
+    @torch.no_grad()
     def __call__(self, registers: Tensor, flags: Tensor, action_bits: Tensor) -> tuple[Tensor, Tensor]:
         """registers int64 [B, 8] and flags bool [B, 4] (N Z C V) of the state
         before the step, as the probe reads them -> the ALU's result word and the

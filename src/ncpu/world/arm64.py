@@ -66,6 +66,11 @@ def is_conditional(words: np.ndarray) -> np.ndarray:
     return ((w & 0xFF000010) == _BCOND) | ((w & 0x7E000000) == 0x34000000)
 
 
+def is_jump(word: int) -> bool:
+    """Whether a word is an unconditional B."""
+    return word & 0xFC000000 == _B
+
+
 def branch_target(word: int, pc: int) -> int:
     """Target of a B.cond/CBZ/CBNZ at pc."""
     offset = (word >> 5) & 0x7FFFF
@@ -256,6 +261,17 @@ class Stepper:
                     self._set(states[-1])
         return Arm64Trace(name, words, np.array(states, np.uint64).reshape(-1, WORDS),
                           np.array(actions, np.uint64))
+
+    def execute(self, raw, word: int) -> list[int] | None:
+        """The raw state after the one instruction `word` runs from the raw state `raw`
+        (placed at CODE, the pc moved there), or None where the CPU stops on it."""
+        self.memory.write(CODE, word.to_bytes(4, "little"))
+        s = self.state
+        s.x[:] = raw[:31]
+        s.sp, s.pc, s.nzcv = int(raw[SP_COL]), CODE, int(raw[NZCV_COL])
+        if self.cpu.run(1).steps != 1:
+            return None
+        return [int(v) for v in s.x] + [s.sp, s.pc, s.nzcv]
 
     def _set(self, raw: list[int]) -> None:
         s = self.state

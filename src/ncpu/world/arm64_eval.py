@@ -23,6 +23,7 @@ import torch.nn.functional as F
 
 from ncpu.cachedir import user_cache_dir
 from ncpu.world import arm64
+from ncpu.world.arm64_branches import KS, DirectionHead, branch_pairs, fit_direction_head, head_accuracy, taken
 from ncpu.world.calibrate import ErrorRates
 from ncpu.world.evaluate import (ERROR_RATE_SEED, FALSE_POSITIVE_RATE, ROLLOUT_KS, _batched, _bit_scores, auroc,
                                  effective_rank)
@@ -37,15 +38,16 @@ ARM64_TRAIN = {"steps": 700, "batch": 64, "programs_per_refresh": 300, "max_trac
                "calibration_programs": 150, "error_rate_programs": 400, "trip_programs": 3000, "trip_steps": 1500}
 
 
-SPECULATION_KS = (1, 4, 16)
+SPECULATION_KS = KS
 TRIP_SEED = 3 * 10**8  # training programs for the trip head, apart from the world model's pools
 TRIP_PROGRAMS, TRIP_STEPS = ARM64_TRAIN["trip_programs"], ARM64_TRAIN["trip_steps"]
 
 
-def config() -> WorldConfig:
-    """The ARM64 model: 34 slots of 64 bits (16 latent dims per byte, as for nCPU), the instruction word as action."""
+def config(exact_alu: bool = False) -> WorldConfig:
+    """The ARM64 model: 34 slots of 64 bits (16 latent dims per byte, as for nCPU), the instruction word
+    as action; `exact_alu`: the variant holding the ARM64 CPU's executor (`arm64_alu.py`)."""
     return WorldConfig(words=arm64.WORDS, word_bits=arm64.WORD_BITS, action_bits=arm64.ACTION_BITS,
-                       word_latent=128)
+                       word_latent=128, exact_alu=exact_alu, target="arm64")
 
 
 def held_out(split: str, programs: int, max_steps: int = 128) -> list[arm64.Arm64Trace]:
@@ -124,9 +126,10 @@ def arm64_calibration_of(model: WorldModel, checkpoint: dict) -> tuple[dict[str,
 @torch.no_grad()
 def evaluate_arm64(model: WorldModel, thresholds: dict[str, float] | None, programs: int = 300,
                    seed: int = 0, faults_per_kind: int = 2000, rates: ErrorRates | None = None,
-                   trips: tuple[TripHead, int] | None = None) -> dict:
+                   trips: tuple[TripHead, int] | None = None, directions: DirectionHead | None = None) -> dict:
     """Every held-out figure of `ncpu world eval --target arm64`; `rates` adds the calibrated
-    score; `trips` (a trip head and the training majority count) adds loop trip counts."""
+    score; `trips` (a trip head and the training majority count) adds loop trip counts;
+    `directions` adds the direction head's branch directions."""
     rng = random.Random(seed)
     traces = held_out("eval", programs)
     before, words, after = _transitions(traces)
@@ -165,7 +168,7 @@ def evaluate_arm64(model: WorldModel, thresholds: dict[str, float] | None, progr
     return {"programs": {"random": len(traces), "transitions": len(words)}, "one_step": one,
             "rollouts": _rollouts(model, traces, rng),
             "anomalies": _anomalies(model, before, words, after, thresholds, rng, faults_per_kind, rates),
-            "speculation": branch_speculation(model, traces),
+            "speculation": branch_speculation(model, traces, directions),
             **({"trip_counts": trip_counts(model, trips, traces)} if trips else {})}
 
 
@@ -188,21 +191,34 @@ def arm64_trip_head_of(model: WorldModel, checkpoint: dict) -> tuple[TripHead, i
     """The checkpoint's trip head and majority count, or both fitted for these weights (about 40
     CPU-s; deterministic) and kept in the user cache. The shipped ARM64 weights come without them:
     the head would more than double the file."""
-    saved = checkpoint if "trip_head" in checkpoint else _cached_trip_head(model)
+    saved = checkpoint if "trip_head" in checkpoint else _cached(model, "trips", arm64_trip_head)
     head = TripHead(model.config.latent, action_width=arm64.ACTION_BITS)
     head.load_state_dict({k: v.float() for k, v in saved["trip_head"].items()})
     return head.eval(), int(saved["trip_majority"])
 
 
-def _cached_trip_head(model: WorldModel) -> dict:
+def arm64_direction_head(model: WorldModel) -> dict:
+    return {"direction_head": fit_direction_head(model).state_dict()}
+
+
+def arm64_direction_head_of(model: WorldModel, checkpoint: dict) -> DirectionHead:
+    """The checkpoint's direction head, or one fitted for these weights (deterministic) and kept
+    in the user cache, as the trip head."""
+    saved = checkpoint if "direction_head" in checkpoint else _cached(model, "directions", arm64_direction_head)
+    head = DirectionHead(model.config.latent)
+    head.load_state_dict({k: v.float() for k, v in saved["direction_head"].items()})
+    return head.eval()
+
+
+def _cached(model: WorldModel, name: str, fit) -> dict:
     digest = hashlib.sha256()
-    for name, tensor in model.state_dict().items():
-        digest.update(name.encode())
+    for key, tensor in model.state_dict().items():
+        digest.update(key.encode())
         digest.update(tensor.detach().cpu().contiguous().numpy().tobytes())
-    path = user_cache_dir("world") / f"arm64_trips_{digest.hexdigest()[:20]}.pt"
+    path = user_cache_dir("world") / f"arm64_{name}_{digest.hexdigest()[:20]}.pt"
     if path.exists():
         return torch.load(path, weights_only=False)
-    saved = arm64_trip_head(model)
+    saved = fit(model)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         torch.save(saved, path.with_suffix(".tmp"))
@@ -213,20 +229,17 @@ def _cached_trip_head(model: WorldModel) -> dict:
 
 
 @torch.no_grad()
-def branch_speculation(model: WorldModel, traces) -> dict:
+def branch_speculation(model: WorldModel, traces, directions: DirectionHead | None = None) -> dict:
     """Direction of each conditional branch (target != fall-through) predicted k
-    steps ahead: roll the predictor open-loop from the exact state k-1 steps
+    steps ahead, two ways: roll the predictor open-loop from the exact state k-1 steps
     before the branch over the recorded words, decode the pc after the branch and
-    check it names the direction taken (as `evaluate.speculation` for nCPU)."""
+    check it names the direction taken (as `evaluate.speculation` for nCPU; the
+    64-bit pc must be exact); and, with `directions`, the direction head's answer
+    from the latent before the branch (`arm64_branches.py`)."""
     out = {}
     pc = arm64.STATE_FIELDS["pc"]
     for k in SPECULATION_KS:
-        pairs = []
-        for t in traces:
-            pcs = t.states[:-1, arm64.PC_COL]
-            for j in np.flatnonzero(arm64.is_conditional(t.actions)):
-                if j - k + 1 >= 0 and arm64.branch_target(int(t.actions[j]), int(pcs[j])) != int(pcs[j]) + 4:
-                    pairs.append((t, j - k + 1))
+        pairs = branch_pairs(traces, k)
         if not pairs:
             continue
         start = torch.from_numpy(arm64.state_bits(np.stack([t.states[i] for t, i in pairs])))
@@ -235,11 +248,10 @@ def branch_speculation(model: WorldModel, traces) -> dict:
         decoded = _batched(model.decode, latents[:, -1]) > 0
         truth = torch.from_numpy(arm64.state_bits(np.stack([t.states[i + k] for t, i in pairs]))) > 0.5
         correct = (decoded[:, pc] == truth[:, pc]).all(-1)
-        taken = [int(t.states[i + k, arm64.PC_COL]) == arm64.branch_target(int(t.actions[i + k - 1]),
-                                                                           int(t.states[i + k - 1, arm64.PC_COL]))
-                 for t, i in pairs]
         out[f"branch_k={k}"] = {"accuracy": float(correct.float().mean()), "branches": len(pairs),
-                                "taken_share": float(np.mean(taken))}
+                                "taken_share": float(taken(pairs, k).mean())}
+        if directions is not None:
+            out[f"branch_k={k}"]["head_accuracy"] = head_accuracy(model, directions, traces, k)[0]
     return out
 
 
@@ -323,9 +335,13 @@ def format_arm64_report(r: dict, flag: str = "calibrated") -> str:
     branches = r.get("speculation", {})
     if branches:
         share = next(iter(branches.values()))["taken_share"]
-        lines += ["", "branch direction predicted k steps ahead (held-out programs): " + "  ".join(
-            f"{k.split('_')[1]} {v['accuracy']:.1%} of {v['branches']}" for k, v in branches.items())
-            + f"  (always guessing the majority direction: {max(share, 1 - share):.1%})"]
+        lines += ["", "branch direction predicted k steps ahead (held-out programs), majority guess "
+                  f"{max(share, 1 - share):.1%}:",
+                  "  decoded pc exact: " + "  ".join(f"{k.split('_')[1]} {v['accuracy']:.1%} of {v['branches']}"
+                                                     for k, v in branches.items())]
+        if all("head_accuracy" in v for v in branches.values()):
+            lines.append("  direction head:   " + "  ".join(f"{k.split('_')[1]} {v['head_accuracy']:.1%}"
+                                                           for k, v in branches.items()))
     if "trip_counts" in r:
         lines += [""] + trip_lines(r["trip_counts"])
     return "\n".join(lines)

@@ -67,10 +67,18 @@ class WorldConfig:
     words: int = WORDS
     word_bits: int = 32
     action_bits: int = ACTION_BITS
-    # The `exact_alu` variant (`alu_module.py`, nCPU target only): two more write
-    # heads whose values are the frozen exact ALU's result and flags words,
-    # computed from operands the probe decodes from the latent state.
+    # The `exact_alu` variant: two more write heads whose values are an exact
+    # module's result and flags words, computed from operands the probe decodes
+    # from the latent state: the project's neural ALU for the nCPU target
+    # (`alu_module.py`), the ARM64 CPU's executor for the ARM64 one (`arm64_alu.py`).
     exact_alu: bool = False
+    target: str = "ncpu"  # which machine's exact module the exact_alu variant holds
+
+    @property
+    def exact_words(self) -> int:
+        """Candidate words the exact module gives (exact_alu variant): result and flags; for
+        ARM64 also the two addresses a step may go to next (`arm64_alu.py`)."""
+        return 4 if self.target == "arm64" else 2
 
     @property
     def latent(self) -> int:
@@ -137,8 +145,8 @@ class Predictor(nn.Module):
         self.gates = nn.Linear(c.core_hidden, c.heads)
         nn.init.constant_(self.gates.bias, -3.0)  # start closed: "no change"
         if c.exact_alu:  # where and whether the ALU's two words are written: learned
-            self.alu_query = nn.Linear(c.action_embed, 2 * c.key)
-            self.alu_gates = nn.Linear(c.core_hidden, 2)
+            self.alu_query = nn.Linear(c.action_embed, c.exact_words * c.key)
+            self.alu_gates = nn.Linear(c.core_hidden, c.exact_words)
             nn.init.constant_(self.alu_gates.bias, -3.0)
 
     def _attend(self, query: nn.Linear, keys: torch.Tensor, e: torch.Tensor) -> torch.Tensor:
@@ -147,7 +155,7 @@ class Predictor(nn.Module):
 
     def forward(self, z: torch.Tensor, action_bits: torch.Tensor,
                 alu_values: torch.Tensor | None = None) -> torch.Tensor:
-        """`alu_values` [B, 2, d]: the exact ALU's candidate words (exact_alu variant)."""
+        """`alu_values` [B, n, d]: the exact module's candidate words (exact_alu variant)."""
         c = self.c
         slots = z.view(-1, c.words, c.word_latent)  # (B, S, d)
         e = self.action(action_bits * 2 - 1)  # (B, E)
@@ -157,8 +165,8 @@ class Predictor(nn.Module):
         where = self._attend(self.write_query, self.write_keys, e)  # (B, H, S)
         weight = where * torch.sigmoid(self.gates(h))[..., None]  # (B, H, S)
         if alu_values is not None:
-            q = self.alu_query(e).view(-1, 2, c.key)
-            alu_where = torch.softmax(q @ self.write_keys.T / math.sqrt(c.key), dim=-1)  # (B, 2, S)
+            q = self.alu_query(e).view(-1, c.exact_words, c.key)
+            alu_where = torch.softmax(q @ self.write_keys.T / math.sqrt(c.key), dim=-1)  # (B, n, S)
             weight = torch.cat([weight, alu_where * torch.sigmoid(self.alu_gates(h))[..., None]], 1)
             values = torch.cat([values, alu_values], 1)
         # Σ_w weight_w(s) · (value_w - z_s)
@@ -188,19 +196,20 @@ class WorldModel(nn.Module):
         return self.predictor(z, action_bits, self.alu_values(z, action_bits) if self.config.exact_alu else None)
 
     def alu_values(self, z: torch.Tensor, action_bits: torch.Tensor) -> torch.Tensor:
-        """The exact ALU's result and flags words for latents z, as slot latents [B, 2, d]:
-        operands read from z by the probe (`alu_module.py`)."""
+        """The exact module's candidate words for latents z, as slot latents [B, n, d]:
+        operands read from z by the probe (`alu_module.py`, `arm64_alu.py`)."""
+        c = self.config
         if self.alu is None:
-            from ncpu.world.alu_module import ExactALUModule
-            self.alu = ExactALUModule()
+            if c.target == "arm64":
+                from ncpu.world.arm64_alu import Arm64ExactALU
+                self.alu = Arm64ExactALU()
+            else:
+                from ncpu.world.alu_module import ExactALUModule
+                self.alu = ExactALUModule()
         with torch.no_grad():
-            bits = (self.decode(z) > 0).view(len(z), self.config.words, 32).long()
-            words = (bits << torch.arange(32, device=z.device)).sum(-1)  # unsigned
-            words = torch.where(words >= 1 << 31, words - (1 << 32), words)
-            result, flags = self.alu(words[:, :8], bits[:, -1, :4] > 0, action_bits)
-            shifts = torch.arange(32)
-            candidate = ((torch.stack([result, flags], 1)[..., None] >> shifts) & 1).float().to(z.device)
-        return self.context.word(candidate.view(-1, 32)).view(len(z), 2, -1)
+            bits = (self.decode(z) > 0).view(len(z), c.words, c.word_bits)
+            candidate = self.alu.candidates(bits, action_bits).to(z.device)
+        return self.context.word(candidate.view(-1, c.word_bits)).view(len(z), c.exact_words, -1)
 
     def rollout(self, z: torch.Tensor, actions: torch.Tensor) -> torch.Tensor:
         """Open loop: latents [B, S*d], actions [B, K, 144] -> predicted latents [B, K, S*d]."""

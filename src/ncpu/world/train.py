@@ -142,10 +142,12 @@ def complete(path: Path, out: Path, half: bool = False) -> None:
         checkpoint["model"] = rounded
     tc = TrainConfig(**checkpoint.get("train_config", {}))
     if checkpoint.get("target", "ncpu") == "arm64":
-        from ncpu.world.arm64_eval import arm64_calibration_of, arm64_trip_head
+        # The ARM64 heads (trip counts, branch directions) are left out: they would more than
+        # double the file; eval fits them for the weights on first use and caches them.
+        from ncpu.world.arm64_eval import arm64_calibration_of
+        checkpoint = {k: v for k, v in checkpoint.items() if k not in ("trip_head", "trip_majority")}
         thresholds, rates = arm64_calibration_of(model, checkpoint)
         extra = {"thresholds": thresholds, "error_rates": rates.table.astype(np.float32)}
-        extra.update({} if "trip_head" in checkpoint else arm64_trip_head(model))
     else:
         calibrated = ("error_rates" in checkpoint
                       and ErrorRates(np.asarray(checkpoint["error_rates"], np.float64)).fits())
