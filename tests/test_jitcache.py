@@ -318,7 +318,7 @@ def test_the_arm64_loop_does_not_reach_the_cold_families():
 def test_the_loop_passes_what_its_callees_by_address_take():
     """entries.py compiles exec_cold for its parameters; run.py's call by address
     must pass the same arguments in the same order (a call through an address is not checked):
-    the packed register operands, then the address of the memory arrays."""
+    the packed register operands, the address of the memory arrays, the steps run so far."""
     import inspect
     import re
 
@@ -326,5 +326,5 @@ def test_the_loop_passes_what_its_callees_by_address_take():
 
     calls = dict(re.findall(r"call_at\(fp\[(\d)\], ([^)]*)\)", Path(run.__file__).read_text()))
     cold = [*inspect.signature(cold_rows.exec_cold.py_func).parameters]
-    assert calls["0"].replace("[row, i]", "").split(", ") == [*cold[:7], "dc_regs", "mp"] and cold[7:] == ["rg", "mp"]
+    assert calls["0"].replace("[row, i]", "").split(", ") == [*cold[:7], "dc_regs", "mp", "steps"] and cold[7:] == ["rg", "mp", "steps"]
     assert set(calls) == {"0"}

@@ -9,7 +9,8 @@ from numba import njit
 
 from .calls import value_at
 from .exec_fp import fp_fixed, fp_minmax, fp_unary
-from .exec_int import software_breakpoint, supervisor_call
+from .exec_int import read_system_register, software_breakpoint, supervisor_call, system_instruction, write_system_register
+from .exec_mem import ldst_atomic
 from .exec_vacross import vacross
 from .exec_vdiff import vdiff_long, vdiff_narrow_high, vdiff_pmull, vdiff_sqdm
 from .exec_vec3 import vec3_elementwise, vec3_pairwise, vec3_saturating
@@ -31,32 +32,32 @@ FAMILY = np.array([
     -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
     -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
     -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-    -1, -1, -1, -1, -1, -1, -1, -1, 0, 1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-    -1, -1, -1, -1, -1, -1, -1, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3,
-    3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3,
-    -1, -1, -1, -1, 4, 4, 4, 4, -1, -1, -1, -1, -1, 5, 5, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-    -1, -1, 6, -1, 7, 7, 8, 9, 9, 9, 9, 8, 10, 11, 10, 11, 10, 11, 10, 11, 10, 10, 10, 10, 10,
-    10, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 13, 13, 13, 13, 13, 13, 12, 12, 12, 12, 12, 12,
-    13, 13, 13, 13, 13, 13, 13, 13, -1, -1, 13, -1, 13, 13, 13, 13, 14, 14, 14, 14, 12, 12, 14,
-    15, 15, 15, 15, -1, -1, -1, -1, -1, -1, -1, -1, 16, 16, 16, 16, 16, 16, 16, 16, 17, 17, 16,
-    16, 17, 17, 16, 16, 16, 16, 18, 16, 16, 18, 16, 16, 18, 19, 18, 18, 18, 20, 20, 20, 21, 21,
-    22, 22, 23, 23, 23, -1, 23, 21, 21, 22, 22, 23, 23, -1, 23, 23, 23, -1, 24, 24, 25, 24, 24,
-    26, 27, 27, 26, 26, 26, 26, 26, 27, 26, 28, 28, 27, 26, 26, 28, 26, 28, 26, 26, 26, 28, 29,
-    29, 30, 30, 30, 30, 30, 30, 30, 29, 29, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31,
-    31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31, 32, 32, 33, 33, 33, 33, 34, 33, 33,
-    33, 34, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 36, 37, 37, 37,
-    37, 37, 38, 38, 38, 38, 38, 38, 38, 39, 39, 39, 39, 40, 40, 40, 41, 41, 41, 41, 41, 41, 42,
-    42, 42, 43, 43, 15, 15, 44, 44, 44, 44, 42, 42, 42, 43, 43, 15, 15, 44, 44, 44, 44, 36, 36,
-    36, 36, 36, 36, 36, 36, 36, 36, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 45, 36, 36, 36,
-    36, 36, 36, 36, 46, 46, 46, 46, 47, 47, 47, 48, -1, -1, -1, -1, 49, 49, 49, 49, 50, -1, 50,
-    49, 49, 49, -1, 51, 51, 51, 51, 51, 51, 51, -1, -1, 52, 52, 52, 52, 50, 50, 50, 50, 49, 49,
-    49, 49, 50, 50, 50, 49, 49, 49, 51, 51, 51, 51, 51, 51, 52, 52, 52, 52, -1, -1, -1, -1, -1,
-    -1, -1, 53, 53, 53, 53, 53, 53, 53, 53
+    -1, -1, -1, -1, -1, -1, -1, -1, 0, 1, -1, -1, -1, 2, 3, 4, -1, -1, -1, -1, -1, -1, -1, -1,
+    -1, -1, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 6, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7,
+    7, 7, 6, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 6, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7, -1, -1,
+    -1, -1, 8, 8, 8, 8, -1, -1, -1, -1, -1, 9, 9, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+    10, -1, 11, 11, 12, 13, 13, 13, 13, 12, 14, 15, 14, 15, 14, 15, 14, 15, 14, 14, 14, 14, 14,
+    14, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 17, 17, 17, 17, 17, 17, 16, 16, 16, 16, 16, 16,
+    17, 17, 17, 17, 17, 17, 17, 17, -1, -1, 17, -1, 17, 17, 17, 17, 18, 18, 18, 18, 16, 16, 18,
+    19, 19, 19, 19, -1, -1, -1, -1, -1, -1, -1, -1, 20, 20, 20, 20, 20, 20, 20, 20, 21, 21, 20,
+    20, 21, 21, 20, 20, 20, 20, 22, 20, 20, 22, 20, 20, 22, 23, 22, 22, 22, 24, 24, 24, 25, 25,
+    26, 26, 27, 27, 27, -1, 27, 25, 25, 26, 26, 27, 27, -1, 27, 27, 27, -1, 28, 28, 29, 28, 28,
+    30, 31, 31, 30, 30, 30, 30, 30, 31, 30, 32, 32, 31, 30, 30, 32, 30, 32, 30, 30, 30, 32, 33,
+    33, 34, 34, 34, 34, 34, 34, 34, 33, 33, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35,
+    35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 36, 36, 37, 37, 37, 37, 38, 37, 37,
+    37, 38, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 40, 41, 41, 41,
+    41, 41, 42, 42, 42, 42, 42, 42, 42, 43, 43, 43, 43, 44, 44, 44, 45, 45, 45, 45, 45, 45, 46,
+    46, 46, 47, 47, 19, 19, 48, 48, 48, 48, 46, 46, 46, 47, 47, 19, 19, 48, 48, 48, 48, 40, 40,
+    40, 40, 40, 40, 40, 40, 40, 40, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 40, 40, 40,
+    40, 40, 40, 40, 50, 50, 50, 50, 51, 51, 51, 52, -1, -1, -1, -1, 53, 53, 53, 53, 54, -1, 54,
+    53, 53, 53, -1, 55, 55, 55, 55, 55, 55, 55, -1, -1, 56, 56, 56, 56, 54, 54, 54, 54, 53, 53,
+    53, 53, 54, 54, 54, 53, 53, 53, 55, 55, 55, 55, 55, 55, 56, 56, 56, 56, -1, -1, -1, -1, -1,
+    -1, -1, 57, 57, 57, 57, 57, 57, 57, 57
 ], np.int16)
 
 
 @njit(cache=True)
-def exec_cold(op, w, imm, pc, R, V, st, rg, mp):
+def exec_cold(op, w, imm, pc, R, V, st, rg, mp, steps):
     a = rg & 0xFF
     b = (rg >> 8) & 0xFF
     c = (rg >> 16) & 0xFF
@@ -66,108 +67,116 @@ def exec_cold(op, w, imm, pc, R, V, st, rg, mp):
         return supervisor_call(op, pc, st)
     elif k == 1:  # BRK
         return software_breakpoint(op, w, pc, st)
-    elif k == 2:  # ST1_m1, ST1_m2, ST1_m3, ST1_m4, ST2_m, ST3_m, ST4_m, LD1_m1, LD1_m2, LD1_m3, LD1_m4, LD2_m, LD3_m, LD4_m, ST1_m1_POST, ST1_m2_POST, ST1_m3_POST, ST1_m4_POST, ST2_m_POST, ST3_m_POST, ST4_m_POST, LD1_m1_POST, LD1_m2_POST, LD1_m3_POST, LD1_m4_POST, LD2_m_POST, LD3_m_POST, LD4_m_POST
+    elif k == 2:  # MRS
+        return read_system_register(op, w, pc, R, steps)
+    elif k == 3:  # MSR_R
+        return write_system_register(op, w, pc, R)
+    elif k == 4:  # SYS
+        return system_instruction(op, w, pc, R, value_at(mp), st)
+    elif k == 5:  # LDST_EX, CAS, CASP, ATOMIC
+        return ldst_atomic(op, w, imm, pc, R, value_at(mp), st)
+    elif k == 6:  # ST1_m1, ST1_m2, ST1_m3, ST1_m4, ST2_m, ST3_m, ST4_m, LD1_m1, LD1_m2, LD1_m3, LD1_m4, LD2_m, LD3_m, LD4_m, ST1_m1_POST, ST1_m2_POST, ST1_m3_POST, ST1_m4_POST, ST2_m_POST, ST3_m_POST, ST4_m_POST, LD1_m1_POST, LD1_m2_POST, LD1_m3_POST, LD1_m4_POST, LD2_m_POST, LD3_m_POST, LD4_m_POST
         return vstruct_multiple(op, w, imm, pc, R, V, value_at(mp), st)
-    elif k == 3:  # ST1_e, ST2_e, ST3_e, ST4_e, LD1_e, LD1R, LD2_e, LD2R, LD3_e, LD3R, LD4_e, LD4R, ST1_e_POST, ST2_e_POST, ST3_e_POST, ST4_e_POST, LD1_e_POST, LD1R_POST, LD2_e_POST, LD2R_POST, LD3_e_POST, LD3R_POST, LD4_e_POST, LD4R_POST
+    elif k == 7:  # ST1_e, ST2_e, ST3_e, ST4_e, LD1_e, LD1R, LD2_e, LD2R, LD3_e, LD3R, LD4_e, LD4R, ST1_e_POST, ST2_e_POST, ST3_e_POST, ST4_e_POST, LD1_e_POST, LD1R_POST, LD2_e_POST, LD2R_POST, LD3_e_POST, LD3R_POST, LD4_e_POST, LD4R_POST
         return vstruct_single(op, w, imm, pc, R, V, value_at(mp), st)
-    elif k == 4:  # FMAX_S, FMIN_S, FMAXNM_S, FMINNM_S
+    elif k == 8:  # FMAX_S, FMIN_S, FMAXNM_S, FMINNM_S
         return fp_minmax(op, w, pc, R, V)
-    elif k == 5:  # FCVT_SD, FRINT
+    elif k == 9:  # FCVT_SD, FRINT
         return fp_unary(op, w, pc, R, V)
-    elif k == 6:  # FCVT_FIXED
+    elif k == 10:  # FCVT_FIXED
         return fp_fixed(op, w, pc, R, V, a, b)
-    elif k == 7:  # DUP_ve, DUP_vg
+    elif k == 11:  # DUP_ve, DUP_vg
         return vdup(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 8:  # INS_vg, INS_ve
+    elif k == 12:  # INS_vg, INS_ve
         return vins(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 9:  # SMOV_w, SMOV_x, UMOV_w, UMOV_x
+    elif k == 13:  # SMOV_w, SMOV_x, UMOV_w, UMOV_x
         return vmov_to_general(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 10:  # MOVI_v32, MVNI_v32, MOVI_v16, MVNI_v16, MOVI_msl, MVNI_msl, MOVI_v8, MOVI_v64, FMOV_vs, FMOV_vd
+    elif k == 14:  # MOVI_v32, MVNI_v32, MOVI_v16, MVNI_v16, MOVI_msl, MVNI_msl, MOVI_v8, MOVI_v64, FMOV_vs, FMOV_vd
         return vmovi(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 11:  # ORR_vi32, BIC_vi32, ORR_vi16, BIC_vi16
+    elif k == 15:  # ORR_vi32, BIC_vi32, ORR_vi16, BIC_vi16
         return vorr_bic_imm(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 12:  # SHADD_v, UHADD_v, SQADD_v, UQADD_v, SRHADD_v, URHADD_v, SHSUB_v, UHSUB_v, SQSUB_v, UQSUB_v, SQSHL_v, UQSHL_v, SRSHL_v, URSHL_v, SQRSHL_v, UQRSHL_v, SQDMULH_v, SQRDMULH_v
+    elif k == 16:  # SHADD_v, UHADD_v, SQADD_v, UQADD_v, SRHADD_v, URHADD_v, SHSUB_v, UHSUB_v, SQSUB_v, UQSUB_v, SQSHL_v, UQSHL_v, SRSHL_v, URSHL_v, SQRSHL_v, UQRSHL_v, SQDMULH_v, SQRDMULH_v
         return vec3_saturating(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 13:  # CMGT_v, CMHI_v, CMGE_v, CMHS_v, SSHL_v, USHL_v, SMAX_v, UMAX_v, SMIN_v, UMIN_v, SABD_v, UABD_v, SABA_v, UABA_v, CMTST_v, MLA_v, MLS_v, MUL_v, PMUL_v
+    elif k == 17:  # CMGT_v, CMHI_v, CMGE_v, CMHS_v, SSHL_v, USHL_v, SMAX_v, UMAX_v, SMIN_v, UMIN_v, SABD_v, UABD_v, SABA_v, UABA_v, CMTST_v, MLA_v, MLS_v, MUL_v, PMUL_v
         return vec3_elementwise(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 14:  # SMAXP_v, UMAXP_v, SMINP_v, UMINP_v, ADDP_v
+    elif k == 18:  # SMAXP_v, UMAXP_v, SMINP_v, UMINP_v, ADDP_v
         return vec3_pairwise(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 15:  # SQRDMLAH_v, SQRDMLSH_v, SQRDMLAH_s, SQRDMLSH_s, SQRDMLAH_vi, SQRDMLSH_vi, SQRDMLAH_si, SQRDMLSH_si
+    elif k == 19:  # SQRDMLAH_v, SQRDMLSH_v, SQRDMLAH_s, SQRDMLSH_s, SQRDMLAH_vi, SQRDMLSH_vi, SQRDMLAH_si, SQRDMLSH_si
         return vrdm(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 16:  # SADDL_v, UADDL_v, SADDW_v, UADDW_v, SSUBL_v, USUBL_v, SSUBW_v, USUBW_v, SABAL_v, UABAL_v, SABDL_v, UABDL_v, SMLAL_v, UMLAL_v, SMLSL_v, UMLSL_v, SMULL_v, UMULL_v
+    elif k == 20:  # SADDL_v, UADDL_v, SADDW_v, UADDW_v, SSUBL_v, USUBL_v, SSUBW_v, USUBW_v, SABAL_v, UABAL_v, SABDL_v, UABDL_v, SMLAL_v, UMLAL_v, SMLSL_v, UMLSL_v, SMULL_v, UMULL_v
         return vdiff_long(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 17:  # ADDHN_v, RADDHN_v, SUBHN_v, RSUBHN_v
+    elif k == 21:  # ADDHN_v, RADDHN_v, SUBHN_v, RSUBHN_v
         return vdiff_narrow_high(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 18:  # SQDMLAL_v, SQDMLSL_v, SQDMULL_v, SQDMLAL_s, SQDMLSL_s, SQDMULL_s
+    elif k == 22:  # SQDMLAL_v, SQDMLSL_v, SQDMULL_v, SQDMLAL_s, SQDMLSL_s, SQDMULL_s
         return vdiff_sqdm(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 19:  # PMULL_v
+    elif k == 23:  # PMULL_v
         return vdiff_pmull(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 20:  # REV64_v, REV32_v, REV16_v
+    elif k == 24:  # REV64_v, REV32_v, REV16_v
         return vmisc_rev(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 21:  # SADDLP_v, UADDLP_v, SADALP_v, UADALP_v
+    elif k == 25:  # SADDLP_v, UADDLP_v, SADALP_v, UADALP_v
         return vmisc_pairwise_long(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 22:  # SUQADD_v, USQADD_v, SQABS_v, SQNEG_v
+    elif k == 26:  # SUQADD_v, USQADD_v, SQABS_v, SQNEG_v
         return vmisc_saturating(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 23:  # CLS_v, CLZ_v, CNT_v, RBIT_v, CMGT0_v, CMGE0_v, CMLE0_v, CMLT0_v, ABS_v
+    elif k == 27:  # CLS_v, CLZ_v, CNT_v, RBIT_v, CMGT0_v, CMGE0_v, CMLE0_v, CMLT0_v, ABS_v
         return vmisc_lanes(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 24:  # XTN_v, SQXTUN_v, SQXTN_v, UQXTN_v
+    elif k == 28:  # XTN_v, SQXTUN_v, SQXTN_v, UQXTN_v
         return vmisc_narrow(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 25:  # SHLL_v
+    elif k == 29:  # SHLL_v
         return vmisc_shll(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 26:  # FMAXNM_v, FMULX_v, FCMEQ_v, FMAX_v, FMINNM_v, FMLS_v, FMIN_v, FCMGE_v, FACGE_v, FDIV_v, FABD_v, FCMGT_v, FACGT_v
+    elif k == 30:  # FMAXNM_v, FMULX_v, FCMEQ_v, FMAX_v, FMINNM_v, FMLS_v, FMIN_v, FCMGE_v, FACGE_v, FDIV_v, FABD_v, FCMGT_v, FACGT_v
         return vfp_three(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 27:  # FMLA_v, FADD_v, FSUB_v, FMUL_v
+    elif k == 31:  # FMLA_v, FADD_v, FSUB_v, FMUL_v
         return vfp_hot(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 28:  # FMAXNMP_v, FADDP_v, FMAXP_v, FMINNMP_v, FMINP_v
+    elif k == 32:  # FMAXNMP_v, FADDP_v, FMAXP_v, FMINNMP_v, FMINP_v
         return vfp_pairwise(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 29:  # FRECPS_v, FRSQRTS_v, FRECPS_s, FRSQRTS_s
+    elif k == 33:  # FRECPS_v, FRSQRTS_v, FRECPS_s, FRSQRTS_s
         return vstep(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 30:  # FMULX_s, FCMEQ_s, FCMGE_s, FACGE_s, FABD_s, FCMGT_s, FACGT_s
+    elif k == 34:  # FMULX_s, FCMEQ_s, FCMGE_s, FACGE_s, FABD_s, FCMGT_s, FACGT_s
         return vfp_three_scalar(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 31:  # FCMGT0_v, FCMGE0_v, FCMEQ0_v, FCMLE0_v, FCMLT0_v, FABS_v, FNEG_v, FRINTN_v, FRINTP_v, FRINTA_v, FRINTM_v, FRINTZ_v, FRINTX_v, FRINTI_v, FCVTNS_v, FCVTPS_v, FCVTNU_v, FCVTPU_v, FCVTMS_v, FCVTZS_v, FCVTMU_v, FCVTZU_v, FCVTAS_v, FCVTAU_v, SCVTF_v, UCVTF_v, FSQRT_v
+    elif k == 35:  # FCMGT0_v, FCMGE0_v, FCMEQ0_v, FCMLE0_v, FCMLT0_v, FABS_v, FNEG_v, FRINTN_v, FRINTP_v, FRINTA_v, FRINTM_v, FRINTZ_v, FRINTX_v, FRINTI_v, FCVTNS_v, FCVTPS_v, FCVTNU_v, FCVTPU_v, FCVTMS_v, FCVTZS_v, FCVTMU_v, FCVTZU_v, FCVTAS_v, FCVTAU_v, SCVTF_v, UCVTF_v, FSQRT_v
         return vfp_two(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 32:  # FCVTN_v, FCVTL_v
+    elif k == 36:  # FCVTN_v, FCVTL_v
         return vfp_convert_width(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 33:  # FRECPE_v, FRSQRTE_v, URECPE_v, URSQRTE_v, FRECPE_s, FRSQRTE_s, FRECPX_s
+    elif k == 37:  # FRECPE_v, FRSQRTE_v, URECPE_v, URSQRTE_v, FRECPE_s, FRSQRTE_s, FRECPX_s
         return vestimate(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 34:  # FCVTXN_v, FCVTXN_s
+    elif k == 38:  # FCVTXN_v, FCVTXN_s
         return vcvtxn(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 35:  # FCMGT0_s, FCMGE0_s, FCMEQ0_s, FCMLE0_s, FCMLT0_s, FCVTNS_s, FCVTPS_s, FCVTNU_s, FCVTPU_s, FCVTMS_s, FCVTZS_s, FCVTMU_s, FCVTZU_s, FCVTAS_s, FCVTAU_s, SCVTF_s, UCVTF_s
+    elif k == 39:  # FCMGT0_s, FCMGE0_s, FCMEQ0_s, FCMLE0_s, FCMLT0_s, FCVTNS_s, FCVTPS_s, FCVTNU_s, FCVTPU_s, FCVTMS_s, FCVTZS_s, FCVTMU_s, FCVTZU_s, FCVTAS_s, FCVTAU_s, SCVTF_s, UCVTF_s
         return vfp_two_scalar(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 36:  # ADDP_s, ADD_s, SUB_s, CMTST_s, CMEQ_s, CMGT_s, CMHI_s, CMGE_s, CMHS_s, SSHL_s, USHL_s, CMGT0_s, CMGE0_s, CMEQ0_s, CMLE0_s, CMLT0_s, ABS_s, NEG_s
+    elif k == 40:  # ADDP_s, ADD_s, SUB_s, CMTST_s, CMEQ_s, CMGT_s, CMHI_s, CMGE_s, CMHS_s, SSHL_s, USHL_s, CMGT0_s, CMGE0_s, CMEQ0_s, CMLE0_s, CMLT0_s, ABS_s, NEG_s
         return scalar_int(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 37:  # FMAXNMP_s, FMINNMP_s, FADDP_s, FMAXP_s, FMINP_s
+    elif k == 41:  # FMAXNMP_s, FMINNMP_s, FADDP_s, FMAXP_s, FMINP_s
         return vfp_pair_scalar(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 38:  # SADDLV_v, UADDLV_v, SMAXV_v, UMAXV_v, SMINV_v, UMINV_v, ADDV_v
+    elif k == 42:  # SADDLV_v, UADDLV_v, SMAXV_v, UMAXV_v, SMINV_v, UMINV_v, ADDV_v
         return vacross(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 39:  # FMAXNMV_v, FMINNMV_v, FMAXV_v, FMINV_v
+    elif k == 43:  # FMAXNMV_v, FMINNMV_v, FMAXV_v, FMINV_v
         return vfp_across(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 40:  # MLA_vi, MLS_vi, MUL_vi
+    elif k == 44:  # MLA_vi, MLS_vi, MUL_vi
         return velem_int(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 41:  # SMLAL_vi, UMLAL_vi, SMLSL_vi, UMLSL_vi, SMULL_vi, UMULL_vi
+    elif k == 45:  # SMLAL_vi, UMLAL_vi, SMLSL_vi, UMLSL_vi, SMULL_vi, UMULL_vi
         return velem_long(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 42:  # SQDMLAL_vi, SQDMLSL_vi, SQDMULL_vi, SQDMLAL_si, SQDMLSL_si, SQDMULL_si
+    elif k == 46:  # SQDMLAL_vi, SQDMLSL_vi, SQDMULL_vi, SQDMLAL_si, SQDMLSL_si, SQDMULL_si
         return velem_sqdml(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 43:  # SQDMULH_vi, SQRDMULH_vi, SQDMULH_si, SQRDMULH_si
+    elif k == 47:  # SQDMULH_vi, SQRDMULH_vi, SQDMULH_si, SQRDMULH_si
         return velem_sqdmulh(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 44:  # FMLA_vi, FMLS_vi, FMUL_vi, FMULX_vi, FMLA_si, FMLS_si, FMUL_si, FMULX_si
+    elif k == 48:  # FMLA_vi, FMLS_vi, FMUL_vi, FMULX_vi, FMLA_si, FMLS_si, FMUL_si, FMULX_si
         return velem_fp(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 45:  # SRSHL_s, URSHL_s, SQADD_s, UQADD_s, SQSUB_s, UQSUB_s, SQSHL_s, UQSHL_s, SQRSHL_s, UQRSHL_s, SQDMULH_s, SQRDMULH_s
+    elif k == 49:  # SRSHL_s, URSHL_s, SQADD_s, UQADD_s, SQSUB_s, UQSUB_s, SQSHL_s, UQSHL_s, SQRSHL_s, UQRSHL_s, SQDMULH_s, SQRDMULH_s
         return scalar_saturating3(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 46:  # SUQADD_s, USQADD_s, SQABS_s, SQNEG_s
+    elif k == 50:  # SUQADD_s, USQADD_s, SQABS_s, SQNEG_s
         return scalar_saturating2(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 47:  # SQXTN_s, UQXTN_s, SQXTUN_s
+    elif k == 51:  # SQXTN_s, UQXTN_s, SQXTUN_s
         return scalar_narrow(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 48:  # DUP_s
+    elif k == 52:  # DUP_s
         return dup_scalar(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 49:  # SRSHR_v, URSHR_v, SRSRA_v, URSRA_v, SQSHLU_v, SQSHL_vi, UQSHL_vi, SRSHR_s, URSHR_s, SRSRA_s, URSRA_s, SQSHLU_s, SQSHL_si, UQSHL_si
+    elif k == 53:  # SRSHR_v, URSHR_v, SRSRA_v, URSRA_v, SQSHLU_v, SQSHL_vi, UQSHL_vi, SRSHR_s, URSHR_s, SRSRA_s, URSRA_s, SQSHLU_s, SQSHL_si, UQSHL_si
         return vshift_round_sat(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 50:  # SRI_v, SLI_v, SSHR_s, USHR_s, SSRA_s, USRA_s, SRI_s, SHL_s, SLI_s
+    elif k == 54:  # SRI_v, SLI_v, SSHR_s, USHR_s, SSRA_s, USRA_s, SRI_s, SHL_s, SLI_s
         return vshift_swar(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 51:  # SQSHRUN_v, RSHRN_v, SQRSHRUN_v, SQSHRN_v, UQSHRN_v, SQRSHRN_v, UQRSHRN_v, SQSHRUN_s, SQRSHRUN_s, SQSHRN_s, UQSHRN_s, SQRSHRN_s, UQRSHRN_s
+    elif k == 55:  # SQSHRUN_v, RSHRN_v, SQRSHRUN_v, SQSHRN_v, UQSHRN_v, SQRSHRN_v, UQRSHRN_v, SQSHRUN_s, SQRSHRUN_s, SQSHRN_s, UQSHRN_s, SQRSHRN_s, UQRSHRN_s
         return vshift_narrow(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 52:  # SCVTF_vfix, UCVTF_vfix, FCVTZS_vfix, FCVTZU_vfix, SCVTF_sfix, UCVTF_sfix, FCVTZS_sfix, FCVTZU_sfix
+    elif k == 56:  # SCVTF_vfix, UCVTF_vfix, FCVTZS_vfix, FCVTZU_vfix, SCVTF_sfix, UCVTF_sfix, FCVTZS_sfix, FCVTZU_sfix
         return vshift_fixed(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 53:  # TBL1_v, TBL2_v, TBL3_v, TBL4_v, TBX1_v, TBX2_v, TBX3_v, TBX4_v
+    elif k == 57:  # TBL1_v, TBL2_v, TBL3_v, TBL4_v, TBX1_v, TBX2_v, TBX3_v, TBX4_v
         return vtable(op, w, imm, pc, R, V, st, a, b, c, d)
     return -1

@@ -39,5 +39,5 @@ def resolve(fp: np.ndarray, k: int, R, V, st, m) -> None:
     long as its dispatcher (a module global).  The memory arrays are passed by address
     (calls.pointer_to)."""
     assert k == COLD, k
-    argtypes = (_SCALAR,) * 4 + (typeof(R), typeof(V), typeof(st), _SCALAR, types.CPointer(typeof(m)))
+    argtypes = (_SCALAR,) * 4 + (typeof(R), typeof(V), typeof(st), _SCALAR, types.CPointer(typeof(m)), _SCALAR)
     fp[k] = _address(exec_cold, signature(argtypes))

@@ -356,10 +356,10 @@ def _sysreg_read(key, R, icount):
     return np.int64(S.MIDR_VALUE)
 
 
-# ---- system rows: families like the others, carried inline by the loop (small bodies; the
-# rare work, DC ZVA and the system register reads, is a call).  SVC and BRK stop the loop
-# through `st` (SVC retires, pc past it; BRK does not): they run out of line, so that the
-# inner loop's stop test stays the one for faults.
+# ---- system rows: families like the others.  HINT, BARRIER and CLREX are carried inline
+# (a line each); the rest run out of line (exec_cold): carried inline they made the loop's
+# code bigger for rows a benchmark runs rarely, and the tight loop measured slower.  SVC and
+# BRK stop the loop through `st` (SVC retires, pc past it; BRK does not).
 
 @executes("SVC", cold=True)
 def supervisor_call(op, pc, st):
@@ -386,14 +386,14 @@ def clear_exclusive(op, pc, R):
     return pc + 4
 
 
-@executes("MRS")
+@executes("MRS", cold=True)
 def read_system_register(op, w, pc, R, steps):
     """CNTVCT_EL0 counts retired instructions: those before this run plus `steps`."""
     wr(R, w & 31, _sysreg_read(bits(w, 5, 15), R, R[ICOUNT] + steps), 1)
     return pc + 4
 
 
-@executes("MSR_R")
+@executes("MSR_R", cold=True)
 def write_system_register(op, w, pc, R):
     key = bits(w, 5, 15)
     v = xr(R, w & 31)
@@ -408,7 +408,7 @@ def write_system_register(op, w, pc, R):
     return pc + 4
 
 
-@executes("SYS")
+@executes("SYS", cold=True)
 def system_instruction(op, w, pc, R, m, st):
     """DC ZVA zeroes one DCZID-sized block (a fault leaves pc at it); the other cache
     maintenance operations have nothing to do."""

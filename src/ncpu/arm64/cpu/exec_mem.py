@@ -381,10 +381,10 @@ def _atomic(m, st, R, w):
     return True
 
 
-@executes("LDST_EX", "CAS", "CASP", "ATOMIC")
+@executes("LDST_EX", "CAS", "CASP", "ATOMIC", cold=True)
 def ldst_atomic(op, w, imm, pc, R, m, st):
-    """The exclusives (LDXR/STXR and pairs, LDAR/STLR), CAS, CASP and the LSE atomics:
-    the loop carries this dispatch, the helpers above run out of line (rare and long)."""
+    """The exclusives (LDXR/STXR and pairs, LDAR/STLR), CAS, CASP and the LSE atomics,
+    out of line (exec_cold): rare in the programs we measure, and long."""
     if op == T.LDST_EX:
         ok = _exclusive(m, st, R, w)
     elif op == T.CAS:

@@ -400,7 +400,7 @@ def cold_source() -> str:
         "",
         "",
         "@njit(cache=True)",
-        "def exec_cold(op, w, imm, pc, R, V, st, rg, mp):",
+        "def exec_cold(op, w, imm, pc, R, V, st, rg, mp, steps):",
         "    a = rg & 0xFF",
         "    b = (rg >> 8) & 0xFF",
         "    c = (rg >> 16) & 0xFF",
