@@ -16,6 +16,7 @@ from . import decode_table as T
 from .alu import sextn
 from .decoder import fld
 from .exec_sat import QC
+from .exec_vfparith import put_f32, put_f64
 from .fpu import K_MUL, K_MULX, binop_bits_flags, flags_settled, fma32, fma64, fma_bits_flags, fma_flags, fp_binop, fp_fma
 from .rows import executes
 from .sat_lanes import doubling_mul_high, doubling_mul_long, sx
@@ -24,8 +25,6 @@ from .vregs import lane, set_scalar, write_lanes
 
 SIGN32 = np.int64(0x80000000)
 SIGN64 = np.int64(1) << 63
-DEFAULT_NAN32 = np.int64(0x7FC00000)
-DEFAULT_NAN64 = np.int64(0x7FF8000000000000)
 
 
 @njit(cache=True)
@@ -100,14 +99,8 @@ def fma_lanes_fast(R, V, a, b, c, h, l, dbl, neg):
         r0, r1 = fma64(x0, y, z0), fma64(x1, y, z1)
         if not (flags_settled(fpsr, r0, True) and flags_settled(fpsr, r1, True)):
             flags = fma_flags(x0, y, z0, r0, True) | fma_flags(x1, y, z1, r1, True)
-        if r0 == r0:
-            V.f64[a, 0] = r0
-        else:                                   # an invalid operation: the default NaN
-            V.d[a, 0] = DEFAULT_NAN64
-        if r1 == r1:
-            V.f64[a, 1] = r1
-        else:
-            V.d[a, 1] = DEFAULT_NAN64
+        put_f64(V, a, 0, r0)
+        put_f64(V, a, 1, r1)
     else:
         y = V.f32[c, (h << 1) | l]
         if y != y:
@@ -120,10 +113,7 @@ def fma_lanes_fast(R, V, a, b, c, h, l, dbl, neg):
             r = fma32(-x if neg else x, y, z)
             if not flags_settled(fpsr, r, False):
                 flags |= fma_flags(-x if neg else x, y, z, r, False)
-            if r == r:
-                V.f32[a, i] = r
-            else:
-                V.s[a, i] = DEFAULT_NAN32
+            put_f32(V, a, i, r)
     if flags:
         R[FPSR] = fpsr | flags
     return True

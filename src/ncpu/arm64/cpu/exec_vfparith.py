@@ -22,7 +22,7 @@ from . import decode_table as T
 from .decoder import fld
 from .fpu import (IXC, K_ABD, K_ADD, K_DIV, K_MAX, K_MAXNM, K_MIN, K_MINNM, K_MUL, K_MULX, K_SUB, arith_flags,
                   binop_bits_flags, cmp_bits_flags, cvtf_flags, fbits, fixed_to_fp, fma32, fma64, fma_bits_flags,
-                  fma_flags, fp_binop,
+                  default_nan, fma_flags, fp_binop,
                   fp_compare, fp_fma, fp_round, fp_sqrt, fp_to_fixed, fval, i32_as_f32, i64_as_f64, is_nan,
                   nan_flags, narrow_flags, pick_nan, sqrt_flags, to_int_flags)
 from .rows import executes
@@ -31,8 +31,6 @@ from .vregs import lane, set_lane, set_scalar, write_lanes
 
 SIGN32 = np.int64(0x80000000)
 SIGN64 = np.int64(1) << 63
-DEFAULT_NAN32 = np.int64(0x7FC00000)
-DEFAULT_NAN64 = np.int64(0x7FF8000000000000)
 
 # Three-operand kinds beyond fpu's binary ones (K_ADD .. K_MULX = 0 .. 9); the
 # compare kinds are fpu.fp_compare's 0 EQ, 1 GE, 2 GT, 3 |>=|, 4 |>| plus F_CMEQ.
@@ -74,6 +72,25 @@ MODE2 = _by_op(_TWO, lambda k: k[1])
 
 
 # ---- one lane -----------------------------------------------------------------------------
+@njit(cache=True)
+def put_f64(V, a, i, r):
+    """Lane i of register a (.2d) = r, or the default NaN where r is a NaN: the fast paths
+    compute on the host's floats, whose NaN results are not the architecture's."""
+    if r == r:
+        V.f64[a, i] = r
+    else:
+        V.d[a, i] = default_nan(True)
+
+
+@njit(cache=True)
+def put_f32(V, a, i, r):
+    """Lane i of register a (.4s) = r, or the default NaN (put_f64)."""
+    if r == r:
+        V.f32[a, i] = r
+    else:
+        V.s[a, i] = default_nan(False)
+
+
 @njit(cache=True)
 def three_lane(kind, x, y, acc, dbl, fpcr):
     """x op y (FMLA/FMLS: acc +- x * y; compares: all ones or zero) on bit patterns."""
@@ -215,14 +232,8 @@ def vfp_hot(op, w, imm, pc, R, V, st, a, b, c, d):
                 r0 = x0 + y0 if op == T.FADD_v else x0 - y0 if op == T.FSUB_v else x0 * y0
                 r1 = x1 + y1 if op == T.FADD_v else x1 - y1 if op == T.FSUB_v else x1 * y1
                 R[FPSR] |= arith_flags(kind, x0, y0, r0, True) | arith_flags(kind, x1, y1, r1, True)
-            if r0 == r0:
-                V.f64[a, 0] = r0
-            else:                                     # an invalid operation: the default NaN
-                V.d[a, 0] = DEFAULT_NAN64
-            if r1 == r1:
-                V.f64[a, 1] = r1
-            else:
-                V.d[a, 1] = DEFAULT_NAN64
+            put_f64(V, a, 0, r0)
+            put_f64(V, a, 1, r1)
             done = True
     elif q == 1:
         ok = True
@@ -240,10 +251,7 @@ def vfp_hot(op, w, imm, pc, R, V, st, a, b, c, d):
                 else:
                     r = x + y if op == T.FADD_v else x - y if op == T.FSUB_v else x * y
                     flags |= arith_flags(kind, x, y, r, False)
-                if r == r:
-                    V.f32[a, i] = r
-                else:
-                    V.s[a, i] = DEFAULT_NAN32
+                put_f32(V, a, i, r)
             R[FPSR] |= flags
             done = True
     if not done:
