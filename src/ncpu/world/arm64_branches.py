@@ -19,7 +19,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from ncpu.world import arm64
-from ncpu.world.model import WorldModel, _mlp
+from ncpu.world.model import WorldModel, _mlp, fit_head
 
 KS = (1, 4, 16)  # how many steps ahead: the branch is the k-th step of the rollout
 SEED = 7 * 10**8  # training programs for the head, apart from the other pools
@@ -90,17 +90,8 @@ def fit_direction_head(model: WorldModel, programs: int = 1500, steps: int = 150
     z, a, y = torch.cat(z), torch.cat(a), torch.cat(y)
     torch.manual_seed(seed)
     head = DirectionHead(model.config.latent)
-    optimizer = torch.optim.AdamW(head.parameters(), lr=2e-3, weight_decay=1e-4)
-    generator = torch.Generator().manual_seed(seed)
-    for step in range(steps):
-        pick = torch.randint(len(y), (batch,), generator=generator)
-        for group in optimizer.param_groups:
-            group["lr"] = 2e-3 * (1 - step / steps) + 1e-5
-        loss = F.binary_cross_entropy_with_logits(head(z[pick], a[pick]), y[pick])
-        optimizer.zero_grad(set_to_none=True)
-        loss.backward()
-        optimizer.step()
-    return head.eval()
+    return fit_head(head, lambda pick: F.binary_cross_entropy_with_logits(head(z[pick], a[pick]), y[pick]),
+                    len(y), steps, batch, seed)
 
 
 @torch.no_grad()

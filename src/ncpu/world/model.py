@@ -105,6 +105,23 @@ def _mlp(sizes: list[int]) -> nn.Sequential:
     return nn.Sequential(*layers)
 
 
+def fit_head(head: nn.Module, loss_of, n: int, steps: int, batch: int, seed: int) -> nn.Module:
+    """Fit a small head on n precomputed examples (latents of a frozen model): AdamW, random
+    batches, the learning rate decaying linearly to 1e-5; loss_of(indices) -> the batch's loss.
+    The trip and branch-direction heads share it."""
+    optimizer = torch.optim.AdamW(head.parameters(), lr=2e-3, weight_decay=1e-4)
+    generator = torch.Generator().manual_seed(seed)
+    for step in range(steps):
+        pick = torch.randint(n, (batch,), generator=generator)
+        for group in optimizer.param_groups:
+            group["lr"] = 2e-3 * (1 - step / steps) + 1e-5
+        loss = loss_of(pick)
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        optimizer.step()
+    return head.eval()
+
+
 class StateEncoder(nn.Module):
     """State bits [B, 608] -> latent [B, S*d]: every byte of every word through
     one small network, a word's latent the concatenation of its 4 bytes'.

@@ -38,7 +38,7 @@ from torch import nn
 
 from ncpu.isa import decode
 from ncpu.world.features import ACTION_BITS, CONDITIONAL, action_bits, state_bits
-from ncpu.world.model import WorldModel, _mlp
+from ncpu.world.model import WorldModel, _mlp, fit_head
 from ncpu.world.traces import Trace
 
 CAP = 16  # counts of CAP or more are one class
@@ -170,17 +170,8 @@ def train_trip_head(model: WorldModel, traces: list, steps: int = 1500, batch: i
     head = TripHead(model.config.latent, action_width=view.action_width)
     z, latch, previous = _inputs(model, latches, view)
     target = torch.from_numpy(classes(latches.remaining))
-    optimizer = torch.optim.AdamW(head.parameters(), lr=2e-3, weight_decay=1e-4)
-    generator = torch.Generator().manual_seed(seed)
-    for step in range(steps):
-        pick = torch.randint(len(target), (batch,), generator=generator)
-        for group in optimizer.param_groups:
-            group["lr"] = 2e-3 * (1 - step / steps) + 1e-5
-        loss = F.cross_entropy(head(z[pick], latch[pick], previous[pick]), target[pick])
-        optimizer.zero_grad(set_to_none=True)
-        loss.backward()
-        optimizer.step()
-    return head.eval()
+    return fit_head(head, lambda pick: F.cross_entropy(head(z[pick], latch[pick], previous[pick]), target[pick]),
+                    len(target), steps, batch, seed)
 
 
 @torch.no_grad()
