@@ -32,10 +32,7 @@ def main() -> int:
         state.pc = 0x10000
         cpu = Cpu(mem, state)
         cpu.run(10)
-        from ncpu.arm64.cpu import entries     # the executors the loop calls by address: resolve them all
-        from ncpu.arm64.cpu.vregs import vr_views
-        for k in range(len(cpu._fp)):
-            entries.resolve(cpu._fp, k, state.regs, vr_views(state.v), cpu._st)
+        cpu.resolve_all()       # the executors the loop calls by address
     print(f"import + cold compile: {time.process_time() - t0:.1f} s of CPU")
     starts, rows = {}, []
     for ts, ev in rec.buffer:

@@ -46,13 +46,16 @@ with install_recorder("numba:compile") as rec:
     state.pc = 0x10000
     cpu = Cpu(mem, state)
     cpu.run(10)
-    try:        # executors called by address are resolved when first needed: resolve them all
+    # executors called by address are resolved when first needed: resolve them all (a checkout
+    # from before entries.py compiled them with the loop; one from before Cpu.resolve_all has
+    # entries.resolve without the memory arrays)
+    if hasattr(cpu, "resolve_all"):
+        cpu.resolve_all()
+    elif hasattr(cpu, "_fp"):
         from ncpu.arm64.cpu import entries
         from ncpu.arm64.cpu.vregs import vr_views
-    except ImportError:     # a checkout from before entries.py: the loop's compile compiled them
-        entries = None
-    for k in range(len(cpu._fp) if entries else 0):
-        entries.resolve(cpu._fp, k, state.regs, vr_views(state.v), cpu._st)
+        for k in range(len(cpu._fp)):
+            entries.resolve(cpu._fp, k, state.regs, vr_views(state.v), cpu._st)
 compiled = sorted({ev.data["dispatcher"].py_func.__qualname__ for _, ev in rec.buffer
                    if ev.is_start and ev.data.get("dispatcher") is not None})
 print(json.dumps(compiled))

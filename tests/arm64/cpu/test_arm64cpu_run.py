@@ -115,6 +115,16 @@ def test_stops_undefined_brk_budget():
     assert stop.reason is StopReason.BUDGET and stop.steps == 12345
 
 
+def test_resolve_all_fills_every_address_and_runs_alike():
+    """Cpu.resolve_all (for the compile benchmarks) resolves what run() would on first use;
+    the cold row afterwards (brk, out of line) runs without a resolve stop and stops alike."""
+    m, s, cpu = machine([0xD503201F, 0xD4200020])                    # nop; brk #1
+    cpu.resolve_all()
+    assert all(cpu._fp)
+    stop = cpu.run(10)
+    assert stop.reason is StopReason.BRK and s.pc == CODE + 4 and stop.steps == 1
+
+
 def test_system_registers_as_qemu_user():
     def mrs(reg):
         return 0xD5300000 | (reg << 5)

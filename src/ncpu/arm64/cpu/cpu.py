@@ -51,6 +51,14 @@ class Cpu:
         self.hooks = None        # hooks.Hooks: trace and breakpoints (an instrumented loop)
         self._fp = addresses(self.state.regs, vr_views(self.state.v), self._st, mem.arrays())   # run_loop's executors
 
+    def resolve_all(self) -> None:
+        """Compile (or load from the cache) now every executor the loop calls by address, which
+        `run` otherwise resolves the first time a row needs it: for measuring the whole compile
+        (benchmarks/arm64_recompile.py, arm64_compile_profile.py)."""
+        s = self.state
+        for k in range(len(self._fp)):
+            resolve(self._fp, k, s.regs, vr_views(s.v), self._st, self.mem.arrays())
+
     def run(self, max_steps: int) -> Stop:
         """Run until SVC, BRK, fault, undefined instruction or `max_steps` retired.
 
