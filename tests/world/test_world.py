@@ -210,16 +210,9 @@ def test_register_faults_raise_the_calibrated_score_of_their_step(tiny):
     from ncpu.world.evaluate import calibration_of
     model, checkpoint = load_model(tiny)
     _, rates = calibration_of(model, checkpoint)
-    data = Transitions.of(random_traces("eval", 10**9, 60))
-    rng = random.Random(3)
-    rows, faulty = [], []
-    for i in range(len(data.action)):
-        bad = inject("register", data.before[i], data.action[i], data.after[i], rng)
-        if bad is not None:
-            rows.append(i)
-            faulty.append(bad)
-    clean = anomaly_scores(model, Transitions(data.before[rows], data.action[rows], data.after[rows]), rates)
-    fault = anomaly_scores(model, Transitions(data.before[rows], data.action[rows], np.array(faulty)), rates)
+    clean_steps, faulty_steps = world_checks.clean_and_faulty("register")
+    clean = anomaly_scores(model, clean_steps, rates)
+    fault = anomaly_scores(model, faulty_steps, rates)
     assert (fault["calibrated"] >= clean["calibrated"]).float().mean() > 0.95
     assert fault["calibrated"].mean() > 1.5 * clean["calibrated"].mean()
 

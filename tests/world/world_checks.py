@@ -23,17 +23,25 @@ def beats_no_change_on_held_out_programs(model) -> None:
     assert result["latent"]["dims_std_below_0.1"] == 0
 
 
-def scores_injected_alu_faults_above_clean_steps(model) -> None:
+def clean_and_faulty(kind: str) -> tuple[Transitions, Transitions]:
+    """The held-out nCPU steps a fault of `kind` applies to, as they ran and with the fault
+    injected (in program order, the same faults on every call)."""
     rng = random.Random(3)
     data = Transitions.of(random_traces("eval", 10**9, 60))
     rows, faulty = [], []
     for i in range(len(data.action)):
-        bad = inject("alu", data.before[i], data.action[i], data.after[i], rng)
+        bad = inject(kind, data.before[i], data.action[i], data.after[i], rng)
         if bad is not None:
             rows.append(i)
             faulty.append(bad)
-    clean = anomaly_scores(model, Transitions(data.before[rows], data.action[rows], data.after[rows]))
-    fault = anomaly_scores(model, Transitions(data.before[rows], data.action[rows], np.array(faulty)))
+    return (Transitions(data.before[rows], data.action[rows], data.after[rows]),
+            Transitions(data.before[rows], data.action[rows], np.array(faulty)))
+
+
+def scores_injected_alu_faults_above_clean_steps(model) -> None:
+    clean_steps, faulty_steps = clean_and_faulty("alu")
+    clean = anomaly_scores(model, clean_steps)
+    fault = anomaly_scores(model, faulty_steps)
     # The same steps, with and without the fault: the fault must raise the
     # probe's surprise at the observed state on most of them, and on average.
     assert (fault["probe"] > clean["probe"]).float().mean() > 0.7
