@@ -80,9 +80,10 @@ def next_pcs(pcs: np.ndarray, words: np.ndarray) -> tuple[np.ndarray, np.ndarray
     B.cond/CBZ/CBNZ or B (pc+4 for any other instruction), uint64[B] each."""
     fall_through = (pcs.astype(np.uint64) + np.uint64(4))
     target = fall_through.copy()
+    conditional = arm64.is_conditional(words)
     for i, (pc, word) in enumerate(zip(pcs, words)):
         word, pc = int(word), int(pc)
-        if arm64.is_conditional(np.array([word]))[0]:
+        if conditional[i]:
             target[i] = arm64.branch_target(word, pc)
         elif arm64.is_jump(word):
             target[i] = arm64.jump_target(word, pc)
