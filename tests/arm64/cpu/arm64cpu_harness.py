@@ -302,3 +302,28 @@ def compare_classes(classes, n_per_entry: int, seed: int, fpsr_mask: int = 0, on
                 inputs = ", ".join(f"{k}=x{f[k]}={(xs + [sp])[f[k]]:#x}" for k in ("rn", "rm") if k in f)
                 bad.append(f"{e.name} {w:#010x} {text}: " + "; ".join(diffs[:4]) + f" [inputs {inputs}, nzcv={nzcv:#x}]")
     return count, bad
+
+
+def compare_cases(cases, fpsr_mask: int = 0x9F):
+    """Run (word, {vector register: (lo, hi)}, fpcr) cases on both emulators from zero
+    general registers (the other vector registers zero); returns the divergences
+    (registers, and the FPSR bits of fpsr_mask), each with the case's inputs."""
+    from ncpu.arm64.cpu.disasm import disassemble
+    uc, us = Unicorn(), Ours()
+    bad = []
+    for w, regs, fpcr in cases:
+        vs = [regs.get(i, (0, 0)) for i in range(32)]
+        got = []
+        for m in (uc, us):
+            m.set_state([0] * 31, MID, 0, vs, fpcr)
+            _, vals, fpsr = m.step(w)
+            got.append((list(vals), fpsr & fpsr_mask))
+        if got[0] != got[1]:
+            (uv, uf), (ov, of) = got
+            text = disassemble(w.to_bytes(4, "little"), CODE)[0][1]
+            diffs = [f"{REG_NAMES[i]}: uc={a:#x} ours={b:#x}" for i, (a, b) in enumerate(zip(uv, ov)) if a != b]
+            if uf != of:
+                diffs.append(f"fpsr: uc={uf:#x} ours={of:#x}")
+            inputs = ", ".join(f"v{r}={lo | hi << 64:#x}" for r, (lo, hi) in sorted(regs.items()))
+            bad.append(f"{w:#010x} {text} fpcr={fpcr:#x} [{inputs}]: " + "; ".join(diffs))
+    return bad

@@ -12,7 +12,6 @@ Each NaN below has its own payload and sign, so a wrong pick shows.
 import itertools
 
 import arm64cpu_harness as H
-from ncpu.arm64.cpu.disasm import disassemble
 
 VALUES = {
     False: [0x7F800001, 0xFF800002, 0x7FC00003, 0xFFC00004, 0x7F800000, 0x00000000, 0x3FC00000],
@@ -35,28 +34,6 @@ def pack(lanes, dbl):
     return v & H.U64, v >> 64
 
 
-def compare(cases):
-    """Run (word, {reg: (lo, hi)}, fpcr) cases on both emulators; return divergences."""
-    uc, us = H.Unicorn(), H.Ours()
-    bad = []
-    for w, regs, fpcr in cases:
-        vs = [regs.get(i, (0, 0)) for i in range(32)]
-        got = []
-        for m in (uc, us):
-            m.set_state([0] * 31, H.MID, 0, vs, fpcr)
-            _, vals, fpsr = m.step(w)
-            got.append((list(vals), fpsr & 0x9F))
-        if got[0] != got[1]:
-            (uv, uf), (ov, of) = got
-            text = disassemble(w.to_bytes(4, "little"), H.CODE)[0][1]
-            diffs = [f"{H.REG_NAMES[i]}: uc={a:#x} ours={b:#x}" for i, (a, b) in enumerate(zip(uv, ov)) if a != b]
-            if uf != of:
-                diffs.append(f"fpsr: uc={uf:#x} ours={of:#x}")
-            inputs = ", ".join(f"v{r}={lo | hi << 64:#x}" for r, (lo, hi) in sorted(regs.items()))
-            bad.append(f"{w:#010x} {text} fpcr={fpcr:#x} [{inputs}]: " + "; ".join(diffs))
-    return bad
-
-
 def test_scalar_fmadd_family_nans():
     cases = []
     for dbl, fpcr in itertools.product((False, True), (0, DN)):
@@ -64,7 +41,7 @@ def test_scalar_fmadd_family_nans():
             w = 0x1F000000 | dbl << 22 | o1 << 21 | RM << 16 | o0 << 15 | RA << 10 | RN << 5 | RD
             for a, x, y in triples(dbl):
                 cases.append((w, {RA: (a, 0), RN: (x, 0), RM: (y, 0)}, fpcr))
-    bad = compare(cases)
+    bad = H.compare_cases(cases)
     assert not bad, f"{len(bad)}/{len(cases)} divergences:\n" + "\n".join(bad[:25])
 
 
@@ -87,7 +64,7 @@ def test_vector_fmla_fmls_nans():
                 for k in range(0, len(pairs), n):
                     a, x = zip(*pairs[k:k + n])
                     cases.append((elem, {RD: pack(a, dbl), RN: pack(x, dbl), RM: pack((0, y), dbl)}, fpcr))
-    bad = compare(cases)
+    bad = H.compare_cases(cases)
     assert not bad, f"{len(bad)}/{len(cases)} divergences:\n" + "\n".join(bad[:25])
 
 
@@ -116,5 +93,5 @@ def test_by_element_fmla_fmls_finite_operands():
             regs = {RD: pack([pick() for _ in range(n)], dbl), RN: pack([pick() for _ in range(n)], dbl),
                     RM: pack([pick() for _ in range(n)], dbl)}
             cases.append((elem, regs, 0))
-    bad = compare(cases)
+    bad = H.compare_cases(cases)
     assert not bad, f"{len(bad)}/{len(cases)} divergences:\n" + "\n".join(bad[:25])

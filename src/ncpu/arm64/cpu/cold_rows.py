@@ -16,6 +16,7 @@ from .exec_vdiff import vdiff_long, vdiff_narrow_high, vdiff_pmull, vdiff_sqdm
 from .exec_vec3 import vec3_elementwise, vec3_pairwise, vec3_saturating
 from .exec_velem import velem_fp, velem_int, velem_long, velem_sqdml, velem_sqdmulh
 from .exec_vestimate import vcvtxn, vestimate, vstep
+from .exec_vfhm import vfhm
 from .exec_vfparith import vfp_across, vfp_convert_width, vfp_hot, vfp_pair_scalar, vfp_pairwise, vfp_three, vfp_three_scalar, vfp_two, vfp_two_scalar
 from .exec_vmisc import vmisc_lanes, vmisc_narrow, vmisc_pairwise_long, vmisc_rev, vmisc_saturating, vmisc_shll
 from .exec_vmove import vdup, vins, vmov_to_general, vmovi, vorr_bic_imm
@@ -43,16 +44,16 @@ FAMILY = np.array([
     20, 21, 21, 20, 20, 20, 20, 22, 20, 20, 22, 20, 20, 22, 23, 22, 22, 22, 24, 24, 24, 25, 25,
     26, 26, 27, 27, 27, -1, 27, 25, 25, 26, 26, 27, 27, -1, 27, 27, 27, -1, 28, 28, 29, 28, 28,
     30, 31, 31, 30, 30, 30, 30, 30, 31, 30, 32, 32, 31, 30, 30, 32, 30, 32, 30, 30, 30, 32, 33,
-    33, 34, 34, 34, 34, 34, 34, 34, 33, 33, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35,
-    35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 36, 36, 37, 37, 37, 37, 38, 37, 37,
-    37, 38, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 39, 40, 41, 41, 41,
-    41, 41, 42, 42, 42, 42, 42, 42, 42, 43, 43, 43, 43, 44, 44, 44, 45, 45, 45, 45, 45, 45, 46,
-    46, 46, 47, 47, 19, 19, 48, 48, 48, 48, 46, 46, 46, 47, 47, 19, 19, 48, 48, 48, 48, 40, 40,
-    40, 40, 40, 40, 40, 40, 40, 40, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 49, 40, 40, 40,
-    40, 40, 40, 40, 50, 50, 50, 50, 51, 51, 51, 52, -1, -1, -1, -1, 53, 53, 53, 53, 54, -1, 54,
-    53, 53, 53, -1, 55, 55, 55, 55, 55, 55, 55, -1, -1, 56, 56, 56, 56, 54, 54, 54, 54, 53, 53,
-    53, 53, 54, 54, 54, 53, 53, 53, 55, 55, 55, 55, 55, 55, 56, 56, 56, 56, -1, -1, -1, -1, -1,
-    -1, -1, 57, 57, 57, 57, 57, 57, 57, 57
+    33, 34, 34, 34, 34, 35, 35, 35, 35, 35, 35, 35, 33, 33, 36, 36, 36, 36, 36, 36, 36, 36, 36,
+    36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 37, 37, 38, 38, 38,
+    38, 39, 38, 38, 38, 39, 40, 40, 40, 40, 40, 40, 40, 40, 40, 40, 40, 40, 40, 40, 40, 40, 40,
+    41, 42, 42, 42, 42, 42, 43, 43, 43, 43, 43, 43, 43, 44, 44, 44, 44, 45, 45, 45, 46, 46, 46,
+    46, 46, 46, 47, 47, 47, 48, 48, 19, 19, 49, 49, 49, 49, 34, 34, 34, 34, 47, 47, 47, 48, 48,
+    19, 19, 49, 49, 49, 49, 41, 41, 41, 41, 41, 41, 41, 41, 41, 41, 50, 50, 50, 50, 50, 50, 50,
+    50, 50, 50, 50, 50, 41, 41, 41, 41, 41, 41, 41, 51, 51, 51, 51, 52, 52, 52, 53, -1, -1, -1,
+    -1, 54, 54, 54, 54, 55, -1, 55, 54, 54, 54, -1, 56, 56, 56, 56, 56, 56, 56, -1, -1, 57, 57,
+    57, 57, 55, 55, 55, 55, 54, 54, 54, 54, 55, 55, 55, 54, 54, 54, 56, 56, 56, 56, 56, 56, 57,
+    57, 57, 57, -1, -1, -1, -1, -1, -1, -1, 58, 58, 58, 58, 58, 58, 58, 58
 ], np.int16)
 
 
@@ -131,52 +132,54 @@ def exec_cold(op, w, imm, pc, R, V, st, rg, mp, steps):
         return vfp_pairwise(op, w, imm, pc, R, V, st, a, b, c, d)
     elif k == 33:  # FRECPS_v, FRSQRTS_v, FRECPS_s, FRSQRTS_s
         return vstep(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 34:  # FMULX_s, FCMEQ_s, FCMGE_s, FACGE_s, FABD_s, FCMGT_s, FACGT_s
+    elif k == 34:  # FMLAL_v, FMLSL_v, FMLAL2_v, FMLSL2_v, FMLAL_vi, FMLSL_vi, FMLAL2_vi, FMLSL2_vi
+        return vfhm(op, w, imm, pc, R, V, st, a, b, c, d)
+    elif k == 35:  # FMULX_s, FCMEQ_s, FCMGE_s, FACGE_s, FABD_s, FCMGT_s, FACGT_s
         return vfp_three_scalar(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 35:  # FCMGT0_v, FCMGE0_v, FCMEQ0_v, FCMLE0_v, FCMLT0_v, FABS_v, FNEG_v, FRINTN_v, FRINTP_v, FRINTA_v, FRINTM_v, FRINTZ_v, FRINTX_v, FRINTI_v, FCVTNS_v, FCVTPS_v, FCVTNU_v, FCVTPU_v, FCVTMS_v, FCVTZS_v, FCVTMU_v, FCVTZU_v, FCVTAS_v, FCVTAU_v, SCVTF_v, UCVTF_v, FSQRT_v
+    elif k == 36:  # FCMGT0_v, FCMGE0_v, FCMEQ0_v, FCMLE0_v, FCMLT0_v, FABS_v, FNEG_v, FRINTN_v, FRINTP_v, FRINTA_v, FRINTM_v, FRINTZ_v, FRINTX_v, FRINTI_v, FCVTNS_v, FCVTPS_v, FCVTNU_v, FCVTPU_v, FCVTMS_v, FCVTZS_v, FCVTMU_v, FCVTZU_v, FCVTAS_v, FCVTAU_v, SCVTF_v, UCVTF_v, FSQRT_v
         return vfp_two(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 36:  # FCVTN_v, FCVTL_v
+    elif k == 37:  # FCVTN_v, FCVTL_v
         return vfp_convert_width(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 37:  # FRECPE_v, FRSQRTE_v, URECPE_v, URSQRTE_v, FRECPE_s, FRSQRTE_s, FRECPX_s
+    elif k == 38:  # FRECPE_v, FRSQRTE_v, URECPE_v, URSQRTE_v, FRECPE_s, FRSQRTE_s, FRECPX_s
         return vestimate(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 38:  # FCVTXN_v, FCVTXN_s
+    elif k == 39:  # FCVTXN_v, FCVTXN_s
         return vcvtxn(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 39:  # FCMGT0_s, FCMGE0_s, FCMEQ0_s, FCMLE0_s, FCMLT0_s, FCVTNS_s, FCVTPS_s, FCVTNU_s, FCVTPU_s, FCVTMS_s, FCVTZS_s, FCVTMU_s, FCVTZU_s, FCVTAS_s, FCVTAU_s, SCVTF_s, UCVTF_s
+    elif k == 40:  # FCMGT0_s, FCMGE0_s, FCMEQ0_s, FCMLE0_s, FCMLT0_s, FCVTNS_s, FCVTPS_s, FCVTNU_s, FCVTPU_s, FCVTMS_s, FCVTZS_s, FCVTMU_s, FCVTZU_s, FCVTAS_s, FCVTAU_s, SCVTF_s, UCVTF_s
         return vfp_two_scalar(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 40:  # ADDP_s, ADD_s, SUB_s, CMTST_s, CMEQ_s, CMGT_s, CMHI_s, CMGE_s, CMHS_s, SSHL_s, USHL_s, CMGT0_s, CMGE0_s, CMEQ0_s, CMLE0_s, CMLT0_s, ABS_s, NEG_s
+    elif k == 41:  # ADDP_s, ADD_s, SUB_s, CMTST_s, CMEQ_s, CMGT_s, CMHI_s, CMGE_s, CMHS_s, SSHL_s, USHL_s, CMGT0_s, CMGE0_s, CMEQ0_s, CMLE0_s, CMLT0_s, ABS_s, NEG_s
         return scalar_int(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 41:  # FMAXNMP_s, FMINNMP_s, FADDP_s, FMAXP_s, FMINP_s
+    elif k == 42:  # FMAXNMP_s, FMINNMP_s, FADDP_s, FMAXP_s, FMINP_s
         return vfp_pair_scalar(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 42:  # SADDLV_v, UADDLV_v, SMAXV_v, UMAXV_v, SMINV_v, UMINV_v, ADDV_v
+    elif k == 43:  # SADDLV_v, UADDLV_v, SMAXV_v, UMAXV_v, SMINV_v, UMINV_v, ADDV_v
         return vacross(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 43:  # FMAXNMV_v, FMINNMV_v, FMAXV_v, FMINV_v
+    elif k == 44:  # FMAXNMV_v, FMINNMV_v, FMAXV_v, FMINV_v
         return vfp_across(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 44:  # MLA_vi, MLS_vi, MUL_vi
+    elif k == 45:  # MLA_vi, MLS_vi, MUL_vi
         return velem_int(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 45:  # SMLAL_vi, UMLAL_vi, SMLSL_vi, UMLSL_vi, SMULL_vi, UMULL_vi
+    elif k == 46:  # SMLAL_vi, UMLAL_vi, SMLSL_vi, UMLSL_vi, SMULL_vi, UMULL_vi
         return velem_long(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 46:  # SQDMLAL_vi, SQDMLSL_vi, SQDMULL_vi, SQDMLAL_si, SQDMLSL_si, SQDMULL_si
+    elif k == 47:  # SQDMLAL_vi, SQDMLSL_vi, SQDMULL_vi, SQDMLAL_si, SQDMLSL_si, SQDMULL_si
         return velem_sqdml(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 47:  # SQDMULH_vi, SQRDMULH_vi, SQDMULH_si, SQRDMULH_si
+    elif k == 48:  # SQDMULH_vi, SQRDMULH_vi, SQDMULH_si, SQRDMULH_si
         return velem_sqdmulh(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 48:  # FMLA_vi, FMLS_vi, FMUL_vi, FMULX_vi, FMLA_si, FMLS_si, FMUL_si, FMULX_si
+    elif k == 49:  # FMLA_vi, FMLS_vi, FMUL_vi, FMULX_vi, FMLA_si, FMLS_si, FMUL_si, FMULX_si
         return velem_fp(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 49:  # SRSHL_s, URSHL_s, SQADD_s, UQADD_s, SQSUB_s, UQSUB_s, SQSHL_s, UQSHL_s, SQRSHL_s, UQRSHL_s, SQDMULH_s, SQRDMULH_s
+    elif k == 50:  # SRSHL_s, URSHL_s, SQADD_s, UQADD_s, SQSUB_s, UQSUB_s, SQSHL_s, UQSHL_s, SQRSHL_s, UQRSHL_s, SQDMULH_s, SQRDMULH_s
         return scalar_saturating3(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 50:  # SUQADD_s, USQADD_s, SQABS_s, SQNEG_s
+    elif k == 51:  # SUQADD_s, USQADD_s, SQABS_s, SQNEG_s
         return scalar_saturating2(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 51:  # SQXTN_s, UQXTN_s, SQXTUN_s
+    elif k == 52:  # SQXTN_s, UQXTN_s, SQXTUN_s
         return scalar_narrow(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 52:  # DUP_s
+    elif k == 53:  # DUP_s
         return dup_scalar(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 53:  # SRSHR_v, URSHR_v, SRSRA_v, URSRA_v, SQSHLU_v, SQSHL_vi, UQSHL_vi, SRSHR_s, URSHR_s, SRSRA_s, URSRA_s, SQSHLU_s, SQSHL_si, UQSHL_si
+    elif k == 54:  # SRSHR_v, URSHR_v, SRSRA_v, URSRA_v, SQSHLU_v, SQSHL_vi, UQSHL_vi, SRSHR_s, URSHR_s, SRSRA_s, URSRA_s, SQSHLU_s, SQSHL_si, UQSHL_si
         return vshift_round_sat(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 54:  # SRI_v, SLI_v, SSHR_s, USHR_s, SSRA_s, USRA_s, SRI_s, SHL_s, SLI_s
+    elif k == 55:  # SRI_v, SLI_v, SSHR_s, USHR_s, SSRA_s, USRA_s, SRI_s, SHL_s, SLI_s
         return vshift_swar(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 55:  # SQSHRUN_v, RSHRN_v, SQRSHRUN_v, SQSHRN_v, UQSHRN_v, SQRSHRN_v, UQRSHRN_v, SQSHRUN_s, SQRSHRUN_s, SQSHRN_s, UQSHRN_s, SQRSHRN_s, UQRSHRN_s
+    elif k == 56:  # SQSHRUN_v, RSHRN_v, SQRSHRUN_v, SQSHRN_v, UQSHRN_v, SQRSHRN_v, UQRSHRN_v, SQSHRUN_s, SQRSHRUN_s, SQSHRN_s, UQSHRN_s, SQRSHRN_s, UQRSHRN_s
         return vshift_narrow(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 56:  # SCVTF_vfix, UCVTF_vfix, FCVTZS_vfix, FCVTZU_vfix, SCVTF_sfix, UCVTF_sfix, FCVTZS_sfix, FCVTZU_sfix
+    elif k == 57:  # SCVTF_vfix, UCVTF_vfix, FCVTZS_vfix, FCVTZU_vfix, SCVTF_sfix, UCVTF_sfix, FCVTZS_sfix, FCVTZU_sfix
         return vshift_fixed(op, w, imm, pc, R, V, st, a, b, c, d)
-    elif k == 57:  # TBL1_v, TBL2_v, TBL3_v, TBL4_v, TBX1_v, TBX2_v, TBX3_v, TBX4_v
+    elif k == 58:  # TBL1_v, TBL2_v, TBL3_v, TBL4_v, TBX1_v, TBX2_v, TBX3_v, TBX4_v
         return vtable(op, w, imm, pc, R, V, st, a, b, c, d)
     return -1

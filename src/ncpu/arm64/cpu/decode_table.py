@@ -44,6 +44,8 @@ _VE = "0 q:1 {u} 01111 size:2 l:1 vm:5 {o} h:1 0 vn:5 vd:5"   # SIMD by element 
 _SE = "01 {u} 11111 size:2 l:1 vm:5 {o} h:1 0 vn:5 vd:5"      # ... scalar
 _VEF = "0 q:1 {u} 01111 1 sz:1 l:1 vm:5 {o} h:1 0 vn:5 vd:5"  # ... FP (single or double)
 _SEF = "01 {u} 11111 1 sz:1 l:1 vm:5 {o} h:1 0 vn:5 vd:5"     # ... FP scalar
+_V3H = "0 q:1 {u} 01110 {s} 0 1 vm:5 {o} 1 vn:5 vd:5"          # FEAT_FHM three same (FMLAL: s subtracts)
+_VEH = "0 q:1 {u} 01111 10 l:1 vm:5 {o} h:1 0 vn:5 vd:5"       # ... by element (vm: M:Rm, as 16-bit lanes)
 _VSH = "0 q:1 {u} 011110 immh:4 immb:3 {o} 1 vn:5 vd:5"     # SIMD shift by immediate (immh: lane size)
 _SSH = "01 {u} 111110 immh:4 immb:3 {o} 1 vn:5 vd:5"        # its scalar twin
 _VPERM = "0 q:1 001110 size:2 0 vm:5 0 {o} 10 vn:5 vd:5"     # SIMD permute
@@ -413,6 +415,11 @@ _RAW = [
     ("FMINP_v",  _V3F.format(u=1, a=1, o="11110"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F,vm.F"),
     ("FRECPS_v", _V3F.format(u=0, a=0, o="11111"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F,vm.F"),
     ("FRSQRTS_v", _V3F.format(u=0, a=1, o="11111"), "simd", "x=sz:1,q:0 asm=vd.F,vn.F,vm.F"),
+    # FEAT_FHM: half-precision products into single lanes; "2": the upper half of the sources
+    ("FMLAL_v",  _V3H.format(u=0, s=0, o="11101"), "simd", "asm=vd.S32,vn.HQ,vm.HQ"),
+    ("FMLSL_v",  _V3H.format(u=0, s=1, o="11101"), "simd", "asm=vd.S32,vn.HQ,vm.HQ"),
+    ("FMLAL2_v", _V3H.format(u=1, s=0, o="11001"), "simd", "asm=vd.S32,vn.HQ,vm.HQ"),
+    ("FMLSL2_v", _V3H.format(u=1, s=1, o="11001"), "simd", "asm=vd.S32,vn.HQ,vm.HQ"),
     # ... scalar (s or d registers)
     ("FMULX_s",  _S3F.format(u=0, a=0, o="11011"), "simd", "asm=vd.S,vn.S,vm.S"),
     ("FCMEQ_s",  _S3F.format(u=0, a=0, o="11100"), "simd", "asm=vd.S,vn.S,vm.S"),
@@ -528,6 +535,10 @@ _RAW = [
     ("FMLS_vi",    _VEF.format(u=0, o="0101"), "simd", "x=sz:1,l:1 x=sz:1,q:0 asm=vd.F,vn.F,vm.X"),
     ("FMUL_vi",    _VEF.format(u=0, o="1001"), "simd", "x=sz:1,l:1 x=sz:1,q:0 asm=vd.F,vn.F,vm.X"),
     ("FMULX_vi",   _VEF.format(u=1, o="1001"), "simd", "x=sz:1,l:1 x=sz:1,q:0 asm=vd.F,vn.F,vm.X"),
+    ("FMLAL_vi",   _VEH.format(u=0, o="0000"), "simd", "asm=vd.S32,vn.HQ,vm.X"),
+    ("FMLSL_vi",   _VEH.format(u=0, o="0100"), "simd", "asm=vd.S32,vn.HQ,vm.X"),
+    ("FMLAL2_vi",  _VEH.format(u=1, o="1000"), "simd", "asm=vd.S32,vn.HQ,vm.X"),
+    ("FMLSL2_vi",  _VEH.format(u=1, o="1100"), "simd", "asm=vd.S32,vn.HQ,vm.X"),
     ("SQDMLAL_si", _SE.format(u=0, o="0011"), "simd", "x=size:0 x=size:3 asm=vd.EW,vn.E,vm.X"),
     ("SQDMLSL_si", _SE.format(u=0, o="0111"), "simd", "x=size:0 x=size:3 asm=vd.EW,vn.E,vm.X"),
     ("SQDMULL_si", _SE.format(u=0, o="1011"), "simd", "x=size:0 x=size:3 asm=vd.EW,vn.E,vm.X"),

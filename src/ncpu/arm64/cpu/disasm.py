@@ -403,8 +403,8 @@ ARR = ["8b", "16b", "4h", "8h", "2s", "4s", "1d", "2d"]
 # A token is REGFIELD.KIND: vd.T is Vd with the arrangement of size and Q,
 # vd.B the same in bytes (8b/16b), vd.W lanes twice as wide over 128 bits, vd.P
 # lanes twice as wide over Q's width; F, F2, S, N, L the FP forms' lanes by sz
-# (single or double); E/EW a scalar as wide as a lane (or twice: b0, h0, s0,
-# d0); b/h/s/d or an arrangement (4s, 2d) a fixed one; vm.X a by-element
+# (single or double); HQ half-precision lanes over half of Q's width (2h, 4h);
+# E/EW a scalar as wide as a lane (or twice: b0, h0, s0, d0); b/h/s/d or an arrangement (4s, 2d) a fixed one; vm.X a by-element
 # operand, J/JX DUP's; vn.L1..L4 a list of 1-4 registers of 16 bytes from Vn
 # on.  #E is the lane width, #NAME the value of field NAME (#imm4) or of the
 # declared immediate's shift (#sh: a row with option imm=, whose lane size
@@ -438,6 +438,8 @@ def _operand(tok: str, f: dict) -> str:
         return f"v{r}.{('2s', '2d')[f['sz']]}"
     if kind == "S":                                  # an FP scalar: s or d by sz
         return f"{'sd'[f['sz']]}{r}"
+    if kind == "HQ":                                 # half-precision lanes over half of Q's width (FMLAL's sources)
+        return f"v{r}.{('2h', '4h')[q]}"
     if kind == "N":                                  # FP lanes of half the width, Q's half (FCVTN, FCVTL)
         return f"v{r}.{('4h', '8h', '2s', '4s')[f['sz'] * 2 + q]}"
     if kind == "L":                                  # FP lanes of the full width over 128 bits
@@ -519,11 +521,12 @@ _MODIFIED_IMM = {
 
 
 def _element(f: dict) -> str:
-    """Vm[idx] of a by-element form: vm is M:Rm; 16-bit lanes index by H:L:M from v0-v15."""
+    """Vm[idx] of a by-element form: vm is M:Rm; 16-bit lanes index by H:L:M from v0-v15
+    (integer size 1, or a row with neither size nor sz: FMLAL's half-precision element)."""
     vm, h, l = f["vm"], f["h"], f["l"]
     if "sz" in f:                                    # FP: single (index H:L) or double (H)
         return f"v{vm}.{'sd'[f['sz']]}[{h if f['sz'] else (h << 1) | l}]"
-    if f["size"] == 1:
+    if f.get("size", 1) == 1:
         return f"v{vm & 15}.h[{(h << 2) | (l << 1) | (vm >> 4)}]"
     return f"v{vm}.{'bhsd'[f['size']]}[{(h << 1) | l}]"
 

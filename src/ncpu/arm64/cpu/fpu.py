@@ -177,6 +177,29 @@ def fbits(x, dbl):
     return f64_as_i64(x) if dbl else f32_as_i32(np.float32(x))
 
 
+@njit(cache=True)
+def half_to_single(h):
+    """The half-precision bit pattern h as a single-precision one with the same value,
+    exactly: a subnormal half becomes a normal single, and a NaN keeps its sign, its
+    payload (shifted to the top of the fraction) and whether it signals, so that
+    pick_nan then quietens it as FPConvertNaN would (FMLAL: FPProcessNaNs3H)."""
+    sign = (h >> 15) & 1
+    exp = (h >> 10) & 0x1F
+    frac = h & 0x3FF
+    if exp == 0x1F:                                  # infinity or NaN
+        exp = 0xFF
+    elif exp == 0:
+        if frac != 0:                                # subnormal: frac * 2^-24, normalised
+            exp = 113
+            while frac & 0x400 == 0:
+                frac <<= 1
+                exp -= 1
+            frac &= 0x3FF
+    else:
+        exp += 127 - 15
+    return np.int64(sign << 31 | exp << 23 | frac << 13)
+
+
 K_ADD, K_SUB, K_MUL, K_DIV, K_MAX, K_MIN, K_MAXNM, K_MINNM, K_ABD, K_MULX = range(10)
 
 

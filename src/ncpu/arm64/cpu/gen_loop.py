@@ -52,7 +52,7 @@ from pathlib import Path
 from . import decode_table as T
 from . import (exec_fp, exec_int, exec_mem, exec_vacross, exec_vdiff, exec_vec3,  # noqa: F401  (register their families)
                exec_velem, exec_vestimate, exec_vfparith, exec_vmisc, exec_vmove, exec_vperm, exec_vrdm,
-               exec_vscalar, exec_vshift, exec_vstruct)
+               exec_vfhm, exec_vscalar, exec_vshift, exec_vstruct)
 from .rows import EXECUTOR, HOT, INLINED, OUT_OF_LINE
 
 RUN = Path(__file__).with_name("run.py")

@@ -58,18 +58,18 @@ from .swar import (  # noqa: F811
     lanes_shl, lanes_sub, lanes_widen, lows, tops,
 )
 # the rows that run in the generated code (the others: cold_rows.exec_cold)
-DISPATCHED = np.zeros(555, np.bool_)
+DISPATCHED = np.zeros(563, np.bool_)
 DISPATCHED[np.array([
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
     25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
     48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70,
     71, 72, 73, 74, 75, 76, 79, 80, 81, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 151, 152, 153,
     154, 159, 160, 161, 162, 163, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 178,
-    231, 232, 234, 250, 251, 252, 253, 254, 255, 256, 257, 297, 305, 309, 488, 489, 490, 491,
-    497, 502, 510, 511, 540, 541, 542, 543, 544, 545, 546
+    231, 232, 234, 250, 251, 252, 253, 254, 255, 256, 257, 297, 305, 309, 496, 497, 498, 499,
+    505, 510, 518, 519, 548, 549, 550, 551, 552, 553, 554
 ])] = True
 # the rows cold_rows.exec_cold runs
-COLD = np.zeros(555, np.bool_)
+COLD = np.zeros(563, np.bool_)
 COLD[np.array([
     77, 78, 82, 83, 84, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109,
     110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127,
@@ -91,9 +91,10 @@ COLD[np.array([
     433, 434, 435, 436, 437, 438, 439, 440, 441, 442, 443, 444, 445, 446, 447, 448, 449, 450,
     451, 452, 453, 454, 455, 456, 457, 458, 459, 460, 461, 462, 463, 464, 465, 466, 467, 468,
     469, 470, 471, 472, 473, 474, 475, 476, 477, 478, 479, 480, 481, 482, 483, 484, 485, 486,
-    487, 492, 493, 494, 495, 496, 498, 499, 500, 501, 503, 504, 505, 506, 507, 508, 509, 512,
-    513, 514, 515, 516, 517, 518, 519, 520, 521, 522, 523, 524, 525, 526, 527, 528, 529, 530,
-    531, 532, 533, 534, 535, 536, 537, 538, 539, 547, 548, 549, 550, 551, 552, 553, 554
+    487, 488, 489, 490, 491, 492, 493, 494, 495, 500, 501, 502, 503, 504, 506, 507, 508, 509,
+    511, 512, 513, 514, 515, 516, 517, 520, 521, 522, 523, 524, 525, 526, 527, 528, 529, 530,
+    531, 532, 533, 534, 535, 536, 537, 538, 539, 540, 541, 542, 543, 544, 545, 546, 547, 555,
+    556, 557, 558, 559, 560, 561, 562
 ], np.int64)] = True
 # ---- GENERATED IMPORTS END
 
@@ -2446,7 +2447,7 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 V_d[a, 0] = neg_v_r0
                 V_d[a, 1] = neg_v_r1 if neg_v_q else 0
                 pc = pc + 4
-            elif op == 488:  # SSHR_v
+            elif op == 496:  # SSHR_v
                 sshr_v_q = w >> 30 & 1
                 sshr_v_sz = imm >> 8
                 sshr_v_sh = imm & 255
@@ -2455,7 +2456,7 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 V_d[a, 0] = sshr_v_r0
                 V_d[a, 1] = sshr_v_r1 if sshr_v_q else 0
                 pc = pc + 4
-            elif op == 489:  # USHR_v
+            elif op == 497:  # USHR_v
                 ushr_v_q = w >> 30 & 1
                 ushr_v_sz = imm >> 8
                 ushr_v_sh = imm & 255
@@ -2464,7 +2465,7 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 V_d[a, 0] = ushr_v_r0
                 V_d[a, 1] = ushr_v_r1 if ushr_v_q else 0
                 pc = pc + 4
-            elif op == 490:  # SSRA_v
+            elif op == 498:  # SSRA_v
                 ssra_v_q = w >> 30 & 1
                 ssra_v_sz = imm >> 8
                 ssra_v_sh = imm & 255
@@ -2474,7 +2475,7 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 V_d[a, 0] = ssra_v_r0
                 V_d[a, 1] = ssra_v_r1 if ssra_v_q else 0
                 pc = pc + 4
-            elif op == 491:  # USRA_v
+            elif op == 499:  # USRA_v
                 usra_v_q = w >> 30 & 1
                 usra_v_sz = imm >> 8
                 usra_v_sh = imm & 255
@@ -2484,7 +2485,7 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 V_d[a, 0] = usra_v_r0
                 V_d[a, 1] = usra_v_r1 if usra_v_q else 0
                 pc = pc + 4
-            elif op == 497:  # SHL_v
+            elif op == 505:  # SHL_v
                 shl_v_q = w >> 30 & 1
                 shl_v_sz = imm >> 8
                 shl_v_sh = imm & 255
@@ -2493,7 +2494,7 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 V_d[a, 0] = shl_v_r0
                 V_d[a, 1] = shl_v_r1 if shl_v_q else 0
                 pc = pc + 4
-            elif op == 502:  # SHRN_v
+            elif op == 510:  # SHRN_v
                 shrn_v_q = w >> 30 & 1
                 shrn_v_sz = imm >> 8
                 shrn_v_sh = imm & 255
@@ -2504,7 +2505,7 @@ def _run(R, V, m, st, max_steps, hk, fp):
                     V_d[a, 0] = shrn_v_r
                     V_d[a, 1] = 0
                 pc = pc + 4
-            elif op == 510:  # SSHLL_v
+            elif op == 518:  # SSHLL_v
                 sshll_v_q = w >> 30 & 1
                 sshll_v_sz = imm >> 8
                 sshll_v_sh = imm & 255
@@ -2517,7 +2518,7 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 V_d[a, 0] = sshll_v_r0
                 V_d[a, 1] = sshll_v_r1
                 pc = pc + 4
-            elif op == 511:  # USHLL_v
+            elif op == 519:  # USHLL_v
                 ushll_v_q = w >> 30 & 1
                 ushll_v_sz = imm >> 8
                 ushll_v_sh = imm & 255
@@ -2528,7 +2529,7 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 V_d[a, 0] = ushll_v_r0
                 V_d[a, 1] = ushll_v_r1
                 pc = pc + 4
-            elif op == 540:  # UZP1_v
+            elif op == 548:  # UZP1_v
                 uzp1_v_q = w >> 30 & 1
                 uzp1_v_sz = w >> 22 & 3
                 uzp1_v_e = 8 << uzp1_v_sz
@@ -2546,7 +2547,7 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 V_d[a, 0] = uzp1_v_r0
                 V_d[a, 1] = uzp1_v_r1 if uzp1_v_q else 0
                 pc = pc + 4
-            elif op == 541:  # TRN1_v
+            elif op == 549:  # TRN1_v
                 trn1_v_q = w >> 30 & 1
                 trn1_v_sz = w >> 22 & 3
                 trn1_v_e = 8 << trn1_v_sz
@@ -2560,7 +2561,7 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 V_d[a, 0] = trn1_v_r0
                 V_d[a, 1] = trn1_v_r1 if trn1_v_q else 0
                 pc = pc + 4
-            elif op == 542:  # ZIP1_v
+            elif op == 550:  # ZIP1_v
                 zip1_v_q = w >> 30 & 1
                 zip1_v_sz = w >> 22 & 3
                 zip1_v_e = 8 << zip1_v_sz
@@ -2578,7 +2579,7 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 V_d[a, 0] = zip1_v_r0
                 V_d[a, 1] = zip1_v_r1 if zip1_v_q else 0
                 pc = pc + 4
-            elif op == 543:  # UZP2_v
+            elif op == 551:  # UZP2_v
                 uzp2_v_q = w >> 30 & 1
                 uzp2_v_sz = w >> 22 & 3
                 uzp2_v_e = 8 << uzp2_v_sz
@@ -2596,7 +2597,7 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 V_d[a, 0] = uzp2_v_r0
                 V_d[a, 1] = uzp2_v_r1 if uzp2_v_q else 0
                 pc = pc + 4
-            elif op == 544:  # TRN2_v
+            elif op == 552:  # TRN2_v
                 trn2_v_q = w >> 30 & 1
                 trn2_v_sz = w >> 22 & 3
                 trn2_v_e = 8 << trn2_v_sz
@@ -2610,7 +2611,7 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 V_d[a, 0] = trn2_v_r0
                 V_d[a, 1] = trn2_v_r1 if trn2_v_q else 0
                 pc = pc + 4
-            elif op == 545:  # ZIP2_v
+            elif op == 553:  # ZIP2_v
                 zip2_v_q = w >> 30 & 1
                 zip2_v_sz = w >> 22 & 3
                 zip2_v_e = 8 << zip2_v_sz
@@ -2628,7 +2629,7 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 V_d[a, 0] = zip2_v_r0
                 V_d[a, 1] = zip2_v_r1 if zip2_v_q else 0
                 pc = pc + 4
-            elif op == 546:  # EXT_v
+            elif op == 554:  # EXT_v
                 ext_v_q = w >> 30 & 1
                 ext_v_k = w >> 11 & 15
                 ext_v_n0, ext_v_n1, ext_v_m0, ext_v_m1 = (V_d[b, 0], V_d[b, 1], V_d[c, 0], V_d[c, 1])
