@@ -94,7 +94,7 @@ def attach(kernel, on_call) -> None:
             return done                      # blocked: reported when a retry finishes it
         result = None
         if proc.running and proc.state is state and name not in ("exit", "exit_group", "rt_sigreturn"):
-            result = _signed(int(state.x[0]))
+            result = abi.signed64(int(state.x[0]))
         elif name == "execve" and proc.running:
             result = 0
         shown = [b if b is not None else _decode(proc, k, args, i, result) for i, (k, b) in
@@ -118,14 +118,10 @@ def format_call(call: Call, *, with_pid: bool = False) -> str:
     return f"{line} = {call.result}"
 
 
-def _signed(value: int) -> int:
-    return value - (1 << 64) if value >> 63 else value
-
-
 def _decode(proc, kind: str, args, i: int, result: int | None = None) -> str:
     value = args[i]
     if kind == "d":
-        return str(_signed(value) if value >> 63 else value if value < 1 << 31 else _signed32(value))
+        return str(abi.signed64(value) if value >> 63 else value if value < 1 << 31 else abi.signed32(value))
     if kind == "u":
         return str(value)
     if kind == "x":
@@ -135,7 +131,7 @@ def _decode(proc, kind: str, args, i: int, result: int | None = None) -> str:
     if kind == "p":
         return "NULL" if value == 0 else hex(value)
     if kind == "D":
-        return "AT_FDCWD" if _signed32(value & 0xFFFFFFFF) == abi.AT_FDCWD else str(_signed32(value & 0xFFFFFFFF))
+        return "AT_FDCWD" if abi.signed32(value & 0xFFFFFFFF) == abi.AT_FDCWD else str(abi.signed32(value & 0xFFFFFFFF))
     if kind == "s":
         return _string(proc, value, None, cstring=True)
     if kind == "bi":
@@ -164,17 +160,12 @@ def _decode(proc, kind: str, args, i: int, result: int | None = None) -> str:
     if kind == "M":
         return _flags(value, MAP_NAMES)
     if kind == "S":
-        return "SIG" + sig.signal_short(value) if 0 < value <= 64 else str(_signed32(value))
+        return "SIG" + sig.signal_short(value) if 0 < value <= 64 else str(abi.signed32(value))
     if kind == "H":
-        return sig.HOW.get(value & 0xFFFFFFFF, str(_signed32(value)))
+        return sig.HOW.get(value & 0xFFFFFFFF, str(abi.signed32(value)))
     if kind == "R":
         return sig.resource(value & 0xFFFFFFFF)
     return hex(value)
-
-
-def _signed32(value: int) -> int:
-    value &= 0xFFFFFFFF
-    return value - (1 << 32) if value >> 31 else value
 
 
 def _flags(value: int, names, base: str | None = None) -> str:
@@ -243,7 +234,7 @@ def _stat(proc, addr, args, i, result) -> str:
 
 
 def _timespec(proc, addr, args, i, result) -> str:
-    return f"{{tv_sec={_signed(_u(proc, addr, 8))}, tv_nsec={_signed(_u(proc, addr + 8, 8))}}}"
+    return f"{{tv_sec={abi.signed64(_u(proc, addr, 8))}, tv_nsec={abi.signed64(_u(proc, addr + 8, 8))}}}"
 
 
 def _utsname(proc, addr, args, i, result) -> str:
@@ -262,7 +253,7 @@ def _wait_status(proc, addr, args, i, result) -> str:
 
 
 def _fds(proc, addr, args, i, result) -> str:
-    return f"[{_signed32(_u(proc, addr, 4))}, {_signed32(_u(proc, addr + 4, 4))}]"
+    return f"[{abi.signed32(_u(proc, addr, 4))}, {abi.signed32(_u(proc, addr + 4, 4))}]"
 
 
 def _iovec(proc, addr, args, i, result, filled: bool = False) -> str:

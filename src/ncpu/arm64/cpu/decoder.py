@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit
 
 from . import decode_table as T
+from .alu import sextn
 from .state import DISCARD, ZR
 from .sysregs import SUPPORTED_READ, SUPPORTED_WRITE
 
@@ -34,14 +35,6 @@ UNDEF = -2          # decode cache value for "no valid instruction here"
 @njit(cache=True)
 def bits(w, lsb, n):
     return (w >> lsb) & ((1 << n) - 1)
-
-
-@njit(cache=True)
-def sext(v, n):
-    """Sign-extend the low n bits of v."""
-    m = np.int64(1) << (n - 1)
-    v = v & ((m << 1) - 1)
-    return (v ^ m) - m
 
 
 @njit(cache=True)
@@ -319,9 +312,9 @@ def imm_of(op, w):
         return shift_imm(IMM_KIND[op], fld(op, w, T.FLD_IMMH), fld(op, w, T.FLD_IMMB))
     sf = bits(w, 31, 1)
     if op == T.ADR:
-        return sext((bits(w, 5, 19) << 2) | bits(w, 29, 2), 21)
+        return sextn((bits(w, 5, 19) << 2) | bits(w, 29, 2), 21)
     if op == T.ADRP:
-        return sext((bits(w, 5, 19) << 2) | bits(w, 29, 2), 21) << 12
+        return sextn((bits(w, 5, 19) << 2) | bits(w, 29, 2), 21) << 12
     if T.ADD_I <= op <= T.SUBS_I:
         return bits(w, 10, 12) << (12 * bits(w, 22, 1))
     if T.AND_I <= op <= T.ANDS_I:
@@ -329,22 +322,22 @@ def imm_of(op, w):
     if T.MOVN <= op <= T.MOVK:
         return bits(w, 5, 16) << (16 * bits(w, 21, 2))
     if op == T.B or op == T.BL:
-        return sext(bits(w, 0, 26), 26) << 2
+        return sextn(bits(w, 0, 26), 26) << 2
     if op == T.B_COND or op == T.CBZ or op == T.CBNZ or op == T.LDR_LIT:
-        return sext(bits(w, 5, 19), 19) << 2
+        return sextn(bits(w, 5, 19), 19) << 2
     if op == T.TBZ or op == T.TBNZ:
-        return sext(bits(w, 5, 14), 14) << 2
+        return sextn(bits(w, 5, 14), 14) << 2
     if op == T.LDST_UI:
         scale = bits(w, 30, 2)
         if bits(w, 26, 1) == 1 and bits(w, 23, 1) == 1:
             scale = 4
         return bits(w, 10, 12) << scale
     if op == T.LDST_UNSC or op == T.LDST_PRE or op == T.LDST_POST:
-        return sext(bits(w, 12, 9), 9)
+        return sextn(bits(w, 12, 9), 9)
     if T.LDSTNP <= op <= T.LDSTP_PRE:
         opc = bits(w, 30, 2)
         scale = 2 + opc if bits(w, 26, 1) == 1 else 2 + (opc >> 1)
-        return sext(bits(w, 15, 7), 7) << scale
+        return sextn(bits(w, 15, 7), 7) << scale
     if op == T.FMOV_I:
         return vfp_expand_imm(bits(w, 13, 8), bits(w, 22, 2) == 1)
     return np.int64(0)

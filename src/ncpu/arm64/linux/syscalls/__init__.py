@@ -13,6 +13,7 @@ import errno
 from ncpu.arm64.cpu import GuestFault
 from ncpu.arm64.cpu.memory import ADDR_BITS, PROT_READ, PROT_WRITE
 
+from ..abi import signed32 as sint, signed64 as slong  # noqa: F401  (an int / a long argument, as C reads it)
 from ..errors import GuestMemoryError, SyscallError
 
 NO_RESULT = object()
@@ -124,17 +125,6 @@ def string_array(proc, addr: int, budget: list[int] | None = None) -> list[bytes
             raise SyscallError(errno.E2BIG)
         out.append(text)
     return out
-
-
-def sint(value: int) -> int:
-    """An int argument (32-bit signed, as C's int)."""
-    value &= 0xFFFFFFFF
-    return value - (1 << 32) if value >> 31 else value
-
-
-def slong(value: int) -> int:
-    value &= (1 << 64) - 1
-    return value - (1 << 64) if value >> 63 else value
 
 
 from . import fdmisc, fs, futex, io, mem, net, poll, proc, signal, time, xattr  # noqa: E402,F401  (register handlers)
