@@ -15,7 +15,10 @@ by address too (`mp`, calls.pointer_to), so a call does not copy them.
 import numpy as np
 from numba import njit
 from numba.core.compiler import Compiler, DefaultPassBuilder
-from numba.core.untyped_passes import InlineClosureLikes
+from numba.core.compiler_machinery import register_pass
+from numba.core.inline_closurecall import InlineWorker
+from numba.core.typed_passes import NopythonRewrites
+from numba.core.untyped_passes import InlineClosureLikes, InlineInlinables
 
 from . import decode_table as T
 from .decoder import UNDEF, decode, imm_of, regs_of
@@ -99,17 +102,50 @@ COLD[np.array([
 # ---- GENERATED IMPORTS END
 
 
-class _LoopCompiler(Compiler):
-    """numba's nopython pipeline less its closure-inlining pass, for the generated loop only.
+@register_pass(mutates_CFG=True, analysis_only=False)
+class _InlineInlinablesOnce(InlineInlinables):
+    """numba's inliner of `inline="always"` functions, reading each callee's IR once.
 
-    That pass looks for closures and array comprehensions to inline, then walks
-    every loop of the function for list-building patterns; the loop has none of
-    them, and on its few thousand blocks the walk was about a sixth of the cold
-    compile (numba's pass timings)."""
+    numba runs the callee's untyped pipeline again at every call site; the loop
+    has about 80 sites of four helpers (`_result` alone 46).  inline_ir copies the
+    callee's IR before it changes anything, so one reading serves every site."""
+    _name = "inline_inlinables_once"
+
+    def run_pass(self, state):
+        original, read = InlineWorker.run_untyped_passes, {}
+
+        def untyped_once(worker, func, enable_ssa=False):
+            if (func, enable_ssa) not in read:
+                read[func, enable_ssa] = original(worker, func, enable_ssa)
+            return read[func, enable_ssa]
+
+        InlineWorker.run_untyped_passes = untyped_once
+        try:
+            return super().run_pass(state)
+        finally:
+            InlineWorker.run_untyped_passes = original
+
+
+class _LoopCompiler(Compiler):
+    """numba's nopython pipeline made cheaper for the generated loop only (docs/arm64.md,
+    "Compile time"); numba's pass timings of `_run` decided each change:
+
+    - no SSA form (`enable_ssa` off, numba's pipeline before 0.50): reconstructing
+      SSA over the loop's few thousand blocks was the costliest pass, and SSA's extra
+      variable versions made typing and lowering longer.  Every named variable of the
+      loop gets the same type either way (compared on the typemaps);
+    - no closure inlining (InlineClosureLikes): the loop has no closure or array
+      comprehension, and its walk over every loop was about a sixth of the compile;
+    - no post-typing rewrites (NopythonRewrites): none of numba's after-inference
+      rewrites (array expressions, constant arrays, string-literal items) matches
+      anything here (logged), but the pass rebuilds the variables' lifetimes twice;
+    - the inliner reads each `inline="always"` callee once (_InlineInlinablesOnce)."""
 
     def define_pipelines(self):
+        self.state.flags.enable_ssa = False
         pm = DefaultPassBuilder.define_nopython_pipeline(self.state)
-        pm.passes = [(p, d) for p, d in pm.passes if p is not InlineClosureLikes]
+        pm.passes = [(_InlineInlinablesOnce if p is InlineInlinables else p, d) for p, d in pm.passes
+                     if p not in (InlineClosureLikes, NopythonRewrites)]
         pm.finalize()
         return [pm]
 
