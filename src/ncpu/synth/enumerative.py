@@ -245,7 +245,9 @@ def _enumerate(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12, l
     met_pool: dict[int, list[tuple[int, tuple]]] = {}
 
     def offer_met(ti: int, total: int, desc: tuple) -> None:
-        if ti not in met or total < met[ti][0]:
+        # At equal size a met pair beats a residual hit: the hit waits for
+        # enumeration to nearly reach its size, the pair is reported at once.
+        if ti not in met or (total, desc[0] == "resid") < (met[ti][0], met[ti][1][0] == "resid"):
             met[ti] = (total, desc)
         pool = met_pool.setdefault(ti, [])
         if len(pool) < MET_POOL:
@@ -368,7 +370,11 @@ def _enumerate(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12, l
         all_h = np.concatenate([example_hashes[k] for k in sizes])
         where = np.concatenate([np.stack([np.full(len(example_hashes[k]), k), np.arange(len(example_hashes[k]))], 1)
                                 for k in sizes])
-        order = np.argsort(all_h)
+        # Stable: terms equal on the examples (kept apart by the probes)
+        # share a hash, and the lookup must find the smallest of them (the
+        # sizes are concatenated in order). P20's `DIV(...) ^ leaf` was met
+        # with a 5-node twin of the leaf instead, too large to report.
+        order = np.argsort(all_h, kind="stable")
         sorted_h = all_h[order]
         V = banks[newest].values[:, :E]
         for ti, target in enumerate(targets):
@@ -379,6 +385,10 @@ def _enumerate(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12, l
                 h = hash_examples(vecops.wrap(need(target[-1][None, :], V)))
                 pos = np.minimum(np.searchsorted(sorted_h, h), len(sorted_h) - 1)
                 hits = np.flatnonzero(sorted_h[pos] == h)
+                # Smallest N first: in a large level many V have some N (a
+                # sum of two big terms is easy to hit), and the first 64 by
+                # index hid P20's `DIV(...) ^ leaf` behind 5-node partners.
+                hits = hits[np.argsort(where[order[pos[hits]], 0], kind="stable")]
                 for vi in hits[:64]:
                     n_size, ni = where[order[pos[vi]]]
                     pair = (int(n_size), (op, swap, (newest, int(vi)), (int(n_size), int(ni))))

@@ -117,6 +117,12 @@ class SynthResult:
     # The other verified programs of the race (assembly): the oracle loop
     # offers them to the next round.
     alternatives: list = field(default_factory=list)
+    # Where the race's time went: CPU seconds of this process and of every
+    # worker while the problem was raced (None where /proc is not there), and
+    # per family [seconds of its first candidate, of its first verified
+    # program, candidates sent] (`Portfolio.solve`; the benchmark lists them).
+    cpu_seconds: float | None = None
+    trace: dict = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -243,6 +249,9 @@ class Shortest:
         return None
 
 
+_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
 def literals(asm: str) -> int:
     """Constants written in a program (immediates and MOV values): among
     programs of one length, Occam's razor prefers fewer of them (a constant
@@ -360,6 +369,15 @@ class Portfolio:
             self.jobs[family].put((job_id, spec.to_json(), deadline, seed,
                                    start_delay(family, len(self.families))))
         running = set(self.families)
+        cpu_before = self.cpu_used()
+        trace: dict[str, list] = {}  # family -> [first candidate s, first verified s, candidates]
+
+        def note(family: str, verified: bool) -> None:
+            seen = trace.setdefault(family, [round(time.monotonic() - started, 3), None, 0])
+            seen[2] += 1
+            if verified and seen[1] is None:
+                seen[1] = round(time.monotonic() - started, 3)
+
         best = Shortest(deadline, grace_seconds())
         for asm in candidates:
             if (found := accept(asm.splitlines(), spec, self.engine, deadline)) is not None:
@@ -379,20 +397,24 @@ class Portfolio:
                 running.discard(family)
             elif isinstance(lines, str):
                 self.errors.append(f"{family}: {lines}")
-            elif best.worth_checking(lines) and \
-                    (found := accept(lines, spec, self.engine, best.deadline)) is not None:
-                now = time.monotonic()
-                best.offer(SynthResult(True, found[0], found[1], family, now - started), now)
+            else:
+                found = accept(lines, spec, self.engine, best.deadline) if best.worth_checking(lines) else None
+                note(family, found is not None)
+                if found is not None:
+                    now = time.monotonic()
+                    best.offer(SynthResult(True, found[0], found[1], family, now - started), now)
         drain_until = min(deadline, time.monotonic() + DRAIN_SECONDS)
         while best.result is not None and time.monotonic() < drain_until:
             try:
                 got_id, family, lines = self.results.get_nowait()
             except queue.Empty:
                 break
-            if got_id == job_id and isinstance(lines, list) and best.worth_checking(lines) and \
-                    (found := accept(lines, spec, self.engine, drain_until)) is not None:
-                now = time.monotonic()
-                best.offer(SynthResult(True, found[0], found[1], family, now - started), now)
+            if got_id == job_id and isinstance(lines, list):
+                found = accept(lines, spec, self.engine, drain_until) if best.worth_checking(lines) else None
+                note(family, found is not None)
+                if found is not None:
+                    now = time.monotonic()
+                    best.offer(SynthResult(True, found[0], found[1], family, now - started), now)
         with self.current.get_lock():
             self.current.value += 1  # cancels every worker still on this job
         # `seconds` of a solved result: when that program was verified (the
@@ -402,6 +424,9 @@ class Portfolio:
         result.alternatives = [asm for asm in best.verified if asm != result.asm]
         result.disagreement = best.disagreement(spec, self.engine)
         result.underdetermined = result.disagreement is not None and result.disagreement["where"] == LIKE_EXAMPLES
+        cpu_after = self.cpu_used()
+        result.cpu_seconds = None if cpu_before is None or cpu_after is None else round(cpu_after - cpu_before, 3)
+        result.trace = trace
         if result.solved and use_cache:
             cache.store(key, result.asm, result.solver, result.seconds)
         return result
@@ -420,6 +445,19 @@ class Portfolio:
                               started=started + oracle_seconds)
 
         return solve_with_oracle(one_round, spec, oracle, max_queries, confirm, self.engine)
+
+    def cpu_used(self) -> float | None:
+        """CPU seconds used so far by this process and the workers (None
+        where a worker's /proc entry cannot be read)."""
+        total = time.process_time()
+        for p in self.processes:
+            try:
+                with open(f"/proc/{p.pid}/stat") as f:
+                    fields = f.read().rpartition(")")[2].split()
+            except OSError:
+                return None
+            total += (int(fields[11]) + int(fields[12])) / _TICKS  # utime, stime
+        return total
 
     def close(self) -> None:
         for family in self.families:
