@@ -106,3 +106,22 @@ def test_the_grace_period_stretches_with_the_load_up_to_a_cap(monkeypatch):
     best = Shortest(100.0, grace=1.5)
     best.offer(SynthResult(True, "ADD R0, R0, R1\nHALT"), 10.0)
     assert best.deadline == 11.5
+
+
+def test_a_result_says_which_family_sent_what_when_and_the_cpu_it_cost():
+    """The race's trace (what `ncpu bench synth --trace` prints): per family
+    the wall seconds of its first candidate and first verified program and
+    how many it sent; CPU seconds of this process and the workers, until
+    the answer was verified and for the whole call. One family, one worker."""
+    from synth_helpers import spec_of
+
+    from ncpu.synth.portfolio import Portfolio
+
+    spec = spec_of(lambda a, b: a + b, [(1, 2), (5, 9), (-3, 4)])
+    with Portfolio(["enumerative"]) as portfolio:
+        result = portfolio.solve(spec, 30, use_cache=False)
+    assert result.solved and result.solver == "enumerative"
+    first, verified, sent = result.trace["enumerative"]
+    assert first <= verified <= result.seconds + 1e-3 and sent >= 1
+    assert set(result.trace) == {"enumerative"}
+    assert 0 <= result.cpu_to_answer <= result.cpu_seconds

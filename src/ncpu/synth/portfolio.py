@@ -122,6 +122,7 @@ class SynthResult:
     # per family [seconds of its first candidate, of its first verified
     # program, candidates sent] (`Portfolio.solve`; the benchmark lists them).
     cpu_seconds: float | None = None
+    cpu_to_answer: float | None = None  # the same, until the returned program was verified
     trace: dict = field(default_factory=dict)
 
     def to_json(self) -> dict:
@@ -372,11 +373,16 @@ class Portfolio:
         cpu_before = self.cpu_used()
         trace: dict[str, list] = {}  # family -> [first candidate s, first verified s, candidates]
 
-        def note(family: str, verified: bool) -> None:
+        cpu_at: dict[str, float | None] = {}  # verified program -> CPU used by then
+
+        def note(family: str, verified: str | None) -> None:
             seen = trace.setdefault(family, [round(time.monotonic() - started, 3), None, 0])
             seen[2] += 1
-            if verified and seen[1] is None:
-                seen[1] = round(time.monotonic() - started, 3)
+            if verified is not None:
+                now_cpu = self.cpu_used()
+                cpu_at[verified] = None if now_cpu is None or cpu_before is None else round(now_cpu - cpu_before, 3)
+                if seen[1] is None:
+                    seen[1] = round(time.monotonic() - started, 3)
 
         best = Shortest(deadline, grace_seconds())
         for asm in candidates:
@@ -399,7 +405,7 @@ class Portfolio:
                 self.errors.append(f"{family}: {lines}")
             else:
                 found = accept(lines, spec, self.engine, best.deadline) if best.worth_checking(lines) else None
-                note(family, found is not None)
+                note(family, found and found[0])
                 if found is not None:
                     now = time.monotonic()
                     best.offer(SynthResult(True, found[0], found[1], family, now - started), now)
@@ -411,7 +417,7 @@ class Portfolio:
                 break
             if got_id == job_id and isinstance(lines, list):
                 found = accept(lines, spec, self.engine, drain_until) if best.worth_checking(lines) else None
-                note(family, found is not None)
+                note(family, found and found[0])
                 if found is not None:
                     now = time.monotonic()
                     best.offer(SynthResult(True, found[0], found[1], family, now - started), now)
@@ -427,6 +433,7 @@ class Portfolio:
         cpu_after = self.cpu_used()
         result.cpu_seconds = None if cpu_before is None or cpu_after is None else round(cpu_after - cpu_before, 3)
         result.trace = trace
+        result.cpu_to_answer = cpu_at.get(result.asm)
         if result.solved and use_cache:
             cache.store(key, result.asm, result.solver, result.seconds)
         return result
