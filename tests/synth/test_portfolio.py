@@ -125,3 +125,19 @@ def test_a_result_says_which_family_sent_what_when_and_the_cpu_it_cost():
     assert first <= verified <= result.seconds + 1e-3 and sent >= 1
     assert set(result.trace) == {"enumerative"}
     assert 0 <= result.cpu_to_answer <= result.cpu_seconds
+
+
+def test_workers_start_with_one_thread_each_and_the_callers_environment_is_restored(monkeypatch):
+    """A spawned worker copies the environment: while the workers start,
+    BLAS and numba are told to use one thread (an idle second thread spins
+    on a loaded host); afterwards this process's settings are as before."""
+    import os
+
+    from ncpu.synth import portfolio as pf
+
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "7")
+    monkeypatch.delenv("NUMBA_NUM_THREADS", raising=False)
+    with pf._worker_environment():
+        assert all(os.environ[k] == "1" for k in pf.WORKER_THREADS_ENV)
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "7"
+    assert "NUMBA_NUM_THREADS" not in os.environ
