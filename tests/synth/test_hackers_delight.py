@@ -175,6 +175,37 @@ def test_swap_fields_residual_is_met_one_step_ahead(monkeypatch):
     assert generalisation(problem, asm, 500) == 1.0
 
 
+def test_next_same_popcount_is_met_in_the_promoted_phase(monkeypatch):
+    """P20 (`o2 | (((x ^ o2) >>> 2) / o1)`): with the promoted leaves
+    (o1 = x & -x among them, as `~x & -x`) the answer is met as
+    `DIV(...) op leaf` right after the promoted phase's 5-node level, before
+    its 6-node level (several CPU seconds) is built. The lookup used to
+    find a 5-node twin of the leaf (equal on the examples, kept apart by the
+    probes), and a residual hit of the same size held the pair back. About
+    1 s of CPU."""
+    from ncpu.synth import enumerative
+
+    levels = []
+    real_bank, real_phase = enumerative._Bank, enumerative._promoted_phase
+
+    def counting_phase(*args, **kwargs):
+        levels.append(0)
+        yield from real_phase(*args, **kwargs)
+
+    def counting_bank(*args):
+        if levels:
+            levels[0] += 1
+        return real_bank(*args)
+
+    monkeypatch.setattr(enumerative, "_promoted_phase", counting_phase)
+    monkeypatch.setattr(enumerative, "_Bank", counting_bank)
+    problem = next(p for p in load_suite() if p.name == "hd20_next_same_popcount")
+    lines = next(enumerative.search(problem.spec, time.monotonic() + 120))
+    assert levels == [5]  # sizes 1-5 of the promoted phase, no more
+    asm, _ = accept(lines, problem.spec)
+    assert generalisation(problem, asm, 500) == 1.0
+
+
 @pytest.mark.slow
 def test_swap_fields_is_solved_exactly_by_divide_and_conquer():
     """P19 (x ^ t ^ (t << k), t = ((x >>> k) ^ x) & m): the enumeration alone,

@@ -106,3 +106,38 @@ def test_the_grace_period_stretches_with_the_load_up_to_a_cap(monkeypatch):
     best = Shortest(100.0, grace=1.5)
     best.offer(SynthResult(True, "ADD R0, R0, R1\nHALT"), 10.0)
     assert best.deadline == 11.5
+
+
+def test_a_result_says_which_family_sent_what_when_and_the_cpu_it_cost():
+    """The race's trace (what `ncpu bench synth --trace` prints): per family
+    the wall seconds of its first candidate and first verified program and
+    how many it sent; CPU seconds of this process and the workers, until
+    the answer was verified and for the whole call. One family, one worker."""
+    from synth_helpers import spec_of
+
+    from ncpu.synth.portfolio import Portfolio
+
+    spec = spec_of(lambda a, b: a + b, [(1, 2), (5, 9), (-3, 4)])
+    with Portfolio(["enumerative"]) as portfolio:
+        result = portfolio.solve(spec, 30, use_cache=False)
+    assert result.solved and result.solver == "enumerative"
+    first, verified, sent = result.trace["enumerative"]
+    assert first <= verified <= result.seconds + 1e-3 and sent >= 1
+    assert set(result.trace) == {"enumerative"}
+    assert 0 <= result.cpu_to_answer <= result.cpu_seconds
+
+
+def test_workers_start_with_one_thread_each_and_the_callers_environment_is_restored(monkeypatch):
+    """A spawned worker copies the environment: while the workers start,
+    BLAS and numba are told to use one thread (an idle second thread spins
+    on a loaded host); afterwards this process's settings are as before."""
+    import os
+
+    from ncpu.synth import portfolio as pf
+
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "7")
+    monkeypatch.delenv("NUMBA_NUM_THREADS", raising=False)
+    with pf._worker_environment():
+        assert all(os.environ[k] == "1" for k in pf.WORKER_THREADS_ENV)
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "7"
+    assert "NUMBA_NUM_THREADS" not in os.environ

@@ -32,6 +32,9 @@ def add_synth_bench_arguments(parser) -> None:
                         help="unseen inputs each solved program is run on (half from the problem's distribution, "
                              "half with edge values mixed in; default 10,000)")
     parser.add_argument("--list", action="store_true", help="also print one line per problem")
+    parser.add_argument("--trace", action="store_true",
+                        help="also print, per problem, when each search family sent its first candidate and its "
+                             "first verified program (wall seconds into the race) and how many it sent")
     parser.add_argument("--oracle", action="store_true",
                         help="also solve each register problem with its reference function as an oracle "
                              "(asked about inputs on which fitting programs disagree; docs/synthesis.md), "
@@ -93,6 +96,8 @@ def run_synth_bench(args) -> int:
     _print(summary, rows)
     if args.list:
         _print_rows(rows)
+    if getattr(args, "trace", False):
+        _print_traces(rows)
     path = Path(args.report)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({"summary": summary, "problems": rows}, indent=1) + "\n")
@@ -117,7 +122,8 @@ def solve_problem(portfolio, shard: tuple) -> dict:
     result = portfolio.solve(problem.spec, timeout, use_cache=False)
     row = {"name": problem.name, "family": problem.family, "solved": result.solved,
            "solver": result.solver, "seconds": round(result.seconds, 4),
-           "returned_after": round(time.monotonic() - called, 4)}
+           "returned_after": round(time.monotonic() - called, 4),
+           "cpu_seconds": result.cpu_seconds, "cpu_to_answer": result.cpu_to_answer, "trace": result.trace}
     if result.solved:
         row["generalisation"] = generalisation(problem, result.asm, unseen_half)
         row["underdetermined"] = result.underdetermined
@@ -171,6 +177,13 @@ def _summarise(rows: list[dict], timeout: float, use_cvc5: bool) -> dict:
         "timeout": timeout, "problems": len(rows), "solved": len(solved),
         "median_seconds": round(statistics.median(times), 3) if times else None,
         "p90_seconds": round(_percentile(times, 0.9), 3) if times else None,
+        # CPU seconds of the whole race (this process and every worker, from
+        # the problem's start until its answer came back), solved or not.
+        "median_cpu_seconds": _median([r["cpu_seconds"] for r in rows if r.get("cpu_seconds") is not None]),
+        "cpu_seconds_total": round(sum(r.get("cpu_seconds") or 0 for r in rows), 1),
+        # ... and until the returned program was verified (solved problems)
+        "median_cpu_to_answer": _median([r["cpu_to_answer"] for r in solved if r.get("cpu_to_answer") is not None]),
+        "median_returned_after": _median([r["returned_after"] for r in rows]),
         "by_family": {k: {"solved": v[0], "total": v[1]} for k, v in by_family.items()},
         "by_solver": dict(by_solver),
         "generalisation_mean": round(statistics.mean(r["generalisation"] for r in solved), 3) if solved else None,
@@ -218,6 +231,9 @@ def _median(values: list[float]):
 def _print(summary: dict, rows: list[dict]) -> None:
     print(f"synthesis suite: {summary['solved']}/{summary['problems']} solved at {summary['timeout']:g}s per problem; "
           f"median {summary['median_seconds']}s, p90 {summary['p90_seconds']}s")
+    print(f"CPU time (this process and every worker): median {summary['median_cpu_to_answer']} s until the answer "
+          f"was verified, {summary['median_cpu_seconds']} s per call in all ({summary['cpu_seconds_total']} s for the "
+          f"suite); calls returned after a median {summary['median_returned_after']} s of wall time")
     print("by problem family:")
     for family, v in sorted(summary["by_family"].items()):
         print(f"  {family:<12} {v['solved']:>4}/{v['total']:<4}")
@@ -254,7 +270,7 @@ def _print(summary: dict, rows: list[dict]) -> None:
 
 def _print_rows(rows: list[dict]) -> None:
     oracle = any("oracle" in r for r in rows)
-    print(f"{'problem':<44} {'nCPU s':>8} {'exact':>7} {'note':<16} {'cvc5 s':>8}  "
+    print(f"{'problem':<44} {'nCPU s':>8} {'CPU s':>6} {'exact':>7} {'note':<16} {'cvc5 s':>8}  "
           + (f"{'asked':>5} {'exact':>7} {'s':>6}  " if oracle else "") + "program")
     for r in rows:
         ours = f"{r['seconds']:.2f}" if r["solved"] else "-"
@@ -268,4 +284,14 @@ def _print_rows(rows: list[dict]) -> None:
             asked = "" if a is None else f"{a['queries']:>5} " + (
                 f"{a['generalisation']:>7.4f} {a['seconds']:>6.2f}  " if a["solved"] else f"{'-':>7} {'-':>6}  ")
             asked = asked or f"{'':>5} {'':>7} {'':>6}  "
-        print(f"{r['name']:<44} {ours:>8} {exact:>7} {note:<16} {theirs:>8}  {asked}{program}")
+        cpu = f"{r['cpu_to_answer']:.2f}" if r.get("cpu_to_answer") is not None else "-"
+        print(f"{r['name']:<44} {ours:>8} {cpu:>6} {exact:>7} {note:<16} {theirs:>8}  {asked}{program}")
+
+
+def _print_traces(rows: list[dict]) -> None:
+    print("per family: first candidate s / first verified s / candidates sent (winner marked *)")
+    for r in rows:
+        parts = [f"{'*' if family == r.get('solver') else ''}{family} {first:.2f}/"
+                 + (f"{verified:.2f}" if verified is not None else "-") + f"/{count}"
+                 for family, (first, verified, count) in sorted(r.get("trace", {}).items(), key=lambda kv: kv[1][0])]
+        print(f"{r['name']:<44} {'  '.join(parts) or '(no candidate)'}")

@@ -60,7 +60,7 @@ _SCREEN = 1 << 22  # bits in the residual screen
 PROMOTE_FROM_SIZE = 6  # the first phase enumerates to this size, and promotes terms up to it
 PROMOTE_TOP = 2  # terms promoted (each with its subterms)
 PROMOTE_MAX = 8  # promoted leaves at most
-PROMOTE_CPU_SECONDS, PROMOTE_SHARE = 1.5, 0.25  # the promoted phase's budget: CPU seconds, at most this share of what is left
+PROMOTE_CPU_SECONDS, PROMOTE_SHARE = 1.5, 0.5  # the promoted phase's budget: CPU seconds, at most this share of what is left
 RESIDUAL_DEPTH = 2  # invertible layers peeled off a register target (`synth/residuals.py`)
 
 
@@ -245,7 +245,9 @@ def _enumerate(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12, l
     met_pool: dict[int, list[tuple[int, tuple]]] = {}
 
     def offer_met(ti: int, total: int, desc: tuple) -> None:
-        if ti not in met or total < met[ti][0]:
+        # At equal size a met pair beats a residual hit: the hit waits for
+        # enumeration to nearly reach its size, the pair is reported at once.
+        if ti not in met or (total, desc[0] == "resid") < (met[ti][0], met[ti][1][0] == "resid"):
             met[ti] = (total, desc)
         pool = met_pool.setdefault(ti, [])
         if len(pool) < MET_POOL:
@@ -293,12 +295,16 @@ def _enumerate(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12, l
     # Divide and conquer: residual targets behind one or two invertible
     # layers (`synth/residuals.py`), looked up among every term as it is built.
     residual_sets: dict[int, tuple] = {}  # target index -> (Residuals, sorted hashes, their order)
+    # Register targets with many distinct values (at least 4 and half the
+    # examples). Few distinct outputs (0/1 tests) carry few bits: a large
+    # term fits them by chance far more easily.
+    informative = [t[0] == "reg" and len(np.unique(t[-1])) >= max(4, E // 2) for t in targets]
     if RESIDUAL_DEPTH:
         leaf_ex = banks[1].values[:, :E]
         for ti, target in enumerate(targets):
             # Few distinct outputs (0/1 tests) carry few bits: thousands of
             # residuals of them would be fit by chance by some term.
-            if target[0] == "reg" and len(np.unique(target[-1])) >= max(4, E // 2):
+            if informative[ti]:
                 res = RS.residuals(target[-1], leaves, leaf_ex, set(binary) | set(unary), RESIDUAL_DEPTH)
                 if len(res.costs):
                     rh = hash_examples(res.values)
@@ -368,7 +374,11 @@ def _enumerate(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12, l
         all_h = np.concatenate([example_hashes[k] for k in sizes])
         where = np.concatenate([np.stack([np.full(len(example_hashes[k]), k), np.arange(len(example_hashes[k]))], 1)
                                 for k in sizes])
-        order = np.argsort(all_h)
+        # Stable: terms equal on the examples (kept apart by the probes)
+        # share a hash, and the lookup must find the smallest of them (the
+        # sizes are concatenated in order). P20's `DIV(...) ^ leaf` was met
+        # with a 5-node twin of the leaf instead, too large to report.
+        order = np.argsort(all_h, kind="stable")
         sorted_h = all_h[order]
         V = banks[newest].values[:, :E]
         for ti, target in enumerate(targets):
@@ -379,6 +389,10 @@ def _enumerate(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12, l
                 h = hash_examples(vecops.wrap(need(target[-1][None, :], V)))
                 pos = np.minimum(np.searchsorted(sorted_h, h), len(sorted_h) - 1)
                 hits = np.flatnonzero(sorted_h[pos] == h)
+                # Smallest N first: in a large level many V have some N (a
+                # sum of two big terms is easy to hit), and the first 64 by
+                # index hid P20's `DIV(...) ^ leaf` behind 5-node partners.
+                hits = hits[np.argsort(where[order[pos[hits]], 0], kind="stable")]
                 for vi in hits[:64]:
                     n_size, ni = where[order[pos[vi]]]
                     pair = (int(n_size), (op, swap, (newest, int(vi)), (int(n_size), int(ni))))
@@ -433,7 +447,10 @@ def _enumerate(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12, l
             return None
         # A residual hit waits until regular enumeration has nearly reached its
         # size: its layers make a longer program than the tree it stands for.
-        if not final and any(t > size + (1 if d[0] == "resid" else MEET_AHEAD)
+        # So does any met term of a target with few distinct values (P18's
+        # 0/1 answer was met as a 7-node chance fit before the 5-node
+        # `(x & -x) / x` was enumerated).
+        if not final and any(t > size + (1 if d[0] == "resid" or not informative[ti] else MEET_AHEAD)
                              for ti, (t, d) in met.items() if ti not in found):
             return None
         state["met_yielded"] = True
@@ -499,13 +516,19 @@ def _enumerate(spec: Spec, deadline: float, seed: int = 0, max_size: int = 12, l
                     R = fn(a)
                 else:
                     R = fn(a[:, None, :], banks[j].values[None, :, :]).reshape(len(a) * nb, -1)
-                h = hash_rows(R)
+                if want_alternative:
+                    # The full hash is the example columns' hash plus the
+                    # probes' (a sum of products splits): one pass over the
+                    # example columns instead of two.
+                    hx = hash_examples(R)
+                    h = hx + R[:, E:].view(np.uint64) @ coeff[E:]
+                else:
+                    hx = h = hash_rows(R)
 
                 def describe(flat, op=op, i=i, j=j, start=start, nb=nb):
                     ai, bi = divmod(flat, nb)
                     return ("pair", op, i, start + ai, j, bi)
 
-                hx = hash_examples(R) if want_alternative else h
                 note_hits(hx, describe, h)
                 if residual_sets:
                     note_residuals(hx, describe, size)

@@ -117,6 +117,13 @@ class SynthResult:
     # The other verified programs of the race (assembly): the oracle loop
     # offers them to the next round.
     alternatives: list = field(default_factory=list)
+    # Where the race's time went: CPU seconds of this process and of every
+    # worker while the problem was raced (None where /proc is not there), and
+    # per family [seconds of its first candidate, of its first verified
+    # program, candidates sent] (`Portfolio.solve`; the benchmark lists them).
+    cpu_seconds: float | None = None
+    cpu_to_answer: float | None = None  # the same, until the returned program was verified
+    trace: dict = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -243,6 +250,9 @@ class Shortest:
         return None
 
 
+_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
 def literals(asm: str) -> int:
     """Constants written in a program (immediates and MOV values): among
     programs of one length, Occam's razor prefers fewer of them (a constant
@@ -267,6 +277,32 @@ def accept(lines: list[str], spec: Spec, engine: str = "compute",
         return None
     python = to_python(asm, spec)
     return (asm, python) if check_python(python, spec, deadline) else None
+
+
+# Each worker is one search on (at most) one core: its BLAS (the decision
+# sketch's matrix products) and numba's parallel kernels (the exact checks a
+# sketch runs) get one thread. With the default two threads each, on a
+# loaded 2-core host the idle thread spins: the decision sketch took 3-4x
+# the CPU time for the same work (P10: 0.42 -> 0.12-0.15 CPU-s in-process,
+# load 13). Read by the libraries when the spawned worker imports them.
+WORKER_THREADS_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+                      "NUMBA_NUM_THREADS": "1"}
+
+
+class _worker_environment:
+    """Sets WORKER_THREADS_ENV while worker processes are started (a spawned
+    child copies the environment), and restores this process's own."""
+
+    def __enter__(self):
+        self.saved = {k: os.environ.get(k) for k in WORKER_THREADS_ENV}
+        os.environ.update(WORKER_THREADS_ENV)
+
+    def __exit__(self, *exc):
+        for key, value in self.saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
 
 
 def _worker(family: str, jobs, results, current, late: bool = False) -> None:
@@ -316,8 +352,9 @@ class Portfolio:
                                           args=(f, self.jobs[f], self.results, self.current,
                                                 start_delay(f, len(self.families)) > 0))
                           for f in self.families]
-        for p in self.processes:
-            p.start()
+        with _worker_environment():
+            for p in self.processes:
+                p.start()
         self.errors: list[str] = []
         # Compile/load the checking engine now, while the workers import,
         # not inside the first race: with two examples, so that the
@@ -360,6 +397,20 @@ class Portfolio:
             self.jobs[family].put((job_id, spec.to_json(), deadline, seed,
                                    start_delay(family, len(self.families))))
         running = set(self.families)
+        cpu_before = self.cpu_used()
+        trace: dict[str, list] = {}  # family -> [first candidate s, first verified s, candidates]
+
+        cpu_at: dict[str, float | None] = {}  # verified program -> CPU used by then
+
+        def note(family: str, verified: str | None) -> None:
+            seen = trace.setdefault(family, [round(time.monotonic() - started, 3), None, 0])
+            seen[2] += 1
+            if verified is not None:
+                now_cpu = self.cpu_used()
+                cpu_at[verified] = None if now_cpu is None or cpu_before is None else round(now_cpu - cpu_before, 3)
+                if seen[1] is None:
+                    seen[1] = round(time.monotonic() - started, 3)
+
         best = Shortest(deadline, grace_seconds())
         for asm in candidates:
             if (found := accept(asm.splitlines(), spec, self.engine, deadline)) is not None:
@@ -379,20 +430,24 @@ class Portfolio:
                 running.discard(family)
             elif isinstance(lines, str):
                 self.errors.append(f"{family}: {lines}")
-            elif best.worth_checking(lines) and \
-                    (found := accept(lines, spec, self.engine, best.deadline)) is not None:
-                now = time.monotonic()
-                best.offer(SynthResult(True, found[0], found[1], family, now - started), now)
+            else:
+                found = accept(lines, spec, self.engine, best.deadline) if best.worth_checking(lines) else None
+                note(family, found and found[0])
+                if found is not None:
+                    now = time.monotonic()
+                    best.offer(SynthResult(True, found[0], found[1], family, now - started), now)
         drain_until = min(deadline, time.monotonic() + DRAIN_SECONDS)
         while best.result is not None and time.monotonic() < drain_until:
             try:
                 got_id, family, lines = self.results.get_nowait()
             except queue.Empty:
                 break
-            if got_id == job_id and isinstance(lines, list) and best.worth_checking(lines) and \
-                    (found := accept(lines, spec, self.engine, drain_until)) is not None:
-                now = time.monotonic()
-                best.offer(SynthResult(True, found[0], found[1], family, now - started), now)
+            if got_id == job_id and isinstance(lines, list):
+                found = accept(lines, spec, self.engine, drain_until) if best.worth_checking(lines) else None
+                note(family, found and found[0])
+                if found is not None:
+                    now = time.monotonic()
+                    best.offer(SynthResult(True, found[0], found[1], family, now - started), now)
         with self.current.get_lock():
             self.current.value += 1  # cancels every worker still on this job
         # `seconds` of a solved result: when that program was verified (the
@@ -402,6 +457,10 @@ class Portfolio:
         result.alternatives = [asm for asm in best.verified if asm != result.asm]
         result.disagreement = best.disagreement(spec, self.engine)
         result.underdetermined = result.disagreement is not None and result.disagreement["where"] == LIKE_EXAMPLES
+        cpu_after = self.cpu_used()
+        result.cpu_seconds = None if cpu_before is None or cpu_after is None else round(cpu_after - cpu_before, 3)
+        result.trace = trace
+        result.cpu_to_answer = cpu_at.get(result.asm)
         if result.solved and use_cache:
             cache.store(key, result.asm, result.solver, result.seconds)
         return result
@@ -420,6 +479,19 @@ class Portfolio:
                               started=started + oracle_seconds)
 
         return solve_with_oracle(one_round, spec, oracle, max_queries, confirm, self.engine)
+
+    def cpu_used(self) -> float | None:
+        """CPU seconds used so far by this process and the workers (None
+        where a worker's /proc entry cannot be read)."""
+        total = time.process_time()
+        for p in self.processes:
+            try:
+                with open(f"/proc/{p.pid}/stat") as f:
+                    fields = f.read().rpartition(")")[2].split()
+            except OSError:
+                return None
+            total += (int(fields[11]) + int(fields[12])) / _TICKS  # utime, stime
+        return total
 
     def close(self) -> None:
         for family in self.families:
