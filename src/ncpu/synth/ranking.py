@@ -12,8 +12,8 @@ means, in this order:
    does in six times the instructions);
 3. fewer constants written in it (a constant tuned to the examples is the
    other way a program fits them by chance);
-4. the program text, so that the order never depends on which search
-   family or bank reported a program first.
+then the one verified first (an exact tie: `SAR R0, R0, 31` and its
+immediate form `SARI`).
 """
 
 from __future__ import annotations
@@ -47,4 +47,4 @@ def weight(asm: str) -> int:
 
 def rank(asm: str) -> tuple:
     """Sort key: the smaller, the simpler (see the module text)."""
-    return (count_instructions(asm), weight(asm), literals(asm), asm)
+    return (count_instructions(asm), weight(asm), literals(asm))
