@@ -8,9 +8,10 @@ import time
 
 from ncpu.commands.bench_synth import generalisation
 from ncpu.synth.benchmarks import load_suite
-from ncpu.synth.distinguish import rival
-from ncpu.synth.portfolio import LIKE_EXAMPLES, Shortest, SynthResult, accept, literals
-from ncpu.synth.verify import domain_inputs, outputs_on
+from ncpu.synth.distinguish import rival, search
+from ncpu.synth.portfolio import LIKE_EXAMPLES, Shortest, SynthResult, accept
+from ncpu.synth.ranking import literals, rank, weight
+from ncpu.synth.verify import count_instructions, domain_inputs, outputs_on
 
 from synth_helpers import spec_of
 
@@ -69,3 +70,33 @@ def test_equal_length_programs_prefer_fewer_constants():
     # Both compute 2x everywhere: no disagreement.
     assert best.disagreement(spec) is None
     assert outputs_on(best.result.asm, spec, [[7]]) == [(True, 14)]
+
+
+# P1 as the race returned it: x & MULHU(x, -1), which is x & (x - 1) everywhere.
+P1_MULHU = ("SHR R1, R0, 16\nMOV R2, -1\nSHR R3, R2, 16\nMUL R4, R1, R3\nMOV R5, 65535\nAND R2, R2, R5\n"
+            "MUL R1, R1, R2\nAND R6, R0, R5\nMUL R2, R6, R2\nSHR R2, R2, 16\nADD R1, R1, R2\nSHR R2, R1, 16\n"
+            "ADD R2, R4, R2\nAND R1, R1, R5\nMUL R3, R6, R3\nADD R1, R1, R3\nSHR R1, R1, 16\nADD R1, R2, R1\n"
+            "AND R0, R1, R0\nHALT")
+
+
+def test_a_simpler_program_that_agrees_with_the_answer_replaces_it():
+    problem = _problem("hd01_turn_off_rightmost_one")
+    assert accept(P1_MULHU.splitlines(), problem.spec)
+    found = search(problem.spec, P1_MULHU, time.monotonic() + 120)
+    # (Unbounded, it also finds a rival: x & (x + (-1 mod x)), wrong at 1.)
+    assert found.simpler is not None
+    assert count_instructions("\n".join(found.simpler)) == 2 and "MUL" not in "\n".join(found.simpler)
+    best = Shortest(time.monotonic() + 120)
+    best.offer(SynthResult(True, P1_MULHU, "", "enumerative"), time.monotonic())
+    best.look_for_rival(problem.spec, time.monotonic() + 120)
+    assert best.result.asm == "\n".join(found.simpler) and best.result.solver == "enumerative"
+    assert generalisation(problem, best.result.asm, 500) == 1.0
+
+
+def test_equal_length_programs_prefer_cheaper_operations():
+    shift, multiply = "MOV R1, 1\nSHL R0, R0, R1\nHALT", "MOV R1, 2\nMUL R0, R0, R1\nHALT"
+    assert weight(multiply) > weight(shift) and rank(shift) < rank(multiply)
+    best = Shortest(time.monotonic() + 10)
+    best.offer(SynthResult(True, multiply), time.monotonic())
+    best.offer(SynthResult(True, shift), time.monotonic())
+    assert best.result.asm == shift

@@ -173,7 +173,31 @@ def test_the_next_round_is_offered_the_programs_the_answer_did_not_rule_out():
         return SynthResult(True, "MUL R0, R0, R0\nHALT", "", "test")
 
     solve_with_oracle(solve_round, _spec(SQUARE), lambda xs: xs[0] * xs[0])
-    assert offered == [(), ("ADD R0, R0, R0\nHALT", "MUL R0, R0, R0\nHALT")]
+    # The answer 9 at 3 rules ADD out: only MUL is offered.
+    assert offered == [(), ("MUL R0, R0, R0\nHALT",)]
+
+
+def test_questions_among_the_candidates_are_asked_without_a_new_round():
+    """Four programs fit 0 -> 0 and 2 -> 4; while the ones no answer has ruled
+    out still disagree, the next question is asked at once: one round, not
+    one per answer."""
+    rounds = []
+    programs = ["ADD R0, R0, R0\nHALT", "MUL R1, R0, R0\nAND R0, R1, 255\nHALT",
+                "MUL R0, R0, R0\nHALT", "SHL R0, R0, 1\nHALT"]
+
+    def solve_round(spec, oracle_seconds, candidates=()):
+        rounds.append((len(spec.examples), candidates))
+        if len(rounds) == 1:
+            return SynthResult(True, programs[0], "", "test", underdetermined=True,
+                               disagreement={"in": [3], "outputs": [[6], [9]], "where": "like the examples"},
+                               alternatives=programs[1:])
+        return SynthResult(True, candidates[0], "", "test") if candidates else SynthResult(False)
+
+    result = solve_with_oracle(solve_round, _spec(SQUARE), lambda xs: xs[0] * xs[0])
+    assert result.asm == "MUL R0, R0, R0\nHALT"
+    # 3 -> 9 rules out 2x both ways and leaves x^2 and x^2 & 255, which disagree on larger words: asked too.
+    assert len(result.queries) == 2 and len(rounds) == 2
+    assert rounds[1] == (4, ("MUL R0, R0, R0\nHALT",))
 
 
 def test_an_expression_oracle_skips_inputs_it_cannot_compute():

@@ -27,11 +27,11 @@ have preferred.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
-from ncpu.synth import macros
+from ncpu.synth import macros, ranking
 from ncpu.synth import terms as T
 from ncpu.synth import vecops
 from ncpu.synth.enumerative import allowed_ops, constants_for
@@ -46,6 +46,9 @@ DOMAIN_ROWS = 32  # inputs drawn like the examples, as extra columns
 # wall seconds past the budget on a loaded machine).
 LEVEL_CAP = 150_000
 _CHUNK = 1 << 16
+# Equivalents of the answer assembled and ranked: per chunk, and in all.
+SIMPLER_PER_CHUNK = 2
+SIMPLER_CHECKS = 24
 
 
 class _Level:
@@ -66,16 +69,35 @@ def applicable(spec: Spec) -> bool:
     return not spec.uses_memory and len(spec.outputs) == 1 and bool(spec.inputs) and bool(spec.examples)
 
 
+@dataclass
+class Found:
+    """What the distinguishing search found (assembly, to be verified by the caller)."""
+    # Fits every example and computes something else on an input drawn like them.
+    rival: list[str] | None = None
+    # Fits every example, agrees with the answer on every drawn input, and is
+    # simpler than it (`ranking.rank`): the answer as Occam would have it.
+    simpler: list[str] | None = None
+
+
 def rival(spec: Spec, answer_asm: str, deadline: float, engine: str = "compute",
           cpu_seconds: float | None = None) -> list[str] | None:
-    """Assembly of a program of at most the answer's operations (and at most
-    MAX_OPERATIONS) that fits every example on the numpy model and computes
-    something else than `answer_asm` on some input drawn like the examples;
-    None when there is none, or when `deadline` (time.monotonic) or
-    `cpu_seconds` of this process's CPU time come first (on a loaded machine
-    a wall-clock allowance buys little search)."""
+    """The rival `search` finds, or None."""
+    return search(spec, answer_asm, deadline, engine, cpu_seconds).rival
+
+
+def search(spec: Spec, answer_asm: str, deadline: float, engine: str = "compute",
+           cpu_seconds: float | None = None, want_rival: bool = True) -> Found:
+    """Programs of at most the answer's operations (and at most
+    MAX_OPERATIONS) that fit every example on the numpy model: the first
+    that computes something else than `answer_asm` on some input drawn like
+    the examples (the search stops there), and the simplest one seen that
+    agrees with it there and ranks before it. Bounded by `deadline`
+    (time.monotonic) and `cpu_seconds` of this process's CPU time (on a
+    loaded machine a wall-clock allowance buys little search). With
+    `want_rival` False only the simpler equivalent is looked for."""
+    found = Found()
     if not applicable(spec) or time.monotonic() > deadline:
-        return None
+        return found
     if cpu_seconds is not None:
         wall, cpu_until = deadline, time.process_time() + cpu_seconds
 
@@ -86,7 +108,7 @@ def rival(spec: Spec, answer_asm: str, deadline: float, engine: str = "compute",
             return time.monotonic() > deadline
     rows = domain_inputs(spec, DOMAIN_ROWS)
     if not rows:
-        return None
+        return found
     answer = outputs_on(answer_asm, spec, rows, engine, 20_000)
     mine = np.array([out[1] if out[0] else np.iinfo(np.int64).min for out in answer], np.int64)
     E = len(spec.examples)
@@ -99,14 +121,20 @@ def rival(spec: Spec, answer_asm: str, deadline: float, engine: str = "compute",
     binary, unary = allowed_ops(spec)
     binary = binary + macros.allowed(spec)  # MULHU as one operation, as the enumeration has it
     functions = {**vecops.BINARY, **{name: m.values for name, m in macros.MACROS.items()}}
+    best_rank = ranking.rank(answer_asm)
+    simpler_checked = 0
 
     leaves = [T.inp(r) for r in spec.inputs] + [T.const(c) for c in constants_for(spec)]
     ops = binary + unary
     coeff = np.random.default_rng(0).integers(1, 1 << 63, size=columns.shape[1], dtype=np.uint64) | np.uint64(1)
     seen = np.zeros(0, np.uint64)  # hashes of every behaviour kept so far, sorted
 
-    def rivals(v: np.ndarray) -> np.ndarray:
-        return np.flatnonzero((v[:, :E] == target).all(1) & (v[:, E:] != mine).any(1))
+    def apply(op_index: int, a: np.ndarray, b: np.ndarray | None) -> np.ndarray:
+        """Every (row of a, row of b) pair under the op, [len(a) * len(b), columns]."""
+        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+            if b is None:
+                return vecops.UNARY[ops[op_index]](a)
+            return functions[ops[op_index]](a[:, None, :], b[None, :, :]).reshape(-1, a.shape[1])
 
     def term(k: int, i: int) -> T.Term:
         level = levels[k]
@@ -118,12 +146,53 @@ def rival(spec: Spec, answer_asm: str, deadline: float, engine: str = "compute",
             return T.unary(ops[op], left)
         return macros.node(ops[op], left, term(k - 1 - int(level.left_level[i]), int(level.right[i])))
 
-    levels: list[_Level] = [_Level(np.stack([T.evaluate(t, columns) for t in leaves]))]
+    def consider(v: np.ndarray, k: int, built) -> bool:
+        """Look at the terms `v` (their build arrays `built()`, as _Level
+        takes them) of level k for a rival (True: found) and for a simpler
+        equivalent of the answer."""
+        nonlocal best_rank, simpler_checked
+        fit = np.flatnonzero((v[:, :E] == target).all(1))
+        if not fit.size:
+            return False
+        differ = (v[fit, E:] != mine).any(1)
+        if not want_rival:
+            fit, differ = fit[~differ], differ[~differ]
+        pick = np.concatenate([fit[differ][:1], fit[~differ][:SIMPLER_PER_CHUNK]])
+        if simpler_checked >= SIMPLER_CHECKS:
+            pick = pick[:int(differ.any())]
+        if not pick.size:
+            return False
+        levels.append(_Level(v[pick], *(x[pick] for x in built())))
+        try:
+            for n in range(len(pick)):
+                lines = _assemble(term(k, n), spec)
+                if lines is None:
+                    continue
+                if n == 0 and differ.any():
+                    found.rival = lines
+                    return True
+                simpler_checked += 1
+                key = ranking.rank("\n".join(lines))
+                if key < best_rank:
+                    best_rank, found.simpler = key, lines
+        finally:
+            levels.pop()
+        return False
+
+    levels: list[_Level] = []
+    leaf = _Level(np.stack([T.evaluate(t, columns) for t in leaves]))
+    if consider(leaf.values, 0, lambda: (leaf.op, leaf.left_level, leaf.left, leaf.right)):
+        return found
+    levels.append(leaf)
     for k in range(operations + 1):
         if k > 0:
             # Every term with k operations: a unary op over k - 1, a binary
             # op over i and k - 1 - i; evaluated a chunk at a time, each
-            # chunk searched for a rival at once.
+            # chunk searched at once. The last level is not kept: its terms
+            # are evaluated on the examples first, and on the drawn inputs
+            # only where they fit (most of the work, on a fraction of the
+            # columns).
+            top = k == operations
             parts: list[tuple] = []
             for op_index, op in enumerate(ops):
                 unary_op = op_index >= len(binary)
@@ -134,30 +203,32 @@ def rival(spec: Spec, answer_asm: str, deadline: float, engine: str = "compute",
                     step = max(1, _CHUNK // width)
                     for start in range(0, len(left.values), step):
                         if expired():
-                            return None
+                            return found
                         a = left.values[start:start + step]
-                        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
-                            v = vecops.UNARY[op](a) if unary_op else \
-                                functions[op](a[:, None, :], right.values[None, :, :]).reshape(-1, a.shape[1])
-                        n = np.arange(len(v))
-                        li, ri = start + n // width, n % width
-                        hit = rivals(v)
-                        if hit.size:
-                            levels.append(_Level(v[hit[:1]], np.array([op_index]), np.array([i]),
-                                                 li[hit[:1]], ri[hit[:1]]))
-                            return _assemble(term(k, 0), spec)  # levels 0..k-1 are built: this is k
-                        if k < operations and sum(len(p[0]) for p in parts) < LEVEL_CAP:
-                            parts.append((v, np.full(len(v), op_index), np.full(len(v), i), li, ri))
-            if k == operations or not parts or expired():
-                return None
+                        if top:
+                            v = apply(op_index, a[:, :E], None if unary_op else right.values[:, :E])
+                            fit = np.flatnonzero((v == target).all(1))
+                            if not fit.size:
+                                continue
+                            li, ri = start + fit // width, fit % width
+                            v = apply(op_index, left.values[li], None) if unary_op else \
+                                functions[op](left.values[li], right.values[ri])
+                        else:
+                            v = apply(op_index, a, None if unary_op else right.values)
+                            n = np.arange(len(v))
+                            li, ri = start + n // width, n % width
+                        built = (lambda li=li, ri=ri, n=len(v), o=op_index, i=i:
+                                 (np.full(n, o), np.full(n, i), li, ri))
+                        if consider(v, k, built):
+                            return found
+                        if not top and sum(len(p[0]) for p in parts) < LEVEL_CAP:
+                            parts.append((v, *built()))
+            if top or not parts or expired():
+                return found
             values = np.concatenate([p[0] for p in parts])
             level = _Level(values, *(np.concatenate([p[j] for p in parts]) for j in range(1, 5)))
         else:
             level = levels.pop()
-            hit = rivals(level.values)
-            levels.append(level)
-            if hit.size:
-                return _assemble(leaves[int(hit[0])], spec)
         # Observational equivalence over examples and drawn inputs: keep the
         # first term of each behaviour not seen at a smaller level.
         h = level.values.view(np.uint64) @ coeff
@@ -165,12 +236,9 @@ def rival(spec: Spec, answer_asm: str, deadline: float, engine: str = "compute",
         first = np.sort(first)
         first = first[~np.isin(h[first], seen)]
         seen = np.union1d(seen, h[first])
-        kept = _Level(level.values[first], level.op[first], level.left_level[first], level.left[first], level.right[first])
-        if k == 0:
-            levels[0] = kept
-        else:
-            levels.append(kept)
-    return None
+        levels.append(_Level(level.values[first], level.op[first], level.left_level[first], level.left[first],
+                             level.right[first]))
+    return found
 
 
 def _assemble(term: T.Term, spec: Spec) -> list[str] | None:

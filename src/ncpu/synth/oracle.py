@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 
 from ncpu.isa.semantics import wrap
 from ncpu.synth.spec import Example, Spec, SpecError
-from ncpu.synth.verify import disagreement_pool, outputs_on
+from ncpu.synth.verify import disagreement_pool, domain_inputs, outputs_on
 
 Oracle = Callable[[tuple[int, ...]], "int | Sequence[int] | None"]
 
@@ -38,6 +38,9 @@ MAX_QUERIES = 32
 # Distinguishing inputs kept per disagreement: the ones after the first are
 # asked when the oracle cannot answer the first (`NoAnswer`).
 DISTINGUISHING = 8
+# Steps per input when candidates are compared (a loop still running counts
+# as behaving otherwise).
+COMPARE_STEPS = 20_000
 
 
 class NoAnswer(Exception):
@@ -114,26 +117,38 @@ def solve_with_oracle(solve_round, spec: Spec, oracle: Oracle, max_queries: int 
     while True:
         result = solve_round(spec, oracle_seconds, candidates)
         if not result.solved and previous is not None:
-            result = previous  # still fits every example, the answered ones too
+            # Still fits every example, the answered ones too; a round that
+            # found nothing has no new disagreement to ask about.
+            previous.queries = queries
+            return previous
         result.queries = queries
         if not result.solved or len(queries) >= max_queries:
             return result
         if result.disagreement is not None:
             # Fitting programs disagree (on inputs like the examples or only
-            # on edge words: the oracle settles both).
-            rows = [result.disagreement] + result.disagreement.get("more", [])
-            got = ask_first_answerable([d["in"] for d in rows])
-            if got is None:
-                return result
-            n, outputs = got
-            spec = with_example(spec, rows[n]["in"], outputs)
-            # The programs of this round that the answer has not ruled out
-            # (checked again by the next round) stay candidates: a longer
-            # one that agrees with every answer is not lost when the
-            # shorter ones are.
-            candidates = (result.asm, *result.alternatives)
-            mine = rows[n]["outputs"][0]
-            previous = result if mine is not None and tuple(mine) == outputs else None
+            # on edge words: the oracle settles both). Each answer rules out
+            # the round's programs that computed otherwise; while those left
+            # still disagree, the next question is asked at once (a round
+            # is a whole race: P11's intended test was the 28th of 40
+            # fitting nested tests, one question per race ran out of time).
+            survivors = [result.asm, *result.alternatives]
+            rows = [d["in"] for d in [result.disagreement] + result.disagreement.get("more", [])]
+            while rows and len(queries) < max_queries:
+                got = ask_first_answerable(rows)
+                if got is None:
+                    return result
+                n, outputs = got
+                spec = with_example(spec, rows[n], outputs)
+                survivors = [asm for asm, out in zip(survivors, _outputs_of(survivors, spec, [rows[n]], engine))
+                             if out[0] == outputs]
+                rows = _disagreeing_rows(survivors, spec, engine)
+            # The programs no answer has ruled out (checked again by the next
+            # round) stay candidates: a longer one that agrees with every
+            # answer is not lost when the shorter ones are.
+            candidates = tuple(survivors)
+            previous = result if result.asm in survivors else None
+            if len(queries) >= max_queries:
+                return previous or result
             continue
         # Nothing disagrees: test the program on inputs the oracle answers.
         rows = disagreement_pool(spec)[:min(confirm, max_queries - len(queries))]
@@ -155,3 +170,22 @@ def solve_with_oracle(solve_round, spec: Spec, oracle: Oracle, max_queries: int 
             return result
         previous = None
         candidates = tuple(result.alternatives)
+
+
+def _outputs_of(programs: list[str], spec: Spec, rows: list[list[int]], engine: str) -> list[list[tuple | None]]:
+    """Per program, its outputs on each row (None where it did not halt)."""
+    return [[tuple(out[1:]) if out[0] else None for out in outputs_on(asm, spec, rows, engine, COMPARE_STEPS)]
+            for asm in programs]
+
+
+def _disagreeing_rows(programs: list[str], spec: Spec, engine: str) -> list[list[int]]:
+    """Up to DISTINGUISHING inputs on which some of `programs` differ: drawn
+    like the examples first, then edge words (`verify.disagreement_pool`)."""
+    if len(programs) < 2:
+        return []
+    for pool in (domain_inputs(spec), disagreement_pool(spec)):
+        outputs = _outputs_of(programs, spec, pool, engine)
+        differ = [i for i in range(len(pool)) if any(o[i] != outputs[0][i] for o in outputs[1:])]
+        if differ:
+            return [pool[i] for i in differ[:DISTINGUISHING]]
+    return []

@@ -11,11 +11,11 @@ specs (the benchmark), `synthesize` serves one.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import multiprocessing as mp
 import os
 import queue
-import re
 import time
 from dataclasses import asdict, dataclass, field
 
@@ -24,6 +24,7 @@ from ncpu.synth import cache, distinguish
 from ncpu.synth.budget import Budget
 from ncpu.synth.oracle import DISTINGUISHING, MAX_QUERIES, check_oracle_spec, solve_with_oracle
 from ncpu.synth.pyemit import check_python, to_python
+from ncpu.synth.ranking import rank
 from ncpu.synth.spec import Spec, parse_spec
 from ncpu.synth.verify import check_asm, count_instructions, disagreement_pool, domain_inputs, outputs_on
 
@@ -137,8 +138,13 @@ EDGE_WORDS = "edge words"
 
 # After the race, CPU seconds a search for a rival program (one that fits the
 # examples, is no longer than the answer and differs from it on inputs like
-# the examples: `synth/distinguish.py`) may take, within the budget.
+# the examples, or a simpler one that agrees with it: `synth/distinguish.py`)
+# may take, within the budget; and wall seconds, since it delays the answer:
+# terms of up to two operations take a few CPU-ms, the third operation's
+# pairs could take minutes and are only sampled (at a load of 5 per core
+# the CPU bound alone added 2-12 s of wall time before the answer).
 RIVAL_CPU_SECONDS = 0.5
+RIVAL_WALL_SECONDS = 0.5
 
 # Verified programs kept besides the best, to compare on inputs the examples
 # do not cover (each costs one exact check).
@@ -150,8 +156,9 @@ COMPARE_STEPS = 20_000
 
 
 class Shortest:
-    """The shortest verified result so far (fewest instructions; ties: fewer
-    constants written in it, then the first), a few other verified programs, and how long the race goes on:
+    """The simplest verified result so far (`ranking.rank`: fewest
+    instructions, then cheaper operations, fewer constants, the text), a few
+    other verified programs, and how long the race goes on:
     the first result cuts the deadline to `grace` seconds later, never past
     the caller's."""
 
@@ -170,12 +177,16 @@ class Shortest:
         length = count_instructions(result.asm)
         if result.asm not in self.verified:
             self.verified.append(result.asm)
-        if opens_grace and not self.grace_open:
-            self.grace_open = True
-            self.deadline = min(self.deadline, now + self.grace)
-        if self.result is not None and (length, literals(result.asm)) >= (self.length, literals(self.result.asm)):
+        if opens_grace:
+            self.open_grace(now)
+        if self.result is not None and rank(result.asm) >= rank(self.result.asm):
             return
         self.result, self.length = result, length
+
+    def open_grace(self, now: float) -> None:
+        if not self.grace_open:
+            self.grace_open = True
+            self.deadline = min(self.deadline, now + self.grace)
 
     def worth_checking(self, lines: list[str]) -> bool:
         """Could this candidate beat the best so far, or be one of the few
@@ -193,19 +204,27 @@ class Shortest:
             return False
 
     def look_for_rival(self, spec: Spec, deadline: float, engine: str = "compute") -> None:
-        """When no verified program disagrees with the best on inputs like the
-        examples, ask `distinguish.rival` (a bounded enumeration of programs
-        no longer than the best) for one, within RIVAL_CPU_SECONDS and
-        `deadline`; a rival that passes the exact check joins the verified
-        programs, so `disagreement` reports it."""
+        """Ask `distinguish.search` (a bounded enumeration of programs no
+        longer than the best, within RIVAL_CPU_SECONDS, RIVAL_WALL_SECONDS
+        and `deadline`) for a rival and for a simpler equivalent of the best.
+        A rival that passes the exact check joins the verified programs, so
+        `disagreement` reports it (not looked for when a verified program
+        already disagrees on inputs like the examples); a simpler equivalent
+        that passes it becomes the best (the race's families meet equal
+        behaviours in whatever order their banks hold them: P1 came back as
+        `x & MULHU(x, -1)`, 19 instructions, for `x & (x - 1)`)."""
         if self.result is None or not distinguish.applicable(spec):
             return
-        found = self.disagreement(spec, engine)
-        if found is not None and found["where"] == LIKE_EXAMPLES:
-            return
-        lines = distinguish.rival(spec, self.result.asm, deadline, engine, RIVAL_CPU_SECONDS)
-        if lines is not None and accept(lines, spec, engine, deadline) is not None:
-            asm = "\n".join(lines)
+        flagged = self.underdetermined(spec, engine)
+        found = distinguish.search(spec, self.result.asm, min(deadline, time.monotonic() + RIVAL_WALL_SECONDS),
+                                   engine, RIVAL_CPU_SECONDS, want_rival=not flagged)
+        if found.simpler is not None and (ok := accept(found.simpler, spec, engine, deadline)) is not None:
+            if ok[0] not in self.verified:
+                self.verified.append(ok[0])
+            self.result = dataclasses.replace(self.result, asm=ok[0], python=ok[1])
+            self.length = count_instructions(ok[0])
+        if found.rival is not None and accept(found.rival, spec, engine, deadline) is not None:
+            asm = "\n".join(found.rival)
             if asm not in self.verified:
                 self.verified.append(asm)
 
@@ -251,16 +270,6 @@ class Shortest:
 
 
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-
-
-def literals(asm: str) -> int:
-    """Constants written in a program (immediates and MOV values): among
-    programs of one length, Occam's razor prefers fewer of them (a constant
-    tuned to the examples is how a program fits them by chance)."""
-    return sum(len(_LITERAL.findall(line.partition(" ")[2])) for line in asm.splitlines())
-
-
-_LITERAL = re.compile(r"(?<![\w])-?(?:0[xX][0-9a-fA-F]+|\d+)\b")  # a number, not a register's digits
 
 
 def _outputs(row: tuple) -> list | None:
@@ -430,6 +439,13 @@ class Portfolio:
                 running.discard(family)
             elif isinstance(lines, str):
                 self.errors.append(f"{family}: {lines}")
+            elif "\n".join(lines) in best.verified:
+                # A family found a program kept from an earlier round (the
+                # oracle loop's): that opens the grace period as a new one
+                # would (a round where no family finds anything else ran to
+                # the deadline: 46 s of P11's 60).
+                note(family, "\n".join(lines))
+                best.open_grace(time.monotonic())
             else:
                 found = accept(lines, spec, self.engine, best.deadline) if best.worth_checking(lines) else None
                 note(family, found and found[0])
@@ -450,10 +466,10 @@ class Portfolio:
                     best.offer(SynthResult(True, found[0], found[1], family, now - started), now)
         with self.current.get_lock():
             self.current.value += 1  # cancels every worker still on this job
+        best.look_for_rival(spec, deadline, self.engine)
         # `seconds` of a solved result: when that program was verified (the
         # call returns up to grace_seconds() later).
         result = best.result or SynthResult(False, seconds=time.monotonic() - started)
-        best.look_for_rival(spec, deadline, self.engine)
         result.alternatives = [asm for asm in best.verified if asm != result.asm]
         result.disagreement = best.disagreement(spec, self.engine)
         result.underdetermined = result.disagreement is not None and result.disagreement["where"] == LIKE_EXAMPLES
