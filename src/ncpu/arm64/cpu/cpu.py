@@ -7,10 +7,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from .calls import R_RESOLVE
-from .entries import addresses, resolve
+from .entries import NATIVE, addresses, resolve
 from .hooks import R_HOOK
 from .memory import Memory
 from .mmu import R_BRK, R_BUDGET, R_FAULT, R_GROW, R_SVC, R_UNDEF
+from .native import R_HOT, Sampler, hot, translate
 from .run import run_loop
 from .state import ICOUNT, CpuState
 from .vregs import vr_views
@@ -49,6 +50,7 @@ class Cpu:
         self.instructions = 0
         self._st = np.zeros(4, np.int64)
         self.hooks = None        # hooks.Hooks: trace and breakpoints (an instrumented loop)
+        self._sampler = None     # native.Sampler while a hot page's time is being sampled
         self._fp = addresses(self.state.regs, vr_views(self.state.v), self._st, mem.arrays())   # run_loop's executors
 
     def resolve_all(self) -> None:
@@ -56,7 +58,7 @@ class Cpu:
         `run` otherwise resolves the first time a row needs it: for measuring the whole compile
         (benchmarks/arm64_recompile.py, arm64_compile_profile.py)."""
         s = self.state
-        for k in range(len(self._fp)):
+        for k in range(NATIVE):            # the addresses: the last entry is native.py's threshold
             resolve(self._fp, k, s.regs, vr_views(s.v), self._st, self.mem.arrays())
 
     def run(self, max_steps: int) -> Stop:
@@ -73,7 +75,9 @@ class Cpu:
             st[:] = 0
             s.regs[ICOUNT] = self.instructions
             hooks = self.hooks
-            steps = run_loop(s.regs, vr_views(s.v), self.mem.arrays(), st, max_steps - total,
+            sampling = self._sampler is not None
+            budget = max_steps - total if not sampling else min(max_steps - total, self._sampler.slice())
+            steps = run_loop(s.regs, vr_views(s.v), self.mem.arrays(), st, budget,
                              None if hooks is None else hooks.arrays, self._fp)
             total += steps
             self.instructions += steps
@@ -88,6 +92,16 @@ class Cpu:
                 resolve(self._fp, int(st[1]), s.regs, vr_views(s.v), st, self.mem.arrays())
                 if hooks is not None:
                     hooks.unretired(s.pc)
+                continue
+            if st[0] == R_HOT:          # a page is hot: sample where the time goes (native.py)
+                hot(self.mem, int(st[1]))
+                if self._sampler is None:
+                    self._sampler = Sampler()
+                continue
+            if st[0] == R_BUDGET and sampling and total < max_steps:
+                if self._sampler.add(s.pc):
+                    translate(self.mem, self._sampler.pcs, s.regs, vr_views(s.v), st)
+                    self._sampler = None
                 continue
             if st[0] == R_GROW:
                 self.mem.grow_decode_cache()

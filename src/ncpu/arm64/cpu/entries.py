@@ -10,8 +10,10 @@ from numba import typeof, types
 
 from .calls import signature
 from .cold_rows import exec_cold
+from .native import threshold
 
 COLD = 0                        # exec_cold's index in the array `addresses` returns
+NATIVE = 1                      # native.py's threshold, in the same array
 _SCALAR = types.int64
 _resolved: dict[tuple, np.ndarray] = {}
 
@@ -26,10 +28,11 @@ def _address(dispatcher, sig) -> int:
 def addresses(R, V, st, m) -> np.ndarray:
     """The executors' address array for a loop run on registers R, vector views V (vregs.VR),
     stop array st and memory arrays m (memory.MemArrays), one per process and argument types,
-    all 0 until `resolve` fills them in."""
+    all 0 until `resolve` fills them in.  The last entry is not an address: native.py's
+    threshold (instructions interpreted on a page before it is translated; 0: never)."""
     key = (typeof(R), typeof(V), typeof(st), typeof(m))
     if key not in _resolved:
-        _resolved[key] = np.zeros(1, np.int64)
+        _resolved[key] = np.array([0, threshold()], np.int64)
     return _resolved[key]
 
 

@@ -48,6 +48,14 @@ PAGE_MASK = PAGE_SIZE - 1
 ADDR_BITS = 32                      # guest space is [0, 4 GiB); beyond faults
 NPAGES = 1 << (ADDR_BITS - PAGE_SHIFT)
 WORDS_PER_PAGE = PAGE_SIZE // 4
+# dc_nat[row]: per decode-cache row (a page of code), what native.py keeps: the address of the
+# page's native function (0: none yet, -1: none to be made), the instructions interpreted on the
+# page (its heat) and how many times it was compiled
+DC_NAT, DC_HEAT, DC_TRIES = 0, 1, 2
+DC_NAT_COLUMNS = 3
+MARK_BASE = -16     # dc_op of a slot with native code: MARK_BASE - op (the decoder's -1 undecoded, -2 UNDEF)
+R_HOT = 9           # stop code of the loop: a page became hot (mmu's R_* end at 6, hooks' 7, calls' 8)
+MAX_TRIES = 4       # times a page may become hot (native.py samples and translates each time)
 CHUNK_SHIFT = 10                    # pages per `touched` chunk: 1024 (one host page of pt)
 CHUNK = 1 << CHUNK_SHIFT
 
@@ -57,7 +65,7 @@ _ACCESS_BIT = {"read": PROT_READ, "write": PROT_WRITE, "exec": PROT_EXEC}
 # Arrays handed to the compiled code, as one namedtuple (numba supports them).
 MemArrays = namedtuple(
     "MemArrays",
-    "pt perm data d16 d32 d64 dc_row dc_op dc_word dc_imm dc_regs dc_meta",
+    "pt perm data d16 d32 d64 dc_row dc_op dc_word dc_imm dc_regs dc_meta dc_nat",
 )
 
 
@@ -133,14 +141,15 @@ class Memory:
         self.dc_word = np.zeros((rows, WORDS_PER_PAGE), np.int64)
         self.dc_imm = np.zeros((rows, WORDS_PER_PAGE), np.int64)
         self.dc_regs = np.zeros((rows, WORDS_PER_PAGE), np.int32)   # decoder.regs_of
+        self.dc_nat = np.zeros((rows, DC_NAT_COLUMNS), np.int64)    # native.py: the page's native code
         self._arrays = None
 
     def grow_decode_cache(self) -> None:
         """Called by the CPU when the compiled loop ran out of decode rows."""
-        old = (self.dc_op, self.dc_word, self.dc_imm, self.dc_regs)
+        old = (self.dc_op, self.dc_word, self.dc_imm, self.dc_regs, self.dc_nat)
         n = len(old[0])
         self._dc_alloc(n * 2)
-        self.dc_op[:n], self.dc_word[:n], self.dc_imm[:n], self.dc_regs[:n] = old
+        self.dc_op[:n], self.dc_word[:n], self.dc_imm[:n], self.dc_regs[:n], self.dc_nat[:n] = old
 
     def arrays(self) -> MemArrays:
         """The arrays the compiled code works on (rebuilt after the pool or the decode cache grew)."""
@@ -148,7 +157,7 @@ class Memory:
         if self._arrays is None or self._arrays.data is not d:
             self._arrays = MemArrays(self.pt, self.perm, d, d.view(np.uint16), d.view(np.uint32),
                                      d.view(np.int64), self.dc_row, self.dc_op, self.dc_word,
-                                     self.dc_imm, self.dc_regs, self.dc_meta)
+                                     self.dc_imm, self.dc_regs, self.dc_meta, self.dc_nat)
         return self._arrays
 
     def _spans(self, first: int, end: int):

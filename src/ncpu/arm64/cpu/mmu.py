@@ -40,7 +40,7 @@ def borrowed(typingctx, arr):
 def borrowed_mem(m):
     return MemArrays(borrowed(m.pt), borrowed(m.perm), borrowed(m.data), borrowed(m.d16), borrowed(m.d32),
                      borrowed(m.d64), borrowed(m.dc_row), borrowed(m.dc_op), borrowed(m.dc_word),
-                     borrowed(m.dc_imm), borrowed(m.dc_regs), borrowed(m.dc_meta))
+                     borrowed(m.dc_imm), borrowed(m.dc_regs), borrowed(m.dc_meta), borrowed(m.dc_nat))
 
 
 def _host_access(bits):

@@ -26,6 +26,7 @@ from .calls import call_at, pointer_to, unresolved
 from .memory import NPAGES
 from .mmu import (A_EXEC, R_BUDGET, R_GROW, R_SVC, R_UNDEF, ST_ADDR, ST_REASON, ST_WORD, borrowed,
                   borrowed_mem, fault)
+from .memory import DC_HEAT, DC_NAT, DC_TRIES, MARK_BASE, MAX_TRIES, R_HOT
 from .hooks import borrowed_hooks, hook_page, hook_stop
 from .state import PC
 from .vregs import borrowed_v
@@ -170,6 +171,8 @@ def _run(R, V, m, st, max_steps, hk, fp):
         m.dc_row, m.dc_op, m.dc_word, m.dc_imm, m.dc_regs, m.dc_meta)
     V_d, V_b, V_h, V_s, V_f32, V_f64 = V.d, V.b, V.h, V.s, V.f32, V.f64
     mp = pointer_to(m)                  # exec_cold's memory arrays, stored once
+    m_dc_nat = m.dc_nat
+    cp = pointer_to((R, V, st, m))      # the page functions' arrays (native.py), stored once
     cur_page = np.int64(-1)
     row = np.int64(0)
     dc_op = m.dc_op
@@ -199,9 +202,19 @@ def _run(R, V, m, st, max_steps, hk, fp):
             # ---- DEBUG HOOK (page): compiled away when hk is None (hooks.py)
             if hk is not None:
                 hooked = hook_page(hk, page)
+        # Heat (native.py): the instructions interpreted on a page are added up when the inner
+        # loop leaves it; the inner loop's bound stops it where the page becomes hot, so a
+        # loop that never leaves its page is counted too.  fp[1]: the threshold (0: off).
+        limit = max_steps
+        counting = hk is None and fp[1] != 0 and m_dc_nat[row, DC_TRIES] < MAX_TRIES
+        if counting:
+            left = fp[1] - m_dc_nat[row, DC_HEAT]
+            if steps + left < limit:
+                limit = steps + left
+        entered = steps
         # The inner loop: decoded rows with an executor family (rows.py), while pc stays on
         # this page.  Per instruction only the budget, the page and a stop are checked.
-        while steps < max_steps:
+        while steps < limit:
             i = (pc & 4095) >> 2
             op = np.int64(dc_op[row, i])
             if op < 0:
@@ -2686,12 +2699,30 @@ def _run(R, V, m, st, max_steps, hk, fp):
             steps += 1
             if (pc >> 12) != page:
                 break
+        if counting:
+            m_dc_nat[row, DC_HEAT] += steps - entered
+            if m_dc_nat[row, DC_HEAT] >= fp[1] and st[ST_REASON] == 0:
+                st[ST_REASON] = R_HOT          # Cpu.run samples and translates (native.py)
+                st[ST_ADDR] = page
+                break
         if st[ST_REASON] != 0:
             break
         if steps >= max_steps or (pc >> 12) != page:
             continue
         i = (pc & 4095) >> 2
         op = np.int64(dc_op[row, i])
+        if op <= MARK_BASE:                            # native code of the page starts here
+            if hk is None:
+                n = call_at(m_dc_nat[row, DC_NAT], cp, pc, max_steps - steps, steps)
+                steps += n
+                pc = R[PC]
+                if st[ST_REASON] != 0:
+                    break
+                if n == 0:                             # cannot happen (a mark is a translated slot)
+                    dc_op[row, i] = MARK_BASE - op
+                continue
+            dc_op[row, i] = MARK_BASE - op             # debug hooks see every instruction: interpret
+            continue
         if op < 0:
             if op == -1:                               # not decoded yet
                 w = np.int64(m_d32[(np.int64(m_pt[page]) << 10) + i])

@@ -1,0 +1,439 @@
+"""Hot pages translated to native code: the page's decoded rows become one LLVM function.
+
+Why: the interpreter (run.py) spends about 2 ns per instruction on fetch,
+dispatch and bookkeeping; 3x qemu-aarch64 needs hot code run without them.
+An earlier try compiled a hot page as one numba function (docs/arm64.md): the
+code was fast but numba's typing and analyses took 20-50 s per page.  Here
+numba compiles each *row* once, as a small function (its row code from
+gen_loop, the same text the loop carries, so nothing is written twice), and
+a page is assembled directly in LLVM IR: per instruction, a call of its row's
+function with the word, immediate, registers and pc as constants.  numba's
+code library links the row functions in and LLVM inlines and folds them, so
+per page only LLVM's optimiser runs (no numba pipeline).
+
+What a page function does (`page_fn(cp, pc, budget, steps) -> retired`, cp the address of
+the loop's `(R, V, st, m)`):
+enter at pc through a switch over the page's translated slots, then run
+instruction after instruction: a row whose code only falls through goes
+straight on to the next slot, a row that may branch goes back to the switch
+(LLVM threads constant targets into direct jumps), and it leaves (R[PC] set,
+the count returned) at a slot that is not translated, a pc off the page,
+a stop (a fault: the row not retired, as in the loop), the budget, or a
+store that reset the page's decode row (self-modifying code: the next
+instructions must be decoded again).  Counting is exact, so a run takes the
+same number of instructions in every mode.
+
+How the loop gets there: the interpreter adds up the instructions it runs
+per page (`dc_nat[row, DC_HEAT]`); past the threshold it stops with R_HOT,
+and Cpu.run samples where the time goes (Sampler: short slices, the pc at
+the end of each); `translate` builds, for each page sampled often enough, a
+function of the straight runs holding its sampled slots, stores its address
+in `dc_nat[row, DC_NAT]` and marks each translated slot in `dc_op` as
+MARK_BASE - op (a negative value, so the inner loop leaves at it); the loop
+calls the page function where it finds a mark.  A page that stays hot is
+sampled again (up to MAX_TRIES times) and its function rebuilt with the new
+runs added.  A write to the page resets its decode row, and with it the
+marks: the page is interpreted again.  With debug hooks the loop interprets
+a marked slot instead (hooks see every instruction).
+
+Off by default (`NCPU_NATIVE=on` or a threshold turns it on): the code it
+makes is fast on tight loops (the 5-instruction loop of
+benchmarks/arm64_cpu_loop.py at about 2,000 million instructions per
+CPU-second against about 550 interpreted), but LLVM takes 15-25 ms of CPU per
+guest instruction (numba's O3 pipeline and code generation over the inlined
+rows: a load or store row is a few hundred LLVM instructions before folding),
+and each entry and exit costs more than interpreting a short run, so
+call-heavy code (qsort calling its comparison function) runs slower than
+interpreted.  docs/arm64.md has the figures and what would be needed.
+
+The row functions live in a module generated into nCPU's cache directory
+(named by a digest of the loop's sources, so an edit of a family makes a new
+one) and are compiled with numba's cache the first time a page needs them.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib.util
+import os
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, typeof, types
+from numba.core import cgutils
+from numba.core.compiler_lock import global_compiler_lock
+from numba.core.registry import cpu_target
+
+from .calls import borrowed_at
+from .memory import DC_HEAT, DC_NAT, DC_TRIES, MARK_BASE, R_HOT  # noqa: F401  (R_HOT: cpu.py's)
+from .mmu import ST_REASON
+from .state import PC
+
+ON_THRESHOLD = 1 << 20      # instructions interpreted on a page before its time is sampled
+_override = None            # set_threshold's value, which wins over $NCPU_NATIVE
+
+
+def threshold() -> int:
+    """Instructions interpreted on a page before native code is considered; 0: never (the
+    default: see the module docstring's measurements).  $NCPU_NATIVE: `on`, or a number."""
+    if _override is not None:
+        return _override
+    value = os.environ.get("NCPU_NATIVE", "").strip().lower()
+    if value in ("on", "yes", "true"):
+        return ON_THRESHOLD
+    return int(value) if value.isdigit() else 0
+
+
+def set_threshold(value: int) -> None:
+    """Change the threshold of every loop of this process (0: interpret only)."""
+    from .entries import NATIVE, _resolved
+    global _override
+    _override = value
+    for fp in _resolved.values():
+        fp[NATIVE] = value
+
+
+# ---- small compiled helpers the page function calls (inlined by LLVM) ----------------------
+
+@njit(cache=True)
+def _stopped(cp):
+    return borrowed_at(cp)[2][ST_REASON] != 0
+
+
+@njit(cache=True)
+def _still_marked(cp, row, i, mark):
+    return borrowed_at(cp)[3].dc_op[row, i] == mark
+
+
+@njit(cache=True)
+def _leave(cp, pc):
+    borrowed_at(cp)[0][PC] = pc
+    return pc
+
+
+# ---- the row functions ----------------------------------------------------------------------
+
+# The row functions take the machine's arrays as one pointer to the tuple (R, V, st, m), which
+# the page function stores once in its frame: numba passes an array as seven values and a
+# tuple field by field, so passing them as values made each call's IR about 150 arguments long
+# (LLVM folds the pointer away once the row is inlined).
+ROW_PARAMS = "cp, w, imm, pc, a, b, c, d, steps"
+
+
+def _row_function_source(name: str) -> tuple[str, set[str]]:
+    from . import gen_loop
+    code, free = gen_loop._row_code(name)
+    binds = [f"    {t}_{f} = {t}.{f}" for t, fields in gen_loop.HOISTED.items() for f in fields
+             if f"{t}_{f}" in code]
+    body = "\n".join(f"    {line}" for line in code.splitlines())
+    binds.insert(0, "    R, V, st, m = borrowed_at(cp)")
+    return (f"@njit(cache=True)\ndef row_{name}({ROW_PARAMS}):\n" + "\n".join(binds) +
+            ("\n" if binds else "") + body + "\n    return pc\n"), free
+
+
+def _module_source() -> str:
+    from . import gen_loop
+    parts, free = [], set()
+    for name in gen_loop.rows():
+        text, names = _row_function_source(name)
+        parts.append(text)
+        free |= names
+    by_module: dict[str, list[str]] = {}
+    for name in sorted(free):
+        by_module.setdefault(gen_loop._home(name), []).append(name)
+    imports = [f"from ncpu.arm64.cpu.{mod} import {', '.join(names)}  # noqa: F401"
+               for mod, names in sorted(by_module.items())]
+    return "\n".join([
+        '"""Row functions for native.py: GENERATED from gen_loop\'s row code (do not edit)."""',
+        "import numpy as np  # noqa: F401",
+        "from numba import njit",
+        "from ncpu.arm64.cpu import decode_table as T  # noqa: F401",
+        "from ncpu.arm64.cpu.calls import borrowed_at",
+        *imports, "", "", "\n\n".join(parts)])
+
+
+_rows_module = None
+
+
+def rows_module():
+    """The generated module of row functions (written once per version of the loop's sources)."""
+    global _rows_module
+    if _rows_module is None:
+        from .. import cpu as pkg
+        from ... import jitcache
+        run_py = Path(pkg.__file__).with_name("run.py").resolve()
+        # the loop's sources (the row code) and this file (the functions' form)
+        digest = hashlib.sha256((jitcache._stamp(run_py)).encode() + Path(__file__).read_bytes()).hexdigest()[:16]
+        name = f"ncpu_native_rows_{digest}"
+        path = None
+        for root in (jitcache.cache_root(), jitcache.fallback_root()):
+            folder = root / "native"
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                path = folder / f"{name}.py"
+                if not path.exists():
+                    tmp = folder / f"{name}.{os.getpid()}.tmp"
+                    tmp.write_text(_module_source())
+                    os.replace(tmp, path)
+                break
+            except OSError:
+                path = None
+        if path is None:
+            raise OSError("native: no writable cache directory for the row functions")
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        _rows_module = module
+    return _rows_module
+
+
+# ---- what the page builder needs to know of a row ------------------------------------------
+
+@functools.lru_cache(maxsize=None)
+def row_facts(name: str) -> tuple[bool, bool, bool]:
+    """(falls_through, may_stop, may_write) of a row, read from its loop code:
+    falls_through: it only ever sets pc to pc + 4 (it cannot branch);
+    may_stop: it can record a stop (a fault) in `st`;
+    may_write: it can write guest memory, and so reset this page's decode row (it passes the
+    memory arrays on, or touches the decode cache or the backing store itself)."""
+    import ast
+    from . import gen_loop
+    code, _ = gen_loop._row_code(name)
+    falls = all(ast.unparse(node.value) == "pc + 4" for node in ast.walk(ast.parse(code))
+                if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "pc"
+                                                        for t in node.targets))
+    stops = re.search(r"\bst\b", code) is not None
+    writes = re.search(r"\bm\b|\bm_dc_op\b|\bm_(data|d16|d32|d64)\b", code) is not None
+    return falls, stops, writes
+
+
+# ---- building a page function ---------------------------------------------------------------
+
+_libraries: list = []        # keeps each page's machine code alive for the process
+
+
+def _compiled(dispatcher, sig):
+    dispatcher.compile(sig)
+    return dispatcher.overloads[sig.args]
+
+
+class _Page:
+    """The IR of one page function, built with numba's calling convention and data model."""
+
+    def __init__(self, ctx, argtypes, name):
+        self.ctx = ctx
+        self.argtypes = argtypes
+        self.lib = ctx.codegen().create_library(name)
+        self.module = self.lib.create_ir_module(name)
+        fnty = ctx.call_conv.get_function_type(types.int64, argtypes)
+        self.fn = cgutils.get_or_insert_function(self.module, fnty, name)
+        self.builder = ir.IRBuilder(self.fn.append_basic_block("entry"))
+        self.linked = set()
+
+    def call(self, cres, args):
+        """Call compiled function `cres` (numba's convention); an exception propagates."""
+        ctx, b = self.ctx, self.builder
+        sig = cres.signature
+        if cres.library not in self.linked:
+            self.linked.add(cres.library)
+            self.lib.add_linking_library(cres.library)
+        fnty = ctx.call_conv.get_function_type(sig.return_type, sig.args)
+        callee = cgutils.get_or_insert_function(self.module, fnty, cres.fndesc.mangled_name)
+        # inlined whatever LLVM's cost model says: a row left as a call pays numba's calling
+        # convention and reloads the arrays, more than the interpreter's dispatch saves
+        status, value = ctx.call_conv.call_function(b, callee, sig.return_type, sig.args, args,
+                                                    attrs=("alwaysinline",))
+        with cgutils.if_unlikely(b, status.is_error):
+            ctx.call_conv.return_status_propagate(b, status)
+        return value
+
+
+def frame_type(R, V, st, m):
+    """The type of the loop's `(R, V, st, m)`, which it passes to a page function by address."""
+    return types.Tuple((typeof(R), typeof(V), typeof(st), typeof(m)))
+
+
+def _slots(m, row):
+    """The page's translatable slots, marked ones included: {slot: (name, op, word, imm, regs)}."""
+    from . import decode_table as T
+    from . import gen_loop
+    hot = {T.BY_NAME_ID[n] for n in gen_loop.rows()}
+    ops = m.dc_op[row].astype(np.int64)
+    ops = np.where(ops <= MARK_BASE, MARK_BASE - ops, ops)
+    out = {}
+    for i in np.nonzero(ops >= 0)[0].tolist():
+        op = int(ops[i])
+        if op in hot:
+            out[i] = (T.TABLE[op].name, op, int(m.dc_word[row, i]), int(m.dc_imm[row, i]), int(m.dc_regs[row, i]))
+    return out
+
+
+def hot_runs(slots: dict, sampled) -> set:
+    """The slots of the straight runs that hold the sampled slots: from the slot after the
+    previous branch (or untranslatable slot) to the next branch."""
+    keep = set()
+    for i in sampled:
+        if i not in slots:
+            continue
+        while i - 1 in slots and row_facts(slots[i - 1][0])[0]:
+            i -= 1
+        while i not in keep:
+            keep.add(i)
+            if not row_facts(slots[i][0])[0] or i + 1 not in slots:
+                break
+            i += 1
+    return keep
+
+
+def _straight_runs(slots: dict) -> dict:
+    """slot -> how many instructions run from it before a branch or an untranslated slot
+    (the budget is checked once per run: within one, no instruction leaves for the budget)."""
+    runs = {}
+    for i in sorted(slots, reverse=True):
+        falls = row_facts(slots[i][0])[0]
+        runs[i] = 1 + runs[i + 1] if falls and i + 1 in runs else 1
+    return runs
+
+
+@global_compiler_lock
+def build(page: int, row: int, slots: dict, R, V, st, m):
+    """Compile the page function for `slots` (see _slots); returns (address, library)."""
+    ctx = cpu_target.target_context
+    rows = rows_module()
+    tcp = types.CPointer(frame_type(R, V, st, m))
+    argtypes = (tcp, types.int64, types.int64, types.int64)
+    i64 = ir.IntType(64)
+    row_sig = types.int64(tcp, *([types.int64] * 8))
+    P = _Page(ctx, argtypes, f"ncpu_page_{page:x}_{len(_libraries)}")
+    b = P.builder
+    cp, pc0, budget, steps0 = ctx.call_conv.decode_arguments(b, argtypes, P.fn)
+    count = cgutils.alloca_once_value(b, i64(0))
+    pcv = cgutils.alloca_once_value(b, pc0)
+    leave = P.fn.append_basic_block("leave")
+    dispatch = P.fn.append_basic_block("dispatch")
+    entries = {i: P.fn.append_basic_block(f"enter{i}") for i in sorted(slots)}
+    bodies = {i: P.fn.append_basic_block(f"slot{i}") for i in sorted(slots)}
+    b.branch(dispatch)
+
+    def leave_at(pc_value, cond=None, otherwise=None):
+        """Leave with R[PC] = pc_value (when `cond`, else go on to `otherwise`)."""
+        if cond is None:
+            b.store(pc_value, pcv)
+            b.branch(leave)
+            return
+        out = P.fn.append_basic_block()
+        b.cbranch(cond, out, otherwise)
+        b.position_at_end(out)
+        leave_at(pc_value)
+        b.position_at_end(otherwise)
+
+    b.position_at_end(dispatch)
+    base = page << 12
+    switch = b.switch(b.load(pcv), leave)
+    for i, bb in entries.items():
+        switch.add_case(i64(base + 4 * i), bb)
+
+    stopped = _compiled(_stopped, types.boolean(tcp))
+    still = _compiled(_still_marked, types.boolean(tcp, types.int64, types.int64, types.int64))
+    runs = _straight_runs(slots)
+    for i in sorted(slots):
+        name, op, w, imm, rg = slots[i]
+        falls, stops, writes = row_facts(name)
+        pc = base + 4 * i
+        b.position_at_end(entries[i])                # the budget, for the whole straight run
+        over = b.icmp_signed(">", b.add(b.load(count), i64(runs[i])), budget)
+        leave_at(i64(pc), over, bodies[i])
+        n = b.load(count)
+        cres = _compiled(getattr(rows, f"row_{name}"), row_sig)
+        regs = [rg & 0xFF, (rg >> 8) & 0xFF, (rg >> 16) & 0xFF, (rg >> 24) & 0xFF]
+        npc = P.call(cres, [cp, i64(w), i64(imm), i64(pc), *map(i64, regs), b.add(steps0, n)])
+        if stops:                                    # a fault: not retired, as in the loop
+            leave_at(npc, P.call(stopped, [cp]), P.fn.append_basic_block())
+        b.store(b.add(n, i64(1)), count)
+        if writes:                                   # maybe into this very page
+            gone = b.not_(P.call(still, [cp, i64(row), i64(i), i64(MARK_BASE - op)]))
+            leave_at(npc, gone, P.fn.append_basic_block())
+        if falls:
+            if i + 1 in slots:
+                b.branch(bodies[i + 1])
+            else:
+                leave_at(npc)
+            continue
+        # a branch: its static targets on this page straight to their slots, others by the switch
+        for target in sorted({pc + imm, pc + 4}):
+            k = (target - base) >> 2
+            if target >> 12 == page and k in entries:
+                b.cbranch(b.icmp_signed("==", npc, i64(target)), entries[k], P.fn.append_basic_block())
+                b.position_at_end(b.block.parent.blocks[-1])
+        b.store(npc, pcv)
+        b.branch(dispatch)
+
+    b.position_at_end(leave)
+    P.call(_compiled(_leave, types.int64(tcp, types.int64)), [cp, b.load(pcv)])
+    ctx.call_conv.return_value(b, b.load(count))
+    P.lib.add_ir_module(P.module)
+    P.lib.finalize()
+    return P.lib.get_pointer_to_function(P.fn.name), P.lib
+
+
+class Sampler:
+    """Where the time goes, found cheaply when a page becomes hot: the loop runs SAMPLES short
+    slices of varied length (so that a loop's period cannot alias with them) and the pc at the
+    end of each is one sample; a page with MIN_SAMPLES or more gets the straight runs of its
+    sampled slots translated.  Why not the whole page: LLVM's time grows with the code (a page
+    of 400 instructions took 10 s), and most of a hot page is not hot."""
+
+    SAMPLES = 128
+    MIN_SAMPLES = 4
+
+    def __init__(self):
+        self.pcs: list[int] = []
+
+    def slice(self) -> int:
+        k = len(self.pcs)
+        return 1000 + (k * 7919) % 2003
+
+    def add(self, pc: int) -> bool:
+        """Record a sample; True when there are enough."""
+        self.pcs.append(pc)
+        return len(self.pcs) >= self.SAMPLES
+
+
+def hot(mem, page: int) -> None:
+    """The loop stopped with R_HOT at `page`: count the attempt, restart its heat (a page stops
+    counting after MAX_TRIES)."""
+    m = mem.arrays()
+    nat = m.dc_nat[int(m.dc_row[page])]
+    nat[DC_HEAT] = 0
+    nat[DC_TRIES] += 1
+
+
+def translate(mem, pcs, R, V, st) -> int:
+    """Translate the sampled hot runs (Sampler) of every page sampled often enough; returns the
+    number of pages given new native code."""
+    m = mem.arrays()
+    by_page: dict[int, list[int]] = {}
+    for pc in pcs:
+        by_page.setdefault(pc >> 12, []).append((pc & 4095) >> 2)
+    done = 0
+    for page, sampled in sorted(by_page.items()):
+        row = int(m.dc_row[page]) if 0 <= page < len(m.dc_row) else -1
+        if len(sampled) < Sampler.MIN_SAMPLES or row < 0:
+            continue
+        slots = _slots(m, row)
+        marked = set(np.nonzero(m.dc_op[row] <= MARK_BASE)[0].tolist())
+        chosen = hot_runs(slots, sampled) | (marked & set(slots))
+        if not chosen or chosen <= marked:
+            continue
+        chosen_slots = {i: slots[i] for i in chosen}
+        address, lib = build(page, row, chosen_slots, R, V, st, m)
+        _libraries.append(lib)
+        for i, (_, op, *_rest) in chosen_slots.items():
+            m.dc_op[row, i] = MARK_BASE - op
+        m.dc_nat[row, DC_NAT] = address
+        done += 1
+    return done

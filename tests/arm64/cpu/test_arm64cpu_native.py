@@ -1,0 +1,140 @@
+"""Native code for hot pages (native.py) against the interpreter it stands in for.
+
+The page functions run the same row code as the loop, so what can go wrong is
+the assembly around it: entry by the switch, straight runs and branches
+between slots, the budget (counts must stay exact), a fault leaving the
+instruction unretired, a store into the page itself.  Each test runs the same
+program with translation and without and compares the whole outcome, and
+checks that native code did run (marked slots), so that a translator that
+gave up could not pass.
+"""
+import random
+import struct
+
+import pytest
+
+import arm64cpu_harness as H
+import arm64cpu_sequences as S
+from ncpu.arm64.cpu import Cpu, CpuState, Memory, StopReason, native
+from ncpu.arm64.cpu.memory import MARK_BASE
+from ncpu.arm64.cpu.vregs import vr_views
+
+import unicorn  # noqa: F401  (the sequences' harness needs it)
+
+BASE = 0x10000
+TIGHT = [0xD2800000, 0xD2800022,            # mov x0, #0; mov x2, #1
+         0x91000C00, 0xCB020000, 0xCA000043,  # loop: add x0, x0, #3; sub x0, x0, x2; eor x3, x2, x0
+         0xF1000421, 0x54FFFF81,              # subs x1, x1, #1; b.ne loop
+         0xD4000001]                          # svc #0
+# the loop stores w5 on every iteration: into the next page, and when x1 == x7 into its own first
+# instruction (add x0, x0, #3 -> add x0, x0, #5), from native code, the store's slot translated
+PATCHING = [0xD2800000, 0xD2800022,
+            0x91000C00, 0xCB020000, 0xEB07003F,   # loop: add x0, x0, #3; sub x0, x0, x2; cmp x1, x7
+            0x9A8C0166, 0xB90000C5,               # csel x6, x11, x12, eq; str w5, [x6]
+            0xF1000421, 0x54FFFF41,               # subs x1, x1, #1; b.ne loop
+            0xD4000001]
+ADD5 = 0x91001400
+
+
+@pytest.fixture
+def threshold():
+    """Set native.py's threshold for the test (restored after)."""
+    before = native.threshold()
+    yield native.set_threshold
+    native.set_threshold(before)
+
+
+def _run(words, x, budget, prot=5):
+    mem = Memory()
+    mem.map(BASE, 0x2000, prot)
+    mem.write(BASE, b"".join(struct.pack("<I", w) for w in words))
+    s = CpuState()
+    s.pc = BASE
+    for k, v in x.items():
+        s.x[k] = v
+    cpu = Cpu(mem, s)
+    stop = cpu.run(budget)
+    marked = int((mem.arrays().dc_op <= MARK_BASE).sum())
+    return (stop.reason, stop.steps, s.pc, [int(v) for v in s.x[:8]], s.nzcv), marked
+
+
+@pytest.mark.parametrize("budget", [300_017, 1_000_003, 10**7])
+def test_tight_loop_same_state_and_count(threshold, budget):
+    x = {1: 1_000_000}
+    threshold(0)
+    interpreted, _ = _run(TIGHT, x, budget)
+    threshold(1000)
+    translated, marked = _run(TIGHT, x, budget)
+    assert marked >= 5                                  # the loop's five slots ran as native code
+    assert translated == interpreted
+
+
+def test_store_into_the_running_page(threshold):
+    n, switch = 400_000, 100_000
+    x = {1: n, 7: switch, 5: ADD5, 11: BASE + 8, 12: BASE + 0x1000}
+    threshold(0)
+    interpreted, _ = _run(PATCHING, x, 10**8, prot=7)
+    threshold(1000)
+    translated, _ = _run(PATCHING, x, 10**8, prot=7)
+    assert interpreted[3][0] == 2 * (n - switch + 1) + 4 * (switch - 1)
+    assert translated == interpreted
+
+
+def test_hot_page_is_translated_after_sampling(threshold):
+    threshold(1000)
+    _, marked = _run(TIGHT, {1: 200_000}, 10**7)
+    assert marked >= 5
+    threshold(0)
+    _, marked = _run(TIGHT, {1: 200_000}, 10**7)
+    assert marked == 0
+
+
+def _translated_run(us, case, init):
+    """Run `case` interpreted (decoding its slots), translate every decoded slot, run it again."""
+    S.run_ours(us, case, init)
+    pcs = [H.CODE + 4 * i for i in range(len(case.words) + 1)] * native.Sampler.MIN_SAMPLES
+    s = us.state
+    native.translate(us.mem, pcs, s.regs, vr_views(s.v), us.cpu._st)
+    marked = int((us.mem.arrays().dc_op <= MARK_BASE).sum())
+    us.mem.write(H.SCRATCH, init)                        # the code stays: its decode row and marks too
+    us.set_state(case.xs, case.sp, case.nzcv, case.vs, case.fpcr)
+    us.state.regs[37] = -1
+    stop = us.cpu.run(len(case.words) + 1)
+    end = H.CODE + 4 * len(case.words)
+    if stop.reason is not StopReason.BRK or s.pc != end:
+        return S.Outcome("stop", s.pc), marked
+    regs = [int(v) for v in s.x] + [s.sp, s.pc, s.nzcv << 28, s.fpcr]
+    regs += [int(s.v[i, 0]) | int(s.v[i, 1]) << 64 for i in range(32)]
+    return S.Outcome("end", end, regs, s.fpsr, us.mem.read(H.SCRATCH, H.SCRATCH_SIZE)), marked
+
+
+def _compare_random_sequences(n, length, classes, seed):
+    rng = random.Random(seed)
+    init = bytes(rng.getrandbits(8) for _ in range(H.SCRATCH_SIZE))
+    bad, translated = [], 0
+    for _ in range(n):
+        case = S.random_case(rng, length, classes)
+        interpreted = S.run_ours(H.Ours(), case, init)
+        native_outcome, marked = _translated_run(H.Ours(), case, init)
+        translated += marked > 0
+        diffs = S.differences(interpreted, native_outcome, 0xFFFFFFFF)
+        if diffs:
+            bad.append(S._describe(case, diffs, len(case.words)))
+    return bad, translated
+
+
+@pytest.mark.parametrize("classes,n", [(("int",), 12), (("mem", "int"), 12), (S.CLASSES, 8)])
+def test_random_sequences_same_as_interpreted(threshold, classes, n):
+    threshold(0)                 # only the explicit translate: the runs are too short to get hot
+    bad, translated = _compare_random_sequences(n, 20, classes, seed=sum(map(ord, "".join(classes))))
+    assert translated >= n // 2, translated
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(3))
+def test_random_sequences_same_as_interpreted_long(threshold, seed):
+    threshold(0)
+    bad, translated = _compare_random_sequences(60, 28, S.CLASSES, seed=500 + seed)
+    assert translated >= 30, translated
+    assert not bad, "\n".join(bad)
