@@ -6,6 +6,7 @@ one-time cost of the first call (numba compile or cache load) separately.
 Both wall-clock and process CPU time are shown: on a shared machine the
 rate per CPU-second is the figure that carries over to an idle core.
 Usage: python benchmarks/arm64_cpu_loop.py [iterations]   (default 20,000,000)
+With NCPU_NATIVE=on the hot loop is translated to native code (arm64/cpu/native.py).
 """
 import struct
 import sys

@@ -59,7 +59,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", action="append", choices=sorted(PROGRAMS), help="run only these programs")
     parser.add_argument("--scale-factor", type=float, default=1.0, help="multiply every program's scale")
+    parser.add_argument("--native", action="store_true",
+                        help="translate hot runs to native code (arm64/cpu/native.py; off by default)")
     opts = parser.parse_args()
+    if opts.native:
+        from ncpu.arm64.cpu import native
+        native.set_threshold(native.ON_THRESHOLD)
     names = opts.only or list(PROGRAMS)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
