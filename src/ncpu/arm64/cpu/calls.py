@@ -24,9 +24,7 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from .mmu import ST_ADDR, ST_REASON
-
-R_RESOLVE = 8       # stop code in st[ST_REASON] (mmu's R_* end at R_GROW = 6, hooks' R_HOOK is 7)
+from .stops import R_RESOLVE, ST_ADDR, ST_REASON
 
 
 def canonical(ty):

@@ -22,7 +22,8 @@ import numpy as np
 from numba import njit
 
 from . import decode_table as T
-from .alu import M32, cond_holds
+from .int_ops import M32
+from .nzcv import cond_holds
 from .decoder import fld
 from .fpu import (
     DN_BIT, IOC, IXC, K_ADD, K_DIV, K_MUL, K_SUB, arith_flags, cvtf_flags, default_nan, fixed_flags,

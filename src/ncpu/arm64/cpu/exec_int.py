@@ -11,11 +11,13 @@ from numba import njit
 
 from . import decode_table as T
 from . import sysregs as S
-from .alu import (M32, add_with_carry, bswap64, clz64, cond_holds, extend_reg, logic_flags, lsr,
-                  ror32, ror64, rbit64, sdiv64, sext32, shift_reg, smulh, udiv64, umulh)
+from .int_ops import (M32, bswap64, clz64, extend_reg, lsr, ror32, ror64, rbit64, sdiv64, sext32, shift_reg,
+                      smulh, udiv64, umulh)
+from .nzcv import add_with_carry, cond_holds, logic_flags
 from .decoder import bits, ones
 from .rows import executes
-from .mmu import R_BRK, R_SVC, R_UNDEF, ST_REASON, ST_WORD, A_EXEC, fault, zero_block
+from .guest_access import zero_block
+from .stops import A_EXEC, R_BRK, R_SVC, R_UNDEF, ST_REASON, ST_WORD, fault
 from .state import EXCL_ADDR, FPCR, FPSR, ICOUNT, NZCV, TPIDR
 
 

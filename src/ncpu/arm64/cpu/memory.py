@@ -7,7 +7,7 @@ memory `pool.data` (one flat uint8 array, 4096 bytes per frame, shared by
 every process: frames.FramePool) and `perm` (PROT_* bits the loop checks).
 Typed views of the same buffer (`d16`, `d32`, `d64`) serve whole-word work (instruction
 fetch, DC ZVA); guest loads and stores inside a page read the bytes at any alignment
-(mmu.host_read/host_write).
+(guest_access.host_read/host_write).
 
 What the guest mapped is recorded separately, as VMAs (vma.Vma: range,
 protection, private/shared, file).  Frames come on first touch: the loop

@@ -24,18 +24,13 @@ from . import decode_table as T
 from .decoder import UNDEF, decode, imm_of, regs_of
 from .calls import call_at, pointer_to, unresolved
 from .memory import NPAGES
-from .mmu import (A_EXEC, R_BUDGET, R_GROW, R_SVC, R_UNDEF, ST_ADDR, ST_REASON, ST_WORD, borrowed,
-                  borrowed_mem, fault)
+from .borrowed import borrowed, borrowed_mem
+from .stops import A_EXEC, R_BUDGET, R_GROW, R_SVC, R_UNDEF, ST_ADDR, ST_REASON, ST_WORD, fault
 from .hooks import borrowed_hooks, hook_page, hook_stop
 from .state import PC
 from .vregs import borrowed_v
 
 # ---- GENERATED IMPORTS BEGIN
-from .alu import (  # noqa: F811
-    add_with_carry, bswap64, clz64, cond_holds, extend_reg, logic_flags, lsr, rbit64,
-    ror32, ror64, sdiv64, sext32, sextn, shift_reg, smulh, udiv64,
-    umulh,
-)
 from .decoder import (  # noqa: F811
     bits, ones,
 )
@@ -52,9 +47,19 @@ from .exec_mem import (  # noqa: F811
 from .fpu import (  # noqa: F811
     arith_flags, cvtf_flags, flags_settled, fma64, fma_flags, sqrt_flags, to_int, to_int_flags,
 )
-from .mmu import (  # noqa: F811
-    fault, load, load16, load32, load64, store, store16, store32,
-    store64, writable,
+from .guest_access import (  # noqa: F811
+    load, load16, load32, load64, store, store16, store32, store64,
+    writable,
+)
+from .int_ops import (  # noqa: F811
+    bswap64, clz64, extend_reg, lsr, rbit64, ror32, ror64, sdiv64,
+    sext32, sextn, shift_reg, smulh, udiv64, umulh,
+)
+from .nzcv import (  # noqa: F811
+    add_with_carry, cond_holds, logic_flags,
+)
+from .stops import (  # noqa: F811
+    fault,
 )
 from .swar import (  # noqa: F811
     bytes_from, lane_ones, lanes_add, lanes_asr, lanes_eq_zero, lanes_even, lanes_interleave, lanes_lsr,
