@@ -24,14 +24,17 @@ def lsr(x, s):
 
 
 @njit(cache=True)
-def sext32(x):
-    x &= M32
-    return (x ^ 0x80000000) - 0x80000000
-
-
-@njit(cache=True)
 def sextn(x, n):
-    m = np.int64(1) << (n - 1)
+    """The low n bits of x (1 <= n <= 64) as a signed number: the one sign extension of
+    the ARM64 package.
+
+    Written with a plain `1`, not np.int64(1), so that the Python function
+    (`sextn.py_func`) is exact on Python ints as well: the disassembler, CpuState and the
+    syscall layer call that.  Compiled, the literal is an int64 all the same, and a call
+    with a constant n is inlined and folded by LLVM into the one instruction a
+    specialised form would give (`sextn(x, 32)`: movsxd, checked on numba's assembly),
+    so the hot loop needs no form of its own."""
+    m = 1 << (n - 1)
     x &= (m << 1) - 1
     return (x ^ m) - m
 
@@ -71,7 +74,7 @@ def shift_reg(x, typ, amt, sf):
     elif typ == 1:
         r = lsr(x, amt)
     elif typ == 2:
-        r = (x if sf else sext32(x)) >> amt
+        r = (x if sf else sextn(x, 32)) >> amt
     else:
         r = ror64(x, amt) if sf else ror32(x, amt)
     return r if sf else r & M32
@@ -81,19 +84,9 @@ def shift_reg(x, typ, amt, sf):
 def extend_reg(x, option, shift):
     """The extended-register operand: UXTB..SXTX then LSL #shift."""
     t = option & 3
-    if t == 0:
-        x &= 0xFF
-    elif t == 1:
-        x &= 0xFFFF
-    elif t == 2:
-        x &= M32
-    if option >= 4:
-        if t == 0:
-            x = (x ^ 0x80) - 0x80
-        elif t == 1:
-            x = (x ^ 0x8000) - 0x8000
-        elif t == 2:
-            x = (x ^ 0x80000000) - 0x80000000
+    if t < 3:                               # UXTX/SXTX (t = 3): the whole register
+        n = 8 << t
+        x = sextn(x, n) if option >= 4 else x & ((1 << n) - 1)
     return x << shift
 
 

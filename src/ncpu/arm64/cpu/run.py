@@ -53,7 +53,7 @@ from .guest_access import (  # noqa: F811
 )
 from .int_ops import (  # noqa: F811
     bswap64, clz64, extend_reg, lsr, rbit64, ror32, ror64, sdiv64,
-    sext32, sextn, shift_reg, smulh, udiv64, umulh,
+    sextn, shift_reg, smulh, udiv64, umulh,
 )
 from .nzcv import (  # noqa: F811
     add_with_carry, cond_holds, logic_flags,
@@ -643,7 +643,7 @@ def _run(R, V, m, st, max_steps, hk, fp):
             elif op == 51:  # CLS
                 cls_sf = w >> 31 & 1
                 cls_x = R[b]
-                cls_s = cls_x if cls_sf else sext32(cls_x)
+                cls_s = cls_x if cls_sf else sextn(cls_x, 32)
                 cls_v = clz64(cls_s ^ cls_s >> 1) - 1
                 if not cls_sf:
                     cls_v -= 32
@@ -660,7 +660,7 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 sdiv_sf = w >> 31 & 1
                 sdiv_x = R[b]
                 sdiv_y = R[c]
-                sdiv_v = sdiv64(sdiv_x, sdiv_y) if sdiv_sf else sdiv64(sext32(sdiv_x), sext32(sdiv_y))
+                sdiv_v = sdiv64(sdiv_x, sdiv_y) if sdiv_sf else sdiv64(sextn(sdiv_x, 32), sextn(sdiv_y, 32))
                 R[a] = _result(sdiv_v, sdiv_sf)
                 pc = pc + 4
             elif op == 54:  # LSLV
@@ -719,14 +719,14 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 smaddl_x = R[b]
                 smaddl_y = R[c]
                 smaddl_acc = R[d]
-                smaddl_v = smaddl_acc + sext32(smaddl_x) * sext32(smaddl_y)
+                smaddl_v = smaddl_acc + sextn(smaddl_x, 32) * sextn(smaddl_y, 32)
                 R[a] = _result(smaddl_v, w >> 31 & 1)
                 pc = pc + 4
             elif op == 62:  # SMSUBL
                 smsubl_x = R[b]
                 smsubl_y = R[c]
                 smsubl_acc = R[d]
-                smsubl_v = smsubl_acc - sext32(smsubl_x) * sext32(smsubl_y)
+                smsubl_v = smsubl_acc - sextn(smsubl_x, 32) * sextn(smsubl_y, 32)
                 R[a] = _result(smsubl_v, w >> 31 & 1)
                 pc = pc + 4
             elif op == 63:  # SMULH
@@ -2288,7 +2288,7 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 xcvtf_u = w >> 16 & 1
                 xcvtf_x = R[b]
                 if not xcvtf_sf:
-                    xcvtf_x = xcvtf_x & M32 if xcvtf_u else (xcvtf_x & M32 ^ 2147483648) - 2147483648
+                    xcvtf_x = xcvtf_x & M32 if xcvtf_u else sextn(xcvtf_x, 32)
                 if w >> 22 & 3 == 1:
                     if xcvtf_u and xcvtf_sf:
                         xcvtf_r64 = np.float64(np.uint64(xcvtf_x))
