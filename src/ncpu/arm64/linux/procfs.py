@@ -13,6 +13,7 @@ import errno
 
 from . import abi
 from .errors import SyscallError
+from .hwcap import HWCAP, feature_names
 
 MEM_TOTAL_KB = 4 << 20          # sysinfo: totalram 4 GiB
 MEM_FREE_KB = 3 << 20           # sysinfo: freeram 3 GiB
@@ -23,7 +24,8 @@ PER_PROCESS = tuple(name[5:] for name in FILES if name.startswith("self/"))
 
 
 def cpuinfo(kernel, proc) -> bytes:
-    return (b"processor\t: 0\nBogoMIPS\t: 100.00\nFeatures\t: fp asimd crc32\n"
+    features = " ".join(feature_names(HWCAP)).encode()
+    return (b"processor\t: 0\nBogoMIPS\t: 100.00\nFeatures\t: " + features + b"\n"
             b"CPU implementer\t: 0x00\nCPU architecture: 8\nCPU variant\t: 0x0\nCPU part\t: 0x000\n"
             b"CPU revision\t: 0\n\n")
 
