@@ -125,3 +125,14 @@ def test_guest_sees_the_bits_and_uses_them_as_under_qemu(tools, tmp_path):
     assert lines[2] == "cpuinfo " + " ".join(hwcap.feature_names(hwcap.HWCAP))
     used = [x for x in lines if x.startswith("use ")]
     assert len(used) == 4 and used == [x for x in ref.stdout.decode().splitlines() if x.startswith("use ")]
+
+
+def test_cpuinfo_ids_are_those_of_midr():
+    """/proc/cpuinfo's CPU fields decode the MIDR_EL1 that MRS returns."""
+    from ncpu.arm64.cpu.sysregs import MIDR_VALUE
+    text = procfs.cpuinfo(None, None).decode()
+    field = {k.strip(): v.strip() for k, v in (x.split(":", 1) for x in text.splitlines() if ":" in x)}
+    assert int(field["CPU implementer"], 16) == MIDR_VALUE >> 24
+    assert int(field["CPU variant"], 16) == MIDR_VALUE >> 20 & 0xF
+    assert int(field["CPU part"], 16) == MIDR_VALUE >> 4 & 0xFFF
+    assert int(field["CPU revision"]) == MIDR_VALUE & 0xF
