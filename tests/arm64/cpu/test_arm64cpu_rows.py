@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from ncpu.arm64.cpu import Cpu, CpuState, Memory, StopReason
-from ncpu.arm64.cpu.mmu import R_BRK, R_SVC
+from ncpu.arm64.cpu.stops import R_BRK, R_SVC
 from ncpu.arm64.cpu import decode_table as T
 from ncpu.arm64.cpu import gen_loop
 from ncpu.arm64.cpu.decoder import imm_of, regs_of

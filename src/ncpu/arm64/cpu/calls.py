@@ -24,9 +24,7 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from .mmu import ST_ADDR, ST_REASON
-
-R_RESOLVE = 8       # stop code in st[ST_REASON] (mmu's R_* end at R_GROW = 6, hooks' R_HOOK is 7)
+from .stops import R_RESOLVE, ST_ADDR, ST_REASON
 
 
 def canonical(ty):
@@ -96,30 +94,3 @@ def unresolved(st, k, pc):
     st[ST_ADDR] = k
     return pc
 
-
-def _without_counts(context, builder, ty, value):
-    """`value` (an array, or tuples of them) with NULL meminfo and parent (see mmu.borrowed)."""
-    if isinstance(ty, types.Array):
-        ary = context.make_array(ty)(context, builder, value)
-        ary.meminfo = context.get_constant_null(types.MemInfoPointer(types.voidptr))
-        ary.parent = context.get_constant_null(types.pyobject)
-        return ary._getvalue()
-    if isinstance(ty, types.BaseTuple):
-        for k, t in enumerate(ty.types):
-            value = builder.insert_value(value, _without_counts(context, builder, t, builder.extract_value(value, k)), k)
-    return value
-
-
-@intrinsic
-def borrowed_at(typingctx, pointer):
-    """borrowed_at(pointer_to(x)) -> x with every array's reference count left out (NULL meminfo,
-    as mmu.borrowed): for code that only runs while the caller holds the arrays.  Why: value_at's
-    new reference costs a null test per array at each read and again at release; with the NULL a
-    constant, LLVM folds them all away once the reader is inlined (native.py's row functions)."""
-    if not isinstance(pointer, types.CPointer):
-        return None
-
-    def codegen(context, builder, sig, args):
-        value = context.data_model_manager[sig.return_type].load_from_data_pointer(builder, args[0])
-        return _without_counts(context, builder, sig.return_type, value)
-    return pointer.dtype(pointer), codegen

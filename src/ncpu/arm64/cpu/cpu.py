@@ -6,12 +6,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .calls import R_RESOLVE
 from .entries import NATIVE, addresses, resolve
-from .hooks import R_HOOK
 from .memory import Memory
-from .mmu import R_BRK, R_BUDGET, R_FAULT, R_GROW, R_SVC, R_UNDEF
-from .native import R_HOT, Sampler, hot, translate
+from .native import Sampler, hot, translate
+from .stops import R_BRK, R_BUDGET, R_FAULT, R_GROW, R_HOOK, R_HOT, R_RESOLVE, R_SVC, R_UNDEF
 from .run import run_loop
 from .state import ICOUNT, CpuState
 from .vregs import vr_views

@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from . import decode_table as T
-from .alu import sextn
+from .int_ops import sextn
 from .state import DISCARD, ZR
 from .sysregs import SUPPORTED_READ, SUPPORTED_WRITE
 

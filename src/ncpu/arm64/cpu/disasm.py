@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from . import decode_table as T
 from .decoder import UNDEF, decode, decode_bitmask, imm_of, vfp_expand_imm
+from .int_ops import sextn
 from .sysregs import NAMES as SYSREG_NAMES
 
 COND = ["eq", "ne", "hs", "lo", "mi", "pl", "vs", "vc", "hi", "ls", "ge", "lt", "gt", "le", "al", "nv"]
@@ -27,11 +28,6 @@ def _imm(v):
     if v < 0:
         return f"#-{-v:#x}" if v < -9 else f"#{v}"
     return f"#{v:#x}" if v > 9 else f"#{v}"
-
-
-def _sx(v, n):
-    v &= (1 << n) - 1
-    return v - (1 << n) if v >> (n - 1) else v
 
 
 def _fp(r, ftype):
@@ -68,7 +64,7 @@ def _fmt_int(name, f, w, addr):
         v = f["imm16"] << sh
         if name == "MOVN":
             v = ~v & (U64 if sf else 0xFFFFFFFF)
-        v = _sx(v, 64 if sf else 32)
+        v = sextn.py_func(v, 64 if sf else 32)
         return "mov", f"{_x(rd, sf)}, {_imm(v)}"
     if name in ("SBFM", "UBFM", "BFM"):
         return _fmt_bitfield(name, f, sf)

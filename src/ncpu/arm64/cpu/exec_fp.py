@@ -22,7 +22,8 @@ import numpy as np
 from numba import njit
 
 from . import decode_table as T
-from .alu import M32, cond_holds
+from .int_ops import M32, sextn
+from .nzcv import cond_holds
 from .decoder import fld
 from .fpu import (
     DN_BIT, IOC, IXC, K_ADD, K_DIV, K_MUL, K_SUB, arith_flags, cvtf_flags, default_nan, fixed_flags,
@@ -401,7 +402,7 @@ def fp_from_int(op, w, pc, R, V, b):
     u = fld(op, w, T.FLD_U)
     x = R[b]
     if not sf:
-        x = (x & M32) if u else ((x & M32) ^ 0x80000000) - 0x80000000
+        x = (x & M32) if u else sextn(x, 32)
     if fld(op, w, T.FLD_FTYPE) == 1:
         if u and sf:                    # unsigned 64-bit
             r64 = np.float64(np.uint64(x))

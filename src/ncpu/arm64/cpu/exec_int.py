@@ -11,11 +11,13 @@ from numba import njit
 
 from . import decode_table as T
 from . import sysregs as S
-from .alu import (M32, add_with_carry, bswap64, clz64, cond_holds, extend_reg, logic_flags, lsr,
-                  ror32, ror64, rbit64, sdiv64, sext32, shift_reg, smulh, udiv64, umulh)
+from .int_ops import (M32, bswap64, clz64, extend_reg, lsr, ror32, ror64, rbit64, sdiv64, sextn, shift_reg,
+                      smulh, udiv64, umulh)
+from .nzcv import add_with_carry, cond_holds, logic_flags
 from .decoder import bits, ones
 from .rows import executes
-from .mmu import R_BRK, R_SVC, R_UNDEF, ST_REASON, ST_WORD, A_EXEC, fault, zero_block
+from .guest_access import zero_block
+from .stops import A_EXEC, R_BRK, R_SVC, R_UNDEF, ST_REASON, ST_WORD, fault
 from .state import EXCL_ADDR, FPCR, FPSR, ICOUNT, NZCV, TPIDR
 
 
@@ -233,7 +235,7 @@ def one_source(op, w, imm, pc, R, st, a, b, c, d):
     elif op == T.CLZ:
         v = clz64(x) if sf else clz64(x << 32) if (x & M32) else np.int64(32)
     else:  # CLS
-        s = x if sf else sext32(x)
+        s = x if sf else sextn(x, 32)
         v = clz64(s ^ (s >> 1)) - 1
         if not sf:
             v -= 32
@@ -249,7 +251,7 @@ def two_source(op, w, imm, pc, R, st, a, b, c, d):
     if op == T.UDIV:
         v = udiv64(x, y) if sf else (x & M32) // (y & M32) if (y & M32) else np.int64(0)
     elif op == T.SDIV:
-        v = sdiv64(x, y) if sf else sdiv64(sext32(x), sext32(y))
+        v = sdiv64(x, y) if sf else sdiv64(sextn(x, 32), sextn(y, 32))
     else:
         v = shift_reg(x, op - T.LSLV, y & (63 if sf else 31), sf)
     R[a] = _result(v, sf)
@@ -280,9 +282,9 @@ def multiply(op, w, imm, pc, R, st, a, b, c, d):
     elif op == T.MSUB:
         v = acc - x * y
     elif op == T.SMADDL:
-        v = acc + sext32(x) * sext32(y)
+        v = acc + sextn(x, 32) * sextn(y, 32)
     elif op == T.SMSUBL:
-        v = acc - sext32(x) * sext32(y)
+        v = acc - sextn(x, 32) * sextn(y, 32)
     elif op == T.UMADDL:
         v = acc + (x & M32) * (y & M32)
     elif op == T.UMSUBL:

@@ -9,19 +9,20 @@ hot loop carries inline: each translates its address once, reads or writes
 the backing store directly when the access lies inside one mapped page with
 the right permission (at any alignment: memcpy/memmove to an odd address and
 unaligned string loads are common in libc), and otherwise goes through
-mmu.load/store (the general path: page-crossing, faulting).  Either way the
+guest_access.load/store (the general path: page-crossing, faulting).  Either way the
 register semantics (sizes, sign extension, writeback) are written once, below.
 """
 import numpy as np
 from numba import njit
 
 from . import decode_table as T
-from .alu import extend_reg, sextn
+from .int_ops import extend_reg, sextn
 from .decoder import bits
 from .exec_int import xr
 from .memory import NPAGES
-from .mmu import (A_ALIGN, ST_REASON, fault, host_read, host_write, load, load16, load32, load64,  # noqa: F401
-                  store, store16, store32, store64, writable)    # (loadN/storeN: host_read/host_write's, in the loop)
+from .guest_access import (host_read, host_write, load, load16, load32, load64,  # noqa: F401
+                           store, store16, store32, store64, writable)  # (loadN/storeN: host_read/host_write's, in the loop)
+from .stops import A_ALIGN, ST_REASON, fault
 from .rows import executes, inlined
 from .state import EXCL_ADDR, EXCL_SIZE, EXCL_VAL
 
@@ -32,7 +33,7 @@ def _mask(size):
 
 
 # The direct path of the families below, copied into the loop by gen_loop (rows.inlined);
-# host_read/host_write (mmu.py) with it.
+# host_read/host_write (guest_access.py) with it.
 @inlined
 def host_index(m, addr, n, need):
     """Offset of [addr, addr+n) in the backing store when it lies inside one page

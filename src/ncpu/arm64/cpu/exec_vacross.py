@@ -7,7 +7,7 @@ forms (FMAXV, ...) are in exec_vfparith.  Registers: a = Vd, b = Vn.
 """
 
 from . import decode_table as T
-from .alu import sextn, ult
+from .int_ops import sextn, ult
 from .decoder import fld
 from .rows import executes
 from .vregs import lane, set_scalar

@@ -9,7 +9,7 @@ narrow result.  Registers: a = Vd, b = Vn, c = Vm; rows told apart by id.
 import numpy as np
 
 from . import decode_table as T
-from .alu import lsr
+from .int_ops import lsr
 from .decoder import fld
 from .exec_sat import QC
 from .rows import executes

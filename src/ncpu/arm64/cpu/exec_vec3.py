@@ -14,7 +14,7 @@ vectorised loops): the loop carries those inline, as whole-word SWAR code.
 import numpy as np
 
 from . import decode_table as T
-from .alu import lsr, sextn, ult
+from .int_ops import lsr, sextn, ult
 from .decoder import fld
 from .exec_sat import DMULH, HADD, HSUB, QADD, QRSHL, QSHL, QSUB, QC, RHADD, RSHL, three_lane
 from .rows import executes

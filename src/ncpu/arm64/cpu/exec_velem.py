@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from . import decode_table as T
-from .alu import sextn
+from .int_ops import sextn
 from .decoder import fld
 from .exec_sat import QC
 from .exec_vfparith import put_f32, put_f64

@@ -25,6 +25,7 @@ from .fpu import (IXC, K_ABD, K_ADD, K_DIV, K_MAX, K_MAXNM, K_MIN, K_MINNM, K_MU
                   default_nan, fma_flags, fp_binop,
                   fp_compare, fp_fma, fp_round, fp_sqrt, fp_to_fixed, fval, i32_as_f32, i64_as_f64, is_nan,
                   nan_flags, narrow_flags, pick_nan, sqrt_flags, to_int_flags)
+from .int_ops import sextn
 from .rows import executes
 from .state import FPCR, FPSR
 from .vregs import lane, set_lane, set_scalar, write_lanes
@@ -170,7 +171,7 @@ def two_flags(kind, mode, x, dbl):
     if kind == R_SCVTF or kind == R_UCVTF:
         u = kind == R_UCVTF
         if width == 32:
-            xi = (x & 0xFFFFFFFF) if u else ((x & 0xFFFFFFFF) ^ 0x80000000) - 0x80000000
+            xi = (x & 0xFFFFFFFF) if u else sextn(x, 32)
         else:
             xi = x
         r = fixed_to_fp(x, width, u, 0, dbl)

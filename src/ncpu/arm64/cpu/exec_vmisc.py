@@ -9,7 +9,7 @@ Registers: a = Vd, b = Vn; rows told apart by id, Q and size read by name.
 import numpy as np
 
 from . import decode_table as T
-from .alu import sextn
+from .int_ops import sextn
 from .decoder import fld
 from .exec_sat import QABSNEG, QACC, QC, misc_lane, narrow
 from .rows import executes

@@ -14,7 +14,7 @@ run out of line (gen_loop: cold rows): gcc hoists them out of its loops.
 import numpy as np
 
 from . import decode_table as T
-from .alu import sextn
+from .int_ops import sextn
 from .decoder import fld
 from .rows import executes
 from .swar import lows

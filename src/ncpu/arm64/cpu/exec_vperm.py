@@ -13,7 +13,7 @@ of line, each cost 100-200 ns, mostly the calls.
 import numpy as np
 
 from . import decode_table as T
-from .alu import lsr
+from .int_ops import lsr
 from .decoder import fld
 from .rows import executes
 from .swar import bytes_from, lanes_even, lanes_interleave, lane_ones, lows

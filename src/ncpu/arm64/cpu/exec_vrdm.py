@@ -12,7 +12,7 @@ is read as exec_velem reads it.  Registers: a = Vd, b = Vn, c = Vm (M:Rm).
 import numpy as np
 
 from . import decode_table as T
-from .alu import sextn
+from .int_ops import sextn
 from .decoder import fld
 from .exec_sat import QC
 from .exec_velem import element

@@ -11,7 +11,7 @@ a = Vd, b = Vn, c = Vm.
 import numpy as np
 
 from . import decode_table as T
-from .alu import lsr, sextn, ult
+from .int_ops import lsr, sextn, ult
 from .decoder import fld
 from .exec_sat import QABSNEG, QACC, QC, misc_lane, narrow, three_lane
 from .exec_vec3 import SAT_KIND, SAT_U

@@ -7,7 +7,7 @@ receives by address from the loop (calls.pointer_to).  A structure that lies ins
 mapped page is copied byte by byte between the backing store and the registers' bytes (V.b:
 lanes are little-endian, like the guest's memory), with no call per element (a call that
 takes the memory arrays copies them: measured, 60 ns per element of LD4 through calls);
-otherwise every element goes through mmu.load/store, after a check that finds a fault before
+otherwise every element goes through guest_access.load/store, after a check that finds a fault before
 any register or byte changes (the instruction restarts after the fault is resolved, as every
 load and store does).
 """
@@ -19,7 +19,8 @@ from numba import njit
 from . import decode_table as T
 from .decoder import fld
 from .exec_mem import host_index
-from .mmu import ST_REASON, load, store, writable
+from .guest_access import load, store, writable
+from .stops import ST_REASON
 from .rows import executes
 from .vregs import lane, set_lane
 

@@ -12,6 +12,8 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
+from .int_ops import sextn
+
 DN_BIT = 1 << 25
 
 
@@ -329,7 +331,7 @@ def fp_to_fixed(ab, dbl, mode, width, unsigned, fracbits):
 def fixed_to_fp(x, width, unsigned, fracbits, dbl):
     """[SU]CVTF of a width-bit integer (x holds its bits) with fracbits fraction bits."""
     if width == 32:
-        x = (x & 0xFFFFFFFF) if unsigned else ((x & 0xFFFFFFFF) ^ 0x80000000) - 0x80000000
+        x = (x & 0xFFFFFFFF) if unsigned else sextn(x, 32)
     if fracbits == 0:
         if unsigned and width == 64:
             return f64_as_i64(np.float64(np.uint64(x))) if dbl else f32_as_i32(np.float32(np.uint64(x)))
@@ -569,7 +571,7 @@ def fixed_flags(x, to_fp, dbl, width, unsigned, fb):
     scale = np.float64(2.0) ** fb
     if to_fp:
         if width == 32:
-            xi = (x & 0xFFFFFFFF) if unsigned else ((x & 0xFFFFFFFF) ^ 0x80000000) - 0x80000000
+            xi = (x & 0xFFFFFFFF) if unsigned else sextn(x, 32)
         else:
             xi = x
         return cvtf_flags(xi, unsigned and width == 64, fval(fixed_to_fp(x, width, unsigned, fb, dbl), dbl) * scale)

@@ -28,10 +28,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .mmu import ST_REASON, borrowed
+from .borrowed import borrowed
+from .stops import R_HOOK, ST_REASON
 from .state import ICOUNT, NZCV
-
-R_HOOK = 7                         # stop code in st[ST_REASON] (mmu's R_* end at R_GROW = 6)
 
 CTL_FLAGS, CTL_N, CTL_SKIP, CTL_HIT = 0, 1, 2, 3
 F_TRACE, F_REGS, F_BREAK = 1, 2, 4
@@ -44,7 +43,7 @@ FILTER_BITS = 16
 
 @njit(cache=True)
 def borrowed_hooks(hk):
-    """The arrays without reference counts (mmu.borrowed: counting them costs ~50 ns a call)."""
+    """The arrays without reference counts (borrowed.py: counting them costs ~50 ns a call)."""
     ctl, ring, bfilter, baddrs = hk
     return borrowed(ctl), borrowed(ring), borrowed(bfilter), borrowed(baddrs)
 

@@ -7,7 +7,7 @@ memory `pool.data` (one flat uint8 array, 4096 bytes per frame, shared by
 every process: frames.FramePool) and `perm` (PROT_* bits the loop checks).
 Typed views of the same buffer (`d16`, `d32`, `d64`) serve whole-word work (instruction
 fetch, DC ZVA); guest loads and stores inside a page read the bytes at any alignment
-(mmu.host_read/host_write).
+(guest_access.host_read/host_write).
 
 What the guest mapped is recorded separately, as VMAs (vma.Vma: range,
 protection, private/shared, file).  Frames come on first touch: the loop
@@ -54,7 +54,6 @@ WORDS_PER_PAGE = PAGE_SIZE // 4
 DC_NAT, DC_HEAT, DC_TRIES = 0, 1, 2
 DC_NAT_COLUMNS = 3
 MARK_BASE = -16     # dc_op of a slot with native code: MARK_BASE - op (the decoder's -1 undecoded, -2 UNDEF)
-R_HOT = 9           # stop code of the loop: a page became hot (mmu's R_* end at 6, hooks' 7, calls' 8)
 MAX_TRIES = 4       # times a page may become hot (native.py samples and translates each time)
 CHUNK_SHIFT = 10                    # pages per `touched` chunk: 1024 (one host page of pt)
 CHUNK = 1 << CHUNK_SHIFT

@@ -67,9 +67,9 @@ from numba.core import cgutils
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.registry import cpu_target
 
-from .calls import borrowed_at
-from .memory import DC_HEAT, DC_NAT, DC_TRIES, MARK_BASE, R_HOT  # noqa: F401  (R_HOT: cpu.py's)
-from .mmu import ST_REASON
+from .borrowed import borrowed_at
+from .memory import DC_HEAT, DC_NAT, DC_TRIES, MARK_BASE
+from .stops import ST_REASON
 from .state import PC
 
 ON_THRESHOLD = 1 << 20      # instructions interpreted on a page before its time is sampled
@@ -151,7 +151,7 @@ def _module_source() -> str:
         "import numpy as np  # noqa: F401",
         "from numba import njit",
         "from ncpu.arm64.cpu import decode_table as T  # noqa: F401",
-        "from ncpu.arm64.cpu.calls import borrowed_at",
+        "from ncpu.arm64.cpu.borrowed import borrowed_at",
         *imports, "", "", "\n\n".join(parts)])
 
 

@@ -24,19 +24,14 @@ from . import decode_table as T
 from .decoder import UNDEF, decode, imm_of, regs_of
 from .calls import call_at, pointer_to, unresolved
 from .memory import NPAGES
-from .mmu import (A_EXEC, R_BUDGET, R_GROW, R_SVC, R_UNDEF, ST_ADDR, ST_REASON, ST_WORD, borrowed,
-                  borrowed_mem, fault)
-from .memory import DC_HEAT, DC_NAT, DC_TRIES, MARK_BASE, MAX_TRIES, R_HOT
+from .borrowed import borrowed, borrowed_mem
+from .stops import A_EXEC, R_BUDGET, R_GROW, R_HOT, R_SVC, R_UNDEF, ST_ADDR, ST_REASON, ST_WORD, fault
+from .memory import DC_HEAT, DC_NAT, DC_TRIES, MARK_BASE, MAX_TRIES
 from .hooks import borrowed_hooks, hook_page, hook_stop
 from .state import PC
 from .vregs import borrowed_v
 
 # ---- GENERATED IMPORTS BEGIN
-from .alu import (  # noqa: F811
-    add_with_carry, bswap64, clz64, cond_holds, extend_reg, logic_flags, lsr, rbit64,
-    ror32, ror64, sdiv64, sext32, sextn, shift_reg, smulh, udiv64,
-    umulh,
-)
 from .decoder import (  # noqa: F811
     bits, ones,
 )
@@ -53,9 +48,19 @@ from .exec_mem import (  # noqa: F811
 from .fpu import (  # noqa: F811
     arith_flags, cvtf_flags, flags_settled, fma64, fma_flags, sqrt_flags, to_int, to_int_flags,
 )
-from .mmu import (  # noqa: F811
-    fault, load, load16, load32, load64, store, store16, store32,
-    store64, writable,
+from .guest_access import (  # noqa: F811
+    load, load16, load32, load64, store, store16, store32, store64,
+    writable,
+)
+from .int_ops import (  # noqa: F811
+    bswap64, clz64, extend_reg, lsr, rbit64, ror32, ror64, sdiv64,
+    sextn, shift_reg, smulh, udiv64, umulh,
+)
+from .nzcv import (  # noqa: F811
+    add_with_carry, cond_holds, logic_flags,
+)
+from .stops import (  # noqa: F811
+    fault,
 )
 from .swar import (  # noqa: F811
     bytes_from, lane_ones, lanes_add, lanes_asr, lanes_eq_zero, lanes_even, lanes_interleave, lanes_lsr,
@@ -651,7 +656,7 @@ def _run(R, V, m, st, max_steps, hk, fp):
             elif op == 51:  # CLS
                 cls_sf = w >> 31 & 1
                 cls_x = R[b]
-                cls_s = cls_x if cls_sf else sext32(cls_x)
+                cls_s = cls_x if cls_sf else sextn(cls_x, 32)
                 cls_v = clz64(cls_s ^ cls_s >> 1) - 1
                 if not cls_sf:
                     cls_v -= 32
@@ -668,7 +673,7 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 sdiv_sf = w >> 31 & 1
                 sdiv_x = R[b]
                 sdiv_y = R[c]
-                sdiv_v = sdiv64(sdiv_x, sdiv_y) if sdiv_sf else sdiv64(sext32(sdiv_x), sext32(sdiv_y))
+                sdiv_v = sdiv64(sdiv_x, sdiv_y) if sdiv_sf else sdiv64(sextn(sdiv_x, 32), sextn(sdiv_y, 32))
                 R[a] = _result(sdiv_v, sdiv_sf)
                 pc = pc + 4
             elif op == 54:  # LSLV
@@ -727,14 +732,14 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 smaddl_x = R[b]
                 smaddl_y = R[c]
                 smaddl_acc = R[d]
-                smaddl_v = smaddl_acc + sext32(smaddl_x) * sext32(smaddl_y)
+                smaddl_v = smaddl_acc + sextn(smaddl_x, 32) * sextn(smaddl_y, 32)
                 R[a] = _result(smaddl_v, w >> 31 & 1)
                 pc = pc + 4
             elif op == 62:  # SMSUBL
                 smsubl_x = R[b]
                 smsubl_y = R[c]
                 smsubl_acc = R[d]
-                smsubl_v = smsubl_acc - sext32(smsubl_x) * sext32(smsubl_y)
+                smsubl_v = smsubl_acc - sextn(smsubl_x, 32) * sextn(smsubl_y, 32)
                 R[a] = _result(smsubl_v, w >> 31 & 1)
                 pc = pc + 4
             elif op == 63:  # SMULH
@@ -2296,7 +2301,7 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 xcvtf_u = w >> 16 & 1
                 xcvtf_x = R[b]
                 if not xcvtf_sf:
-                    xcvtf_x = xcvtf_x & M32 if xcvtf_u else (xcvtf_x & M32 ^ 2147483648) - 2147483648
+                    xcvtf_x = xcvtf_x & M32 if xcvtf_u else sextn(xcvtf_x, 32)
                 if w >> 22 & 3 == 1:
                     if xcvtf_u and xcvtf_sf:
                         xcvtf_r64 = np.float64(np.uint64(xcvtf_x))

@@ -11,7 +11,7 @@ is read: two's complement, or unsigned (then hi is 0).
 import numpy as np
 from numba import njit
 
-from .alu import lsr, sextn, ult
+from .int_ops import lsr, sextn, ult
 
 MAX64 = np.int64(0x7FFFFFFFFFFFFFFF)
 MIN64 = np.int64(-MAX64 - 1)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .int_ops import sextn
+
 # Slots of CpuState.regs (the compiled code uses the same numbers).
 SP = 31            # X31 in a base-register position means SP
 PC = 32
@@ -43,8 +45,7 @@ class CpuState:
         return int(self.regs[i]) & U64
 
     def _set(self, i: int, value: int) -> None:
-        value = int(value) & U64
-        self.regs[i] = value - (1 << 64) if value >> 63 else value
+        self.regs[i] = sextn.py_func(int(value), 64)
 
     sp = property(lambda s: s._get(SP), lambda s, v: s._set(SP, v))
     pc = property(lambda s: s._get(PC), lambda s, v: s._set(PC, v))

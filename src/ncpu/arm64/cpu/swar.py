@@ -11,7 +11,7 @@ carry out of a lane) and put each lane's top bit back with an XOR.
 import numpy as np
 from numba import njit
 
-from .alu import lsr
+from .int_ops import lsr
 
 
 @njit(cache=True)

@@ -8,7 +8,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .mmu import borrowed
+from .borrowed import borrowed
 
 VR = namedtuple("VR", "d b h s f32 f64")
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import struct
 
+from ncpu.arm64.cpu.int_ops import sextn
+
 PAGE = 4096
 MASK64 = (1 << 64) - 1
 
@@ -22,13 +24,11 @@ def page_up(value: int) -> int:
 
 
 def signed64(value: int) -> int:
-    value &= MASK64
-    return value - (1 << 64) if value >> 63 else value
+    return sextn.py_func(value, 64)
 
 
 def signed32(value: int) -> int:
-    value &= 0xFFFFFFFF
-    return value - (1 << 32) if value >> 31 else value
+    return sextn.py_func(value, 32)
 
 
 # --- memory protection and mmap -------------------------------------------------

@@ -4,15 +4,19 @@ process /proc/self/status and /proc/self/maps (also under /proc/PID/).
 Generated when opened, from the machine's own state (never the host's), so a
 program that reads them behaves the same on every host and every run.  The
 figures agree with the system calls: one CPU (sched_getaffinity), 4 GiB of
-memory with 3 GiB free (sysinfo), the features AT_HWCAP advertises.
+memory with 3 GiB free (sysinfo), the features AT_HWCAP advertises, the
+MIDR_EL1 that MRS reads.
 """
 
 from __future__ import annotations
 
 import errno
 
+from ncpu.arm64.cpu.sysregs import MIDR_VALUE
+
 from . import abi
 from .errors import SyscallError
+from .hwcap import HWCAP, feature_names
 
 MEM_TOTAL_KB = 4 << 20          # sysinfo: totalram 4 GiB
 MEM_FREE_KB = 3 << 20           # sysinfo: freeram 3 GiB
@@ -23,9 +27,12 @@ PER_PROCESS = tuple(name[5:] for name in FILES if name.startswith("self/"))
 
 
 def cpuinfo(kernel, proc) -> bytes:
-    return (b"processor\t: 0\nBogoMIPS\t: 100.00\nFeatures\t: fp asimd crc32\n"
-            b"CPU implementer\t: 0x00\nCPU architecture: 8\nCPU variant\t: 0x0\nCPU part\t: 0x000\n"
-            b"CPU revision\t: 0\n\n")
+    """As Linux prints it: the AT_HWCAP features, and the ID fields of the
+    MIDR_EL1 that MRS reads."""
+    midr = MIDR_VALUE
+    return (f"processor\t: 0\nBogoMIPS\t: 100.00\nFeatures\t: {' '.join(feature_names(HWCAP))}\n"
+            f"CPU implementer\t: {midr >> 24:#04x}\nCPU architecture: 8\nCPU variant\t: {midr >> 20 & 0xF:#x}\n"
+            f"CPU part\t: 0x{midr >> 4 & 0xFFF:03x}\nCPU revision\t: {midr & 0xF}\n\n").encode()
 
 
 def meminfo(kernel, proc) -> bytes:

@@ -11,26 +11,22 @@ import struct
 
 from . import abi
 from .elf import Image
+from .hwcap import HWCAP, HWCAP2
 
 STACK_TOP = 0xF0000000
 STACK_SIZE = 8 << 20
-# Features glibc may use (ifunc selection, outline atomics) are chosen from
-# HWCAP.  FP, ASIMD and CRC32 are what our CPU implements, so glibc picks its
-# plain implementations.  qemu-user's default `max` CPU reports far more
-# (HWCAP 0xecfffffb, HWCAP2 0x7f877fff: SVE, MTE, BTI...) which we do not
-# implement; the program's output does not depend on which string routine
-# glibc picked, only the instruction count does.  AT_HWCAP2 is 0.
+# AT_HWCAP and AT_HWCAP2: the features the CPU implements (hwcap.py); the program's
+# output does not depend on which string routine glibc picks from them, only the
+# instruction count does.
 # AT_SYSINFO_EHDR is absent: there is no vDSO, so glibc makes real system
 # calls for clock_gettime and gettimeofday (which keeps them deterministic
 # and counted); qemu-user 7.2's auxv has none either.
-HWCAP_FP, HWCAP_ASIMD, HWCAP_CRC32 = 1 << 0, 1 << 1, 1 << 7
-DEFAULT_HWCAP = HWCAP_FP | HWCAP_ASIMD | HWCAP_CRC32
 PLATFORM = b"aarch64"
 MINSIGSTKSZ = 5120
 
 
 def build(mem, image: Image, argv: list[bytes], envp: list[bytes], *, execfn: bytes,
-          random16: bytes, uid: int = 0, gid: int = 0, hwcap: int = DEFAULT_HWCAP,
+          random16: bytes, uid: int = 0, gid: int = 0, hwcap: int = HWCAP,
           top: int = STACK_TOP, size: int = STACK_SIZE, interp_base: int = 0) -> int:
     """Map the stack, write everything, return the initial sp.
 
@@ -56,7 +52,7 @@ def build(mem, image: Image, argv: list[bytes], envp: list[bytes], *, execfn: by
         (abi.AT_PAGESZ, abi.PAGE), (abi.AT_BASE, interp_base), (abi.AT_FLAGS, 0),
         (abi.AT_ENTRY, image.entry), (abi.AT_UID, uid), (abi.AT_EUID, uid), (abi.AT_GID, gid),
         (abi.AT_EGID, gid), (abi.AT_SECURE, 0), (abi.AT_RANDOM, random_addr),
-        (abi.AT_HWCAP, hwcap), (abi.AT_HWCAP2, 0), (abi.AT_CLKTCK, 100),
+        (abi.AT_HWCAP, hwcap), (abi.AT_HWCAP2, HWCAP2), (abi.AT_CLKTCK, 100),
         (abi.AT_PLATFORM, platform_addr), (abi.AT_EXECFN, execfn_addr),
         (abi.AT_MINSIGSTKSZ, MINSIGSTKSZ), (abi.AT_NULL, 0),
     ]

@@ -1,7 +1,7 @@
-"""Guest loads and stores from compiled code, with permission checks.
+"""Guest loads and stores from compiled code, through the page table, with permission checks.
 
-Faults do not raise: they record (FAULT, address, access) in the stop array
-`st` and return 0; the executor then leaves the instruction unretired.
+Faults do not raise: they record (R_FAULT, address, access) in the stop array
+`st` (stops.fault) and return 0; the executor then leaves the instruction unretired.
 Stores into a page that holds decoded code reset that page's decode-cache
 row, which is how self-modifying and JIT-written code stays correct.
 """
@@ -10,37 +10,9 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from .memory import NPAGES, MemArrays
+from .memory import NPAGES
 from .rows import inlined
-
-# stop array slots and values (shared with run.py / cpu.py)
-ST_REASON, ST_ADDR, ST_ACCESS, ST_WORD = 0, 1, 2, 3
-R_NONE, R_SVC, R_BUDGET, R_FAULT, R_UNDEF, R_BRK, R_GROW = 0, 1, 2, 3, 4, 5, 6
-A_READ, A_WRITE, A_EXEC, A_ALIGN = 0, 1, 2, 3     # A_ALIGN: misaligned exclusive/atomic
-
-
-@intrinsic
-def borrowed(typingctx, arr):
-    """The same array without its reference count (meminfo NULL).
-
-    Why: numba increments and decrements the (atomic) reference count of
-    every array argument on entry to and exit from each compiled call that
-    is not inlined; with the 11 arrays of MemArrays that cost ~0.3 us per
-    guest load.  The arrays outlive the run call (the caller holds them),
-    so inside the loop we may use them without counting."""
-    def codegen(context, builder, sig, args):
-        ary = context.make_array(sig.args[0])(context, builder, args[0])
-        ary.meminfo = context.get_constant_null(types.MemInfoPointer(types.voidptr))
-        ary.parent = context.get_constant_null(types.pyobject)
-        return ary._getvalue()
-    return arr(arr), codegen
-
-
-@njit(cache=True)
-def borrowed_mem(m):
-    return MemArrays(borrowed(m.pt), borrowed(m.perm), borrowed(m.data), borrowed(m.d16), borrowed(m.d32),
-                     borrowed(m.d64), borrowed(m.dc_row), borrowed(m.dc_op), borrowed(m.dc_word),
-                     borrowed(m.dc_imm), borrowed(m.dc_regs), borrowed(m.dc_meta), borrowed(m.dc_nat))
+from .stops import A_READ, A_WRITE, fault
 
 
 def _host_access(bits):
@@ -103,14 +75,6 @@ def host_write(m, idx, e, x):
         store16(m.data, idx, x)
     else:
         m.data[idx] = x & 0xFF
-
-
-@njit(cache=True)
-def fault(st, addr, access):
-    if st[ST_REASON] == R_NONE:
-        st[ST_REASON] = R_FAULT
-        st[ST_ADDR] = addr
-        st[ST_ACCESS] = access
 
 
 @njit(cache=True)

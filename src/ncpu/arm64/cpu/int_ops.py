@@ -1,4 +1,8 @@
-"""Integer helpers shared by the executors (all int64, two's complement wrap).
+"""Integer operations on the int64 registers, shared by the executors: shifts and
+rotates, sign extension, the shifted and extended register operands, bit counts,
+reversal and byte swaps, multiply-high and division (the flags: nzcv.py).
+
+All int64 with two's complement wrap.
 
 Registers are int64 inside the compiled code; "unsigned" operations go
 through the helpers below.  Never mix uint64 and int64 in numba arithmetic
@@ -20,14 +24,17 @@ def lsr(x, s):
 
 
 @njit(cache=True)
-def sext32(x):
-    x &= M32
-    return (x ^ 0x80000000) - 0x80000000
-
-
-@njit(cache=True)
 def sextn(x, n):
-    m = np.int64(1) << (n - 1)
+    """The low n bits of x (1 <= n <= 64) as a signed number: the one sign extension of
+    the ARM64 package.
+
+    Written with a plain `1`, not np.int64(1), so that the Python function
+    (`sextn.py_func`) is exact on Python ints as well: the disassembler, CpuState and the
+    syscall layer call that.  Compiled, the literal is an int64 all the same, and a call
+    with a constant n is inlined and folded by LLVM into the one instruction a
+    specialised form would give (`sextn(x, 32)`: movsxd, checked on numba's assembly),
+    so the hot loop needs no form of its own."""
+    m = 1 << (n - 1)
     x &= (m << 1) - 1
     return (x ^ m) - m
 
@@ -56,78 +63,6 @@ def ror32(x, r):
 
 
 @njit(cache=True)
-def add_with_carry(a, b, c, sf):
-    """AddWithCarry: (result, NZCV as N=8 Z=4 C=2 V=1)."""
-    if sf:
-        # unsigned arithmetic and bit tests only: no signed-overflow reasoning
-        # for the optimiser to exploit (a signed a+b+c here gave wrong N for
-        # MIN + -1 + 1 once inlined)
-        ures = np.uint64(a) + np.uint64(b) + np.uint64(c)
-        res = np.int64(ures)
-        carry = ures < np.uint64(a) or (c == 1 and ures == np.uint64(a))
-        v = (lsr((a ^ res) & (b ^ res), 63)) != 0
-        n = lsr(res, 63) != 0
-    else:
-        a &= M32
-        b &= M32
-        s = a + b + c
-        res = s & M32
-        carry = (s >> 32) != 0
-        v = (((a ^ res) & (b ^ res)) >> 31) & 1 != 0
-        n = (res >> 31) & 1 != 0
-    return res, (n << 3) | ((res == 0) << 2) | (carry << 1) | np.int64(v)
-
-
-@njit(cache=True)
-def logic_flags(res, sf):
-    if not sf:
-        res &= M32
-        n = (res >> 31) & 1
-    else:
-        n = np.int64(res < 0)
-    return (n << 3) | (np.int64(res == 0) << 2)
-
-
-def _cond_definition(nzcv, cond):
-    """ConditionHolds of the Arm ARM, on the 4-bit NZCV value (used to build the table below)."""
-    n = (nzcv >> 3) & 1
-    z = (nzcv >> 2) & 1
-    c = (nzcv >> 1) & 1
-    v = nzcv & 1
-    b = cond >> 1
-    if b == 0:
-        r = z == 1
-    elif b == 1:
-        r = c == 1
-    elif b == 2:
-        r = n == 1
-    elif b == 3:
-        r = v == 1
-    elif b == 4:
-        r = c == 1 and z == 0
-    elif b == 5:
-        r = n == v
-    elif b == 6:
-        r = n == v and z == 0
-    else:
-        return True
-    if cond & 1:
-        return not r
-    return r
-
-
-# Bit f of COND_MASKS[cond]: does cond hold with NZCV = f.  A lookup instead of the
-# branches: B.cond, CSEL and CCMP test a condition on every run, and the loop
-# inlines this (inline="always": a call costs more than the test).
-COND_MASKS = np.array([sum(1 << f for f in range(16) if _cond_definition(f, c)) for c in range(16)], np.int64)
-
-
-@njit(cache=True, inline="always")
-def cond_holds(nzcv, cond):
-    return ((COND_MASKS[cond & 15] >> (nzcv & 15)) & 1) != 0
-
-
-@njit(cache=True)
 def shift_reg(x, typ, amt, sf):
     """The shifted-register operand (LSL, LSR, ASR, ROR)."""
     if not sf:
@@ -139,7 +74,7 @@ def shift_reg(x, typ, amt, sf):
     elif typ == 1:
         r = lsr(x, amt)
     elif typ == 2:
-        r = (x if sf else sext32(x)) >> amt
+        r = (x if sf else sextn(x, 32)) >> amt
     else:
         r = ror64(x, amt) if sf else ror32(x, amt)
     return r if sf else r & M32
@@ -149,19 +84,9 @@ def shift_reg(x, typ, amt, sf):
 def extend_reg(x, option, shift):
     """The extended-register operand: UXTB..SXTX then LSL #shift."""
     t = option & 3
-    if t == 0:
-        x &= 0xFF
-    elif t == 1:
-        x &= 0xFFFF
-    elif t == 2:
-        x &= M32
-    if option >= 4:
-        if t == 0:
-            x = (x ^ 0x80) - 0x80
-        elif t == 1:
-            x = (x ^ 0x8000) - 0x8000
-        elif t == 2:
-            x = (x ^ 0x80000000) - 0x80000000
+    if t < 3:                               # UXTX/SXTX (t = 3): the whole register
+        n = 8 << t
+        x = sextn(x, n) if option >= 4 else x & ((1 << n) - 1)
     return x << shift
 
 

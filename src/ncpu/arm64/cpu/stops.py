@@ -1,0 +1,23 @@
+"""Why the compiled loop stopped: the stop array's slots, the stop reasons and the access kinds of a fault.
+
+The loop and the executors never raise for the guest: they write a reason (and for a
+fault the address and access) into the small int64 array `st` and return; cpu.Cpu.run
+reads it (`Stop`).
+"""
+from numba import njit
+
+# stop array slots and values
+ST_REASON, ST_ADDR, ST_ACCESS, ST_WORD = 0, 1, 2, 3
+R_NONE, R_SVC, R_BUDGET, R_FAULT, R_UNDEF, R_BRK, R_GROW = 0, 1, 2, 3, 4, 5, 6
+R_HOOK = 7          # a breakpoint or trace hook asked to stop (hooks.py)
+R_RESOLVE = 8       # an executor called by address is needed the first time (calls.py, entries.py)
+R_HOT = 9           # a page became hot: Cpu.run samples it and translates (native.py)
+A_READ, A_WRITE, A_EXEC, A_ALIGN = 0, 1, 2, 3     # A_ALIGN: misaligned exclusive/atomic
+
+
+@njit(cache=True)
+def fault(st, addr, access):
+    if st[ST_REASON] == R_NONE:
+        st[ST_REASON] = R_FAULT
+        st[ST_ADDR] = addr
+        st[ST_ACCESS] = access
