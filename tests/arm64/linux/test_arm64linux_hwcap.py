@@ -18,8 +18,9 @@ import pytest
 from ncpu.arm64.cpu.decoder import UNDEF, decode
 from ncpu.arm64.linux import hwcap, procfs
 
-# feature -> (word, the instruction it encodes); every instruction form of the
-# feature is represented (vector, scalar, by element, each size family).
+# feature -> (word, the instruction it encodes): one word from each encoding group
+# of the feature (vector, scalar, by element; atomic memory operation, swap,
+# compare-and-swap, pair), not every opcode.
 FEATURE_WORDS = {
     "fp": [(0x1E222820, "fadd s0, s1, s2"), (0x9E670020, "fmov d0, x1")],
     "asimd": [(0x4EA28420, "add v0.4s, v1.4s, v2.4s")],
