@@ -23,7 +23,8 @@ def test_json_shape_and_success(capsys):
                     "--families", "enumerative", "--timeout", "20", "--json"])
     result = json.loads(capsys.readouterr().out)
     assert status == 0
-    assert set(result) == {"solved", "asm", "python", "solver", "seconds", "underdetermined", "disagreement", "queries"}
+    assert set(result) == {"solved", "asm", "python", "solver", "seconds", "underdetermined", "disagreement",
+                           "chance_fit", "queries"}
     assert result["solved"] and result["solver"] == "enumerative" and "def f(r0, r1)" in result["python"]
 
 

@@ -127,6 +127,7 @@ def solve_problem(portfolio, shard: tuple) -> dict:
     if result.solved:
         row["generalisation"] = generalisation(problem, result.asm, unseen_half)
         row["underdetermined"] = result.underdetermined
+        row["chance_fit"] = result.chance_fit
         row["differs_on_edges"] = result.disagreement is not None and not result.underdetermined
         row["asm"] = result.asm
     if with_oracle and not problem.spec.uses_memory and problem.spec.outputs:

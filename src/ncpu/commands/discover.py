@@ -87,6 +87,7 @@ def _oracle(args, spec):
 
 def run(args) -> int:
     from ncpu.synth import FAMILIES, SpecError, load_spec, synthesize
+    from ncpu.synth.portfolio import LIKE_EXAMPLES
 
     if args.spec and args.example:
         raise CommandError("give either --spec FILE or one or more --example 'IN->OUT', not both")
@@ -125,6 +126,7 @@ def run(args) -> int:
         print(json.dumps({"solved": result.solved, "asm": result.asm, "python": result.python,
                           "solver": result.solver, "seconds": round(result.seconds, 4),
                           "underdetermined": result.underdetermined, "disagreement": result.disagreement,
+                          "chance_fit": result.chance_fit,
                           "queries": result.queries}))
     elif result.solved:
         origin = f"{result.solver} (from cache)" if result.cached else result.solver
@@ -134,7 +136,11 @@ def run(args) -> int:
                   + ", ".join(f"{q['in']}->{q['out']}" for q in result.queries[:8])
                   + (", ..." if len(result.queries) > 8 else ""))
         d = result.disagreement
-        if result.underdetermined:
+        if result.underdetermined and (d is None or d["where"] != LIKE_EXAMPLES):  # the chance-fit test
+            print("; only consistent with the examples, perhaps by chance: programs of its size fit the examples' "
+                  f"outputs rearranged at random with probability {result.chance_fit:.2g}; add examples to decide, "
+                  "or give --oracle/--ask")
+        elif result.underdetermined:
             print("; only consistent with the examples: another program that fits them all computes "
                   f"something else on inputs like theirs (on {d['in']} this one gives {d['outputs'][0]}, "
                   f"the other {d['outputs'][1]}); add examples to decide, or give --oracle/--ask")

@@ -39,6 +39,11 @@ _KEPT = 8  # fitting one-test programs kept per condition chunk, and compared on
 # the intended `(x & ~y) >u y` the 28th by simplicity): more are compared.
 _NESTED_KEPT = 32
 _DIFFERENT = 3  # programs sent per search: the simplest and the next that differ
+# ... for nested tests: their fits differ in many ways, and each program
+# sent is one an oracle's answer can rule out in the same round (with 3,
+# P11's rounds ended with every program sent agreeing while the intended
+# test was still not among them).
+_NESTED_DIFFERENT = 8
 
 
 def search(spec: Spec, deadline: float) -> Iterator[list[str]]:
@@ -93,7 +98,8 @@ class _Context:
 
     # -- one test over computed values ------------------------------------------
 
-    def one_test(self, deadline: float, p_rows=None, arms=None, kept: int = _KEPT) -> list[list[str]] | None:
+    def one_test(self, deadline: float, p_rows=None, arms=None, kept: int = _KEPT,
+                 different: int = _DIFFERENT) -> list[list[str]] | None:
         """The simplest one-test program, with P over `p_rows` (default: one
         operation over the inputs) and arms over `arms` (default: all rows);
         then, if one of the next simplest fitting programs computes
@@ -135,10 +141,10 @@ class _Context:
                                  q, cond, y)], x)
             if lines is not None:
                 programs.append(lines)
-        return self._best_and_different(programs)
+        return self._best_and_different(programs, different)
 
-    def _best_and_different(self, programs: list[list[str]]) -> list[list[str]] | None:
-        """The first program, and the next ones (up to _DIFFERENT in all) that
+    def _best_and_different(self, programs: list[list[str]], different: int) -> list[list[str]] | None:
+        """The first program, and the next ones (up to `different` in all) that
         each compute something else than those before on the probe inputs
         and inputs drawn like the examples: rivals an oracle's answer can
         rule out, or that flag the first as underdetermined."""
@@ -151,7 +157,7 @@ class _Context:
             if behaviour not in behaviours:
                 chosen.append(lines)
                 behaviours.append(behaviour)
-                if len(chosen) == _DIFFERENT:
+                if len(chosen) == different:
                     break
         return chosen
 
@@ -177,7 +183,8 @@ class _Context:
         inner = _apply_columns(nested[:, 2], self.leaves[:, nested[:, 3]], self.leaves[:, nested[:, 4]])
         self.nested_values = _apply_columns(nested[:, 0], self.leaves[:, nested[:, 1]], inner)
         copies = np.flatnonzero(self.rows[:, 0] == 0)
-        return self.one_test(deadline, p_rows=np.arange(len(nested)), arms=copies, kept=_NESTED_KEPT)
+        return self.one_test(deadline, p_rows=np.arange(len(nested)), arms=copies, kept=_NESTED_KEPT,
+                             different=_NESTED_DIFFERENT)
 
     # -- two tests over inputs and constants ------------------------------------
 

@@ -26,6 +26,7 @@ have preferred.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 
@@ -49,6 +50,15 @@ _CHUNK = 1 << 16
 # Equivalents of the answer assembled and ranked: per chunk, and in all.
 SIMPLER_PER_CHUNK = 2
 SIMPLER_CHECKS = 24
+# The chance-fit test (`Found.chance`, `_ChanceTest`): the probability of a
+# coincidental fit above which the answer is flagged. A p-value threshold,
+# so it is the share of answers to unrelated outputs that would pass
+# unflagged: one in a thousand.
+CHANCE_LEVEL = 1e-3
+# Outputs with more rearrangements than this are never fitted by chance
+# often enough to matter (K would have to exceed CHANCE_LEVEL times it, more
+# terms than the search evaluates): the test is not run.
+CHANCE_ARRANGEMENTS = 10**12
 
 
 class _Level:
@@ -77,6 +87,11 @@ class Found:
     # Fits every example, agrees with the answer on every drawn input, and is
     # simpler than it (`ranking.rank`): the answer as Occam would have it.
     simpler: list[str] | None = None
+    # The chance-fit test (`_ChanceTest`): the probability that programs of
+    # the answer's size would fit the examples' outputs rearranged at random
+    # (a lower bound where the enumeration stopped early; None when a rival
+    # was found or not looked for).
+    chance: float | None = None
 
 
 def rival(spec: Spec, answer_asm: str, deadline: float, engine: str = "compute",
@@ -128,6 +143,8 @@ def search(spec: Spec, answer_asm: str, deadline: float, engine: str = "compute"
     ops = binary + unary
     coeff = np.random.default_rng(0).integers(1, 1 << 63, size=columns.shape[1], dtype=np.uint64) | np.uint64(1)
     seen = np.zeros(0, np.uint64)  # hashes of every behaviour kept so far, sorted
+    chance = _ChanceTest(target, coeff[:E]) if want_rival and chance_testable(spec) else None
+    note_rearrangements = chance.note if chance is not None else (lambda v: None)
 
     def apply(op_index: int, a: np.ndarray, b: np.ndarray | None) -> np.ndarray:
         """Every (row of a, row of b) pair under the op, [len(a) * len(b), columns]."""
@@ -179,66 +196,148 @@ def search(spec: Spec, answer_asm: str, deadline: float, engine: str = "compute"
             levels.pop()
         return False
 
+    def enumerate_all() -> None:
+        """Every term of up to `operations` operations, level by level,
+        until a rival turns up or the time is spent."""
+        nonlocal seen
+        leaf = _Level(np.stack([T.evaluate(t, columns) for t in leaves]))
+        note_rearrangements(leaf.values[:, :E])
+        if consider(leaf.values, 0, lambda: (leaf.op, leaf.left_level, leaf.left, leaf.right)):
+            return
+        levels.append(leaf)
+        for k in range(operations + 1):
+            if k > 0:
+                # Every term with k operations: a unary op over k - 1, a binary
+                # op over i and k - 1 - i; evaluated a chunk at a time, each
+                # chunk searched at once. The last level is not kept: its terms
+                # are evaluated on the examples first, and on the drawn inputs
+                # only where they fit (most of the work, on a fraction of the
+                # columns).
+                top = k == operations
+                parts: list[tuple] = []
+                for op_index, op in enumerate(ops):
+                    unary_op = op_index >= len(binary)
+                    for i in ([k - 1] if unary_op else range(k)):
+                        left = levels[i]
+                        right = None if unary_op else levels[k - 1 - i]
+                        width = 1 if unary_op else max(1, len(right.values))
+                        step = max(1, _CHUNK // width)
+                        for start in range(0, len(left.values), step):
+                            if expired():
+                                return
+                            a = left.values[start:start + step]
+                            if top:
+                                v = apply(op_index, a[:, :E], None if unary_op else right.values[:, :E])
+                                note_rearrangements(v)
+                                fit = np.flatnonzero((v == target).all(1))
+                                if not fit.size:
+                                    continue
+                                li, ri = start + fit // width, fit % width
+                                v = apply(op_index, left.values[li], None) if unary_op else \
+                                    functions[op](left.values[li], right.values[ri])
+                            else:
+                                v = apply(op_index, a, None if unary_op else right.values)
+                                note_rearrangements(v[:, :E])
+                                n = np.arange(len(v))
+                                li, ri = start + n // width, n % width
+                            built = (lambda li=li, ri=ri, n=len(v), o=op_index, i=i:
+                                     (np.full(n, o), np.full(n, i), li, ri))
+                            if consider(v, k, built):
+                                return
+                            if not top and sum(len(p[0]) for p in parts) < LEVEL_CAP:
+                                parts.append((v, *built()))
+                if top or not parts or expired():
+                    return
+                values = np.concatenate([p[0] for p in parts])
+                level = _Level(values, *(np.concatenate([p[j] for p in parts]) for j in range(1, 5)))
+            else:
+                level = levels.pop()
+            # Observational equivalence over examples and drawn inputs: keep the
+            # first term of each behaviour not seen at a smaller level.
+            h = level.values.view(np.uint64) @ coeff
+            _, first = np.unique(h, return_index=True)
+            first = np.sort(first)
+            first = first[~np.isin(h[first], seen)]
+            seen = np.union1d(seen, h[first])
+            levels.append(_Level(level.values[first], level.op[first], level.left_level[first], level.left[first],
+                                 level.right[first]))
+
     levels: list[_Level] = []
-    leaf = _Level(np.stack([T.evaluate(t, columns) for t in leaves]))
-    if consider(leaf.values, 0, lambda: (leaf.op, leaf.left_level, leaf.left, leaf.right)):
-        return found
-    levels.append(leaf)
-    for k in range(operations + 1):
-        if k > 0:
-            # Every term with k operations: a unary op over k - 1, a binary
-            # op over i and k - 1 - i; evaluated a chunk at a time, each
-            # chunk searched at once. The last level is not kept: its terms
-            # are evaluated on the examples first, and on the drawn inputs
-            # only where they fit (most of the work, on a fraction of the
-            # columns).
-            top = k == operations
-            parts: list[tuple] = []
-            for op_index, op in enumerate(ops):
-                unary_op = op_index >= len(binary)
-                for i in ([k - 1] if unary_op else range(k)):
-                    left = levels[i]
-                    right = None if unary_op else levels[k - 1 - i]
-                    width = 1 if unary_op else max(1, len(right.values))
-                    step = max(1, _CHUNK // width)
-                    for start in range(0, len(left.values), step):
-                        if expired():
-                            return found
-                        a = left.values[start:start + step]
-                        if top:
-                            v = apply(op_index, a[:, :E], None if unary_op else right.values[:, :E])
-                            fit = np.flatnonzero((v == target).all(1))
-                            if not fit.size:
-                                continue
-                            li, ri = start + fit // width, fit % width
-                            v = apply(op_index, left.values[li], None) if unary_op else \
-                                functions[op](left.values[li], right.values[ri])
-                        else:
-                            v = apply(op_index, a, None if unary_op else right.values)
-                            n = np.arange(len(v))
-                            li, ri = start + n // width, n % width
-                        built = (lambda li=li, ri=ri, n=len(v), o=op_index, i=i:
-                                 (np.full(n, o), np.full(n, i), li, ri))
-                        if consider(v, k, built):
-                            return found
-                        if not top and sum(len(p[0]) for p in parts) < LEVEL_CAP:
-                            parts.append((v, *built()))
-            if top or not parts or expired():
-                return found
-            values = np.concatenate([p[0] for p in parts])
-            level = _Level(values, *(np.concatenate([p[j] for p in parts]) for j in range(1, 5)))
-        else:
-            level = levels.pop()
-        # Observational equivalence over examples and drawn inputs: keep the
-        # first term of each behaviour not seen at a smaller level.
-        h = level.values.view(np.uint64) @ coeff
-        _, first = np.unique(h, return_index=True)
-        first = np.sort(first)
-        first = first[~np.isin(h[first], seen)]
-        seen = np.union1d(seen, h[first])
-        levels.append(_Level(level.values[first], level.op[first], level.left_level[first], level.left[first],
-                             level.right[first]))
+    enumerate_all()
+    if chance is not None and found.rival is None:
+        found.chance = chance.p_value()
     return found
+
+
+def arrangements(outputs) -> int:
+    """Distinct rearrangements of `outputs` (a multinomial coefficient)."""
+    count, placed = 1, 0
+    for n in np.unique(np.asarray(outputs), return_counts=True)[1]:
+        placed += int(n)
+        count *= math.comb(placed, int(n))
+    return count
+
+
+def chance_testable(spec: Spec) -> bool:
+    """Could the examples' outputs be fitted by chance often enough to flag
+    (`_ChanceTest`)? Few rearrangements: few examples, or few distinct outputs."""
+    return applicable(spec) and arrangements([e.outputs[0] for e in spec.examples]) <= CHANCE_ARRANGEMENTS
+
+
+class _ChanceTest:
+    """The chance-fit test: how likely would programs of the answer's size
+    fit the examples if their outputs had nothing to do with their inputs?
+
+    A permutation test (the question Ojala and Garriga, "Permutation tests
+    for studying classifier performance", JMLR 2010, put to classifiers):
+    were the outputs unrelated to the inputs, every rearrangement of them
+    among the examples would be as likely as the one given. Of the M
+    distinct rearrangements, K are computed by some enumerated program (the
+    answer's own behaviour among them), so a rearrangement drawn at random
+    is fitted with probability exactly K / M: the p-value of "the fit is
+    no coincidence". Distinct 32-bit outputs have M = E! rearrangements and
+    K = 1; ten outputs in 0-3 (the popcount of a nibble) have M = 25,200,
+    and 52 of those are computed by programs of three operations, one of
+    them `mulhu(x, 263) & 3`, which fits the real ones by chance. K counts
+    only what was enumerated before the search stopped: a lower bound."""
+
+    def __init__(self, target: np.ndarray, coeff: np.ndarray):
+        self.target = target
+        self.sorted = np.sort(target)
+        self.signature = _multiset_signature(target[None, :])[0]
+        self.coeff = coeff
+        self.seen: set[int] = set()  # hashes of the rearrangements computed so far
+
+    def note(self, v: np.ndarray) -> None:
+        """Count the rows of `v` (terms on the examples' columns) that are
+        rearrangements of the outputs."""
+        # Cheap screens first: within the outputs' range, a column at a
+        # time (most rows hold other values); then the same multiset
+        # signature; the sorted comparison only for what is left.
+        lo, hi = self.sorted[0], self.sorted[-1]
+        rows = np.flatnonzero((v[:, 0] >= lo) & (v[:, 0] <= hi))
+        for column in range(1, v.shape[1]):
+            if not rows.size:
+                return
+            part = v[rows, column]
+            rows = rows[(part >= lo) & (part <= hi)]
+        rows = rows[_multiset_signature(v[rows]) == self.signature]
+        if rows.size:
+            rows = rows[(np.sort(v[rows], axis=1) == self.sorted).all(1)]
+            self.seen.update(int(h) for h in v[rows].view(np.uint64) @ self.coeff)
+
+    def p_value(self) -> float:
+        """K / M (K at least 1: the answer computes the outputs as given)."""
+        return max(1, len(self.seen)) / arrangements(self.target)
+
+
+def _multiset_signature(v: np.ndarray) -> np.ndarray:
+    """Per row, a hash of its values that ignores their order: a sum of
+    mixed words (rows that are rearrangements of each other share it)."""
+    with np.errstate(over="ignore"):
+        mixed = (v.view(np.uint64) ^ np.uint64(0x9E3779B97F4A7C15)) * np.uint64(0xBF58476D1CE4E5B9)
+        mixed ^= mixed >> np.uint64(29)
+        return (mixed * np.uint64(0x94D049BB133111EB)).sum(1)
 
 
 def _assemble(term: T.Term, spec: Spec) -> list[str] | None:

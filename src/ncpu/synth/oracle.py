@@ -38,6 +38,10 @@ MAX_QUERIES = 32
 # Distinguishing inputs kept per disagreement: the ones after the first are
 # asked when the oracle cannot answer the first (`NoAnswer`).
 DISTINGUISHING = 8
+# Inputs drawn like the examples asked about when a result may fit them by
+# chance (`SynthResult.chance_fit`): each answer is one more example, which
+# a chance fit soon gets wrong and which lowers the chance of a true one.
+CHANCE_QUESTIONS = 4
 # Steps per input when candidates are compared (a loop still running counts
 # as behaving otherwise).
 COMPARE_STEPS = 20_000
@@ -150,8 +154,14 @@ def solve_with_oracle(solve_round, spec: Spec, oracle: Oracle, max_queries: int 
             if len(queries) >= max_queries:
                 return previous or result
             continue
-        # Nothing disagrees: test the program on inputs the oracle answers.
-        rows = disagreement_pool(spec)[:min(confirm, max_queries - len(queries))]
+        # Nothing disagrees: test the program on inputs the oracle answers:
+        # CHANCE_QUESTIONS drawn like the examples when the fit may be a
+        # coincidence (the chance-fit test flagged it: no rival in hand to
+        # ask about, but more examples tell), and `confirm` edge words.
+        chance = result.underdetermined
+        rows = domain_inputs(spec)[:CHANCE_QUESTIONS if chance else 0]
+        rows += disagreement_pool(spec)[:confirm]
+        rows = rows[:max_queries - len(queries)]
         if not rows:
             return result
         wrong = False
@@ -166,10 +176,12 @@ def solve_with_oracle(solve_round, spec: Spec, oracle: Oracle, max_queries: int 
             if not mine[0] or tuple(mine[1:]) != outputs:
                 wrong = True  # a counterexample: search again with it
                 break
-        if not wrong:
+        if not wrong and not chance:
             return result
-        previous = None
-        candidates = tuple(result.alternatives)
+        # Search again: with the counterexample, or (a possible chance fit
+        # that agreed with every answer) to test the fit on more examples.
+        previous = None if wrong else result
+        candidates = tuple(result.alternatives) if wrong else (result.asm, *result.alternatives)
 
 
 def _outputs_of(programs: list[str], spec: Spec, rows: list[list[int]], engine: str) -> list[list[tuple | None]]:

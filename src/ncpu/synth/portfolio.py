@@ -78,6 +78,15 @@ GRACE_SECONDS = 0.25
 # came back before `(a + b) >> 1`). The grace is stretched by the load
 # average per core, up to GRACE_MAX_SECONDS.
 GRACE_MAX_SECONDS = 2.0
+# When programs kept from an earlier round (the oracle loop's) still fit
+# every example, how long the families get to find another before the
+# round ends with them: they opened no grace period, and a round where no
+# family found anything new ran to the deadline (P11: its last round, the
+# kept program exact, took 57 of the budget's 60 s). The families found
+# each earlier round's programs within 0.3-2.4 s; stretched by the load
+# per core like the grace period.
+KEPT_PATIENCE_SECONDS = 5.0
+KEPT_PATIENCE_MAX_SECONDS = 15.0
 # When the race ends, programs the workers have already sent are still
 # checked for this long: a shorter one, or one that disagrees off the
 # examples, must not be dropped because it arrived a moment late.
@@ -96,6 +105,10 @@ def grace_seconds() -> float:
     return min(GRACE_MAX_SECONDS, GRACE_SECONDS * load_per_core())
 
 
+def kept_patience_seconds() -> float:
+    return min(KEPT_PATIENCE_MAX_SECONDS, KEPT_PATIENCE_SECONDS * load_per_core())
+
+
 @dataclass
 class SynthResult:
     solved: bool
@@ -108,6 +121,12 @@ class SynthResult:
     # else on inputs drawn like the examples': the answer is only consistent
     # with the examples (the shortest such program is returned).
     underdetermined: bool = False
+    # The chance-fit test (`distinguish._ChanceTest`): the probability that
+    # programs of the answer's size would fit the examples with their
+    # outputs rearranged at random (None: not run). Above
+    # distinguish.CHANCE_LEVEL the fit may be a coincidence and the result
+    # is flagged underdetermined even with no rival in hand.
+    chance_fit: float | None = None
     # An input on which two fitting programs differ, {"in": [...], "outputs":
     # [this program's, the other's], "where": LIKE_EXAMPLES or EDGE_WORDS,
     # "more": [further such inputs]} (what to add an example for, or to ask
@@ -145,10 +164,20 @@ EDGE_WORDS = "edge words"
 # the CPU bound alone added 2-12 s of wall time before the answer).
 RIVAL_CPU_SECONDS = 0.5
 RIVAL_WALL_SECONDS = 0.5
+# When the examples' outputs have few rearrangements (few examples, or few
+# distinct outputs: `distinguish.chance_testable`), the same search also
+# runs the chance-fit test, whose p-value needs every term of the answer's
+# size (three operations over one input: 0.4-0.6 CPU-s): more CPU time,
+# and wall time stretched by the load per core like the grace period.
+CHANCE_CPU_SECONDS = 1.5
+CHANCE_WALL_SECONDS = 1.5
+CHANCE_WALL_MAX_SECONDS = 4.0
 
 # Verified programs kept besides the best, to compare on inputs the examples
-# do not cover (each costs one exact check).
-ALTERNATIVES = 4
+# do not cover (each costs one exact check). With an oracle they are the
+# rivals its answers rule out within one round: with 4, P11's nested tests
+# (40 and more fit its 24 examples) took more rounds than the budget had.
+ALTERNATIVES = 8
 # Steps per input when they are compared (a loop that has not halted by then
 # counts as behaving otherwise): bounded so the comparison of a thousand
 # inputs after the race stays a small constant past the budget.
@@ -170,6 +199,7 @@ class Shortest:
         self.grace_open = False
         self._compared: tuple = (None, None)  # (programs compared, their disagreement)
         self.verified: list[str] = []  # every verified program's assembly, best or not
+        self.chance: float | None = None  # the chance-fit test's p-value, where it ran
 
     def offer(self, result: SynthResult, now: float, opens_grace: bool = True) -> None:
         """`opens_grace`: False for a program kept from an earlier round (the
@@ -212,12 +242,19 @@ class Shortest:
         already disagrees on inputs like the examples); a simpler equivalent
         that passes it becomes the best (the race's families meet equal
         behaviours in whatever order their banks hold them: P1 came back as
-        `x & MULHU(x, -1)`, 19 instructions, for `x & (x - 1)`)."""
+        `x & MULHU(x, -1)`, 19 instructions, for `x & (x - 1)`). When
+        no verified program disagrees yet and the outputs have few
+        rearrangements, the search also runs the chance-fit test (with
+        CHANCE_CPU_SECONDS and CHANCE_WALL_SECONDS instead), kept in `chance`."""
         if self.result is None or not distinguish.applicable(spec):
             return
         flagged = self.underdetermined(spec, engine)
-        found = distinguish.search(spec, self.result.asm, min(deadline, time.monotonic() + RIVAL_WALL_SECONDS),
-                                   engine, RIVAL_CPU_SECONDS, want_rival=not flagged)
+        cpu, wall = RIVAL_CPU_SECONDS, RIVAL_WALL_SECONDS
+        if not flagged and distinguish.chance_testable(spec):
+            cpu, wall = CHANCE_CPU_SECONDS, min(CHANCE_WALL_MAX_SECONDS, CHANCE_WALL_SECONDS * load_per_core())
+        found = distinguish.search(spec, self.result.asm, min(deadline, time.monotonic() + wall),
+                                   engine, cpu, want_rival=not flagged)
+        self.chance = found.chance
         if found.simpler is not None and (ok := accept(found.simpler, spec, engine, deadline)) is not None:
             if ok[0] not in self.verified:
                 self.verified.append(ok[0])
@@ -425,6 +462,8 @@ class Portfolio:
             if (found := accept(asm.splitlines(), spec, self.engine, deadline)) is not None:
                 now = time.monotonic()
                 best.offer(SynthResult(True, found[0], found[1], "kept", now - started), now, opens_grace=False)
+        if best.result is not None:
+            best.deadline = min(best.deadline, time.monotonic() + kept_patience_seconds())
         while running and time.monotonic() < best.deadline:
             try:
                 got_id, family, lines = self.results.get(
@@ -472,7 +511,9 @@ class Portfolio:
         result = best.result or SynthResult(False, seconds=time.monotonic() - started)
         result.alternatives = [asm for asm in best.verified if asm != result.asm]
         result.disagreement = best.disagreement(spec, self.engine)
-        result.underdetermined = result.disagreement is not None and result.disagreement["where"] == LIKE_EXAMPLES
+        result.chance_fit = best.chance
+        result.underdetermined = ((result.disagreement is not None and result.disagreement["where"] == LIKE_EXAMPLES)
+                                  or (best.chance is not None and best.chance > distinguish.CHANCE_LEVEL))
         cpu_after = self.cpu_used()
         result.cpu_seconds = None if cpu_before is None or cpu_after is None else round(cpu_after - cpu_before, 3)
         result.trace = trace
