@@ -49,6 +49,7 @@ interpreted.  docs/arm64.md has the figures and what would be needed.
 The row functions live in a module generated into nCPU's cache directory
 (named by a digest of the loop's sources, so an edit of a family makes a new
 one) and are compiled with numba's cache the first time a page needs them.
+Files of earlier versions stay there (a few hundred kilobytes each).
 """
 from __future__ import annotations
 
@@ -226,7 +227,6 @@ class _Page:
 
     def __init__(self, ctx, argtypes, name):
         self.ctx = ctx
-        self.argtypes = argtypes
         self.lib = ctx.codegen().create_library(name)
         self.module = self.lib.create_ir_module(name)
         fnty = ctx.call_conv.get_function_type(types.int64, argtypes)
