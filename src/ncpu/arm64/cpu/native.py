@@ -50,6 +50,9 @@ The row functions live in a module generated into nCPU's cache directory
 (named by a digest of the loop's sources, so an edit of a family makes a new
 one) and are compiled with numba's cache the first time a page needs them.
 Files of earlier versions stay there (a few hundred kilobytes each).
+A slot whose straight run does not fit the budget left when the loop reaches it is unmarked
+for good (run.py) and interpreted from then on: a cost of short budgets (the scheduler's quanta),
+not of correctness.
 """
 from __future__ import annotations
 

@@ -2723,7 +2723,7 @@ def _run(R, V, m, st, max_steps, hk, fp):
                 pc = R[PC]
                 if st[ST_REASON] != 0:
                     break
-                if n == 0:                             # cannot happen (a mark is a translated slot)
+                if n == 0:                             # the budget ends inside the straight run: interpret
                     dc_op[row, i] = MARK_BASE - op
                 continue
             dc_op[row, i] = MARK_BASE - op             # debug hooks see every instruction: interpret
