@@ -98,3 +98,50 @@ def test_nested_tests_come_as_rivals_of_a_simple_test_that_fits_by_chance():
     rows = domain_inputs(problem.spec)
     mine = outputs_on("\n".join(simple), problem.spec, rows)
     assert any(outputs_on("\n".join(n), problem.spec, rows) != mine for n in nested)
+
+
+def test_nested_tests_run_before_the_recurrence_when_no_simple_test_fits(monkeypatch):
+    """Once answers rule the simple tests out (64 examples of nlz(x) < nlz(y)),
+    the nested test `(x & ~y) >u y` is the answer: the sketch family looks for
+    it before the recurrence, which takes tens of seconds on such a spec and
+    made P11 unsolvable in 60 s through the oracle."""
+    from ncpu.synth import loops
+    from ncpu.synth.benchmarks.suite import load_suite, make_spec_json
+    from ncpu.synth.spec import parse_spec
+
+    problem = next(p for p in load_suite() if p.name == "hd11_nlz_less")
+    spec = parse_spec(make_spec_json(problem.definition, seed=0, count=64))
+    assert decisions.arms_can_fit(spec)
+    assert not list(decisions.search(spec, time.monotonic() + 60))   # no simple test fits
+    order = []
+    nested = decisions.search_nested
+
+    def recurrence(spec, deadline):
+        order.append("recurrence")
+        yield from ()
+
+    def nested_first(spec, deadline):
+        order.append("nested")
+        yield from nested(spec, deadline)
+
+    monkeypatch.setattr(loops, "search_recurrence", recurrence)
+    monkeypatch.setattr(decisions, "search_nested", nested_first)
+    programs = list(loops.search(spec, time.monotonic() + 60))
+    assert order == ["nested", "recurrence"] and programs
+    fresh = problem.fresh_spec(count=2000)
+    got = outputs_on("\n".join(programs[0]), fresh, [e.inputs for e in fresh.examples])
+    assert [g[1] for g in got] == [e.outputs[0] for e in fresh.examples]
+
+
+def test_nested_tests_are_skipped_where_copies_cannot_fit(monkeypatch):
+    """A nested test's arms are copies of inputs or constants: where an output
+    is neither, it cannot fit, and the search does not run."""
+    from ncpu.synth import loops
+
+    spec = spec_of(lambda x: wrap(x * 3 + 12345), [(x,) for x in (3, 8, 100, -7, 4000)])
+    assert not decisions.arms_can_fit(spec)
+    ran = []
+    monkeypatch.setattr(decisions, "search_nested", lambda spec, deadline: ran.append(1) or iter(()))
+    monkeypatch.setattr(loops, "search_recurrence", lambda spec, deadline: iter(()))
+    list(loops.search(spec, time.monotonic() + 30))
+    assert ran == []

@@ -82,7 +82,10 @@ def test_a_round_that_finds_nothing_falls_back_on_a_program_the_answer_agreed_wi
     kept = solve_with_oracle(rounds, _spec(SQUARE), lambda xs: 6)   # agrees with ADD
     assert kept.solved and kept.asm.startswith("ADD") and kept.underdetermined
     dropped = solve_with_oracle(rounds, _spec(SQUARE), lambda xs: 9)   # rules ADD out
-    assert not dropped.solved and dropped.queries == [{"in": [3], "out": [9]}]
+    # nothing fits the answer too: the last program found, with the answer it gets wrong said
+    assert dropped.solved and dropped.asm.startswith("ADD") and dropped.queries == [{"in": [3], "out": [9]}]
+    assert dropped.contradicted == [{"in": [3], "out": [9]}]
+    assert kept.contradicted == []
 
 
 def test_no_answer_and_max_queries_stop_the_questions():

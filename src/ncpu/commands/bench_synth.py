@@ -157,7 +157,8 @@ def _with_oracle(portfolio, problem, timeout: float, confirm: int, unseen_half: 
     result = portfolio.solve_with_oracle(problem.spec, timeout, _reference_oracle(problem), confirm=confirm)
     out = {"solved": result.solved, "seconds": round(result.seconds, 4), "queries": len(result.queries),
            "returned_after": round(time.monotonic() - called, 4), "underdetermined": result.underdetermined,
-           "differs_on_edges": result.disagreement is not None and not result.underdetermined}
+           "differs_on_edges": result.disagreement is not None and not result.underdetermined,
+           "contradicted": len(result.contradicted)}
     if result.solved:
         out["generalisation"] = generalisation(problem, result.asm, unseen_half)
         out["asm"] = result.asm
@@ -206,6 +207,7 @@ def _summarise(rows: list[dict], timeout: float, use_cvc5: bool) -> dict:
             "queries_max": max(a["queries"] for a in asked),
             "median_seconds": _median([a["seconds"] for a in asked if a["solved"]]),
             "underdetermined": sum(1 for a in asked if a["solved"] and a["underdetermined"]),
+            "contradicted": [r["name"] for r in rows if r.get("oracle", {}).get("contradicted")],
             "not_exact": [r["name"] for r in rows if r.get("oracle", {}).get("solved")
                           and r["oracle"]["generalisation"] < 1.0],
         }
@@ -259,7 +261,9 @@ def _print(summary: dict, rows: list[dict]) -> None:
         print(f"with the reference as an oracle ({o['problems']} register problems, same budget): {o['solved']} solved, "
               f"{o['exact']} exact on all unseen inputs, {o['queries_total']} questions in all (at most "
               f"{o['queries_max']} for one problem), median {o['median_seconds']}s, {o['underdetermined']} still "
-              f"underdetermined" + (f"; not exact: {', '.join(o['not_exact'])}" if o["not_exact"] else ""))
+              f"underdetermined" + (f"; not exact: {', '.join(o['not_exact'])}" if o["not_exact"] else "")
+              + (f"; the last program found, which gets an answer wrong: {', '.join(o['contradicted'])}"
+                 if o["contradicted"] else ""))
     if "cvc5" in summary:
         c = summary["cvc5"]
         print(f"vs cvc5 SyGuS on the {c['expressible']} register-only problems "

@@ -127,7 +127,7 @@ def run(args) -> int:
                           "solver": result.solver, "seconds": round(result.seconds, 4),
                           "underdetermined": result.underdetermined, "disagreement": result.disagreement,
                           "chance_fit": result.chance_fit,
-                          "queries": result.queries}))
+                          "queries": result.queries, "contradicted": result.contradicted}))
     elif result.solved:
         origin = f"{result.solver} (from cache)" if result.cached else result.solver
         print(f"; found by {origin} in {result.seconds:.2f}s\n{result.asm}\n\n{result.python}", end="")
@@ -135,6 +135,10 @@ def run(args) -> int:
             print(f"; asked the oracle {len(result.queries)} question(s): "
                   + ", ".join(f"{q['in']}->{q['out']}" for q in result.queries[:8])
                   + (", ..." if len(result.queries) > 8 else ""))
+        if result.contradicted:
+            print("; no program that also fits the oracle's answer(s) on "
+                  + ", ".join(f"{q['in']}->{q['out']}" for q in result.contradicted[:4])
+                  + " was found in time: this is the last program found, which fits your examples but not those")
         d = result.disagreement
         if result.underdetermined and (d is None or d["where"] != LIKE_EXAMPLES):  # the chance-fit test
             print("; only consistent with the examples, perhaps by chance: programs of its size fit the examples' "

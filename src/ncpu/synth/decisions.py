@@ -67,6 +67,15 @@ def search_nested(spec: Spec, deadline: float) -> Iterator[list[str]]:
         yield from ctx.nested_test(deadline) or []
 
 
+def arms_can_fit(spec: Spec) -> bool:
+    """Could a nested test fit at all? Its arms are copies of an input or a
+    constant, so every example's output must be one of those."""
+    if spec.uses_memory or len(spec.outputs) != 1:
+        return False
+    constants = set(spec.constants) | set(_CONSTANTS)
+    return all(e.outputs[0] in constants or e.outputs[0] in e.inputs for e in spec.examples)
+
+
 def _context(spec: Spec):
     if spec.uses_memory or len(spec.outputs) != 1 or not 1 <= len(spec.inputs) <= 4 or not spec.allows("CMP"):
         return None
@@ -266,4 +275,4 @@ class _Context:
         return lines[:-1] + ["end:", "HALT"]
 
 
-__all__ = ["search", "search_nested"]
+__all__ = ["arms_can_fit", "search", "search_nested"]

@@ -81,7 +81,9 @@ def solve_with_oracle(solve_round, spec: Spec, oracle: Oracle, max_queries: int 
     oracle so far, offering `candidates`: the previous round's programs)
     and returns a SynthResult. Returns the last round's result with every
     answered query in `queries`; a round that finds nothing after a query
-    falls back on the previous program when the answer agreed with it.
+    falls back on the previous program when the answer agreed with it, and
+    otherwise on the last program found, with the answers it gets wrong in
+    `contradicted` (rather than no program at all).
 
     `confirm`: when no fitting program disagrees, also ask about this many
     inputs of `verify.disagreement_pool` (not asked before) and go on if the
@@ -118,6 +120,7 @@ def solve_with_oracle(solve_round, spec: Spec, oracle: Oracle, max_queries: int 
         return None
 
     candidates: tuple[str, ...] = ()
+    last_found = None
     while True:
         result = solve_round(spec, oracle_seconds, candidates)
         if not result.solved and previous is not None:
@@ -125,7 +128,15 @@ def solve_with_oracle(solve_round, spec: Spec, oracle: Oracle, max_queries: int 
             # found nothing has no new disagreement to ask about.
             previous.queries = queries
             return previous
+        if not result.solved and last_found is not None:
+            # The answers ruled the last program out and nothing found since
+            # fits them: that program, with what it gets wrong said.
+            last_found.queries = queries
+            last_found.contradicted = _wrong_answers(last_found.asm, spec, queries, engine)
+            return last_found
         result.queries = queries
+        if result.solved:
+            last_found = result
         if not result.solved or len(queries) >= max_queries:
             return result
         if result.disagreement is not None:
@@ -182,6 +193,13 @@ def solve_with_oracle(solve_round, spec: Spec, oracle: Oracle, max_queries: int 
         # that agreed with every answer) to test the fit on more examples.
         previous = None if wrong else result
         candidates = tuple(result.alternatives) if wrong else (result.asm, *result.alternatives)
+
+
+def _wrong_answers(asm: str, spec: Spec, queries: list[dict], engine: str) -> list[dict]:
+    """The answered queries on which program `asm` computes something else."""
+    rows = [q["in"] for q in queries]
+    mine = _outputs_of([asm], spec, rows, engine)[0] if rows else []
+    return [q for q, out in zip(queries, mine) if out != tuple(q["out"])]
 
 
 def _outputs_of(programs: list[str], spec: Spec, rows: list[list[int]], engine: str) -> list[list[tuple | None]]:

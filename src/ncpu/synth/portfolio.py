@@ -134,6 +134,12 @@ class SynthResult:
     disagreement: dict | None = None
     # With an oracle (`synth/oracle.py`): the examples it answered, in order.
     queries: list = field(default_factory=list)
+    # With an oracle: the answered questions this program gets wrong. Set
+    # when a round after those answers found no program that fits them too
+    # within the budget, and the loop fell back on the last program found
+    # (it fits every example given; P20's oracle was asked an edge word
+    # outside its positive inputs, and no program found fits that answer).
+    contradicted: list = field(default_factory=list)
     # The other verified programs of the race (assembly): the oracle loop
     # offers them to the next round.
     alternatives: list = field(default_factory=list)
