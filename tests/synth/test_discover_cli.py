@@ -24,7 +24,7 @@ def test_json_shape_and_success(capsys):
     result = json.loads(capsys.readouterr().out)
     assert status == 0
     assert set(result) == {"solved", "asm", "python", "solver", "seconds", "underdetermined", "disagreement",
-                           "chance_fit", "queries"}
+                           "chance_fit", "queries", "contradicted"}
     assert result["solved"] and result["solver"] == "enumerative" and "def f(r0, r1)" in result["python"]
 
 
