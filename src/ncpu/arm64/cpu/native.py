@@ -62,9 +62,11 @@ import importlib.util
 import os
 import re
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
+import llvmlite.binding as llvm
 from llvmlite import ir
 from numba import njit, typeof, types
 from numba.core import cgutils
@@ -78,6 +80,12 @@ from .state import PC
 
 ON_THRESHOLD = 1 << 20      # instructions interpreted on a page before its time is sampled
 _override = None            # set_threshold's value, which wins over $NCPU_NATIVE
+PIPELINE = "light"
+_phases: dict = {}
+
+
+def last_build_phases() -> dict:
+    return _phases
 
 
 def threshold() -> int:
@@ -305,6 +313,8 @@ def _straight_runs(slots: dict) -> dict:
 @global_compiler_lock
 def build(page: int, row: int, slots: dict, R, V, st, m):
     """Compile the page function for `slots` (see _slots); returns (address, library)."""
+    _phases.clear()
+    t0 = time.process_time()
     ctx = cpu_target.target_context
     rows = rows_module()
     tcp = types.CPointer(frame_type(R, V, st, m))
@@ -378,9 +388,69 @@ def build(page: int, row: int, slots: dict, R, V, st, m):
     b.position_at_end(leave)
     P.call(_compiled(_leave, types.int64(tcp, types.int64)), [cp, b.load(pcv)])
     ctx.call_conv.return_value(b, b.load(count))
-    P.lib.add_ir_module(P.module)
-    P.lib.finalize()
-    return P.lib.get_pointer_to_function(P.fn.name), P.lib
+    _phases["assemble"] = time.process_time() - t0
+    if PIPELINE == "o3":
+        P.lib.add_ir_module(P.module)
+        P.lib.finalize()
+        return P.lib.get_pointer_to_function(P.fn.name), P.lib
+    return _finish_light(P), None
+
+
+# ---- the light pipeline: a short pass list and cheap code generation ---------------------------
+
+CODEGEN_OPT = 1
+
+
+@functools.lru_cache(maxsize=None)
+def _target_machine(opt: int):
+    """A target machine like numba's JIT one (host CPU and features, its relocation and code
+    model), but generating code at level `opt`."""
+    options = dict(opt=opt)
+    cpu_target.target_context.codegen()._customize_tm_options(options)
+    return llvm.Target.from_default_triple().create_target_machine(**options)
+
+
+def _finish_light(P) -> int:
+    """Optimise and compile page P's module; returns the page function's address.
+
+    numba's finalize runs its O3 module pipeline twice over (a cheap pass, then the full one)
+    and generates code at O3: 20-35 ms of CPU per guest instruction.  A page function needs
+    much less: its rows are already optimised (numba compiled them at O3), so what is left is
+    inlining them, promoting the frame to registers and folding the constant operands."""
+    clock = time.process_time
+    codegen = P.ctx.codegen()
+    t = clock()
+    mod = llvm.parse_assembly(str(P.module))
+    mod.data_layout = codegen._data_layout
+    t, _phases["parse"] = clock(), clock() - t
+    for library in P.linked:            # the rows' optimised modules, copied in
+        mod.link_in(library._get_module_for_linking(), preserve=True)
+    for fn in mod.functions:            # every row inlined, then dropped (not exported)
+        if not fn.is_declaration and fn.name != P.fn.name:
+            fn.linkage = "internal"
+            fn.add_function_attribute("alwaysinline")
+    t, _phases["link"] = clock(), clock() - t
+    tm = _target_machine(CODEGEN_OPT)
+    pb = llvm.create_pass_builder(tm, llvm.create_pipeline_tuning_options(speed_level=1))
+    pm = llvm.create_new_module_pass_manager()
+    pm.add_always_inliner_pass()
+    pm.add_global_dead_code_eliminate_pass()
+    pm.add_sroa_pass()
+    pm.add_instruction_combine_pass()
+    pm.add_simplify_cfg_pass()
+    pm.add_instruction_combine_pass()
+    pm.add_dead_code_elimination_pass()
+    pm.run(mod, pb)
+    t, _phases["optimize"] = clock(), clock() - t
+    obj = llvm.ObjectFileRef.from_data(tm.emit_object(mod))
+    engine = codegen._engine
+    engine._ee.add_object_file(obj)
+    engine.finalize_object()
+    address = engine._ee.get_function_address(P.fn.name)
+    _phases["codegen"] = clock() - t
+    if not address:
+        raise RuntimeError(f"native: {P.fn.name} not found after loading its code")
+    return address
 
 
 class Sampler:
