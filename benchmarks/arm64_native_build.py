@@ -60,12 +60,12 @@ def _instrument(native, log):
     native._compiled = timed("rows", native._compiled)
     original_build = native.build
 
-    def build(page, row, slots, *arrays):
+    def build(page, row, slots, *arrays, **kw):
         current.clear()
         current["rows"] = 0.0
         t = clock()
         try:
-            return original_build(page, row, slots, *arrays)
+            return original_build(page, row, slots, *arrays, **kw)
         finally:
             total = clock() - t
             phases = dict(native.last_build_phases())     # assemble (rows included), light's

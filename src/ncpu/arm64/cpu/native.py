@@ -63,6 +63,8 @@ import os
 import re
 import sys
 import time
+import weakref
+from typing import NamedTuple
 from pathlib import Path
 
 import numpy as np
@@ -262,6 +264,16 @@ class _Page:
             ctx.call_conv.return_status_propagate(b, status)
         return value
 
+    def call_address(self, address: int, argtypes, args):
+        """Call the page function at `address` (same signature as this one)."""
+        ctx, b = self.ctx, self.builder
+        fnty = ctx.call_conv.get_function_type(types.int64, argtypes)
+        callee = b.inttoptr(ir.IntType(64)(address), fnty.as_pointer())
+        status, value = ctx.call_conv.call_function(b, callee, types.int64, argtypes, args)
+        with cgutils.if_unlikely(b, status.is_error):
+            ctx.call_conv.return_status_propagate(b, status)
+        return value
+
 
 def frame_type(R, V, st, m):
     """The type of the loop's `(R, V, st, m)`, which it passes to a page function by address."""
@@ -311,8 +323,11 @@ def _straight_runs(slots: dict) -> dict:
 
 
 @global_compiler_lock
-def build(page: int, row: int, slots: dict, R, V, st, m):
-    """Compile the page function for `slots` (see _slots); returns (address, library)."""
+def build(page: int, row: int, slots: dict, R, V, st, m, fallback: int = 0, older=frozenset()):
+    """Compile the page function for `slots` (see _slots); returns (address, library).
+    `fallback`: the address of the page's previous function, which runs slots `older`: a pc
+    this function does not translate is passed on to it (not left), so a rebuild translates
+    only the new runs."""
     _phases.clear()
     t0 = time.process_time()
     ctx = cpu_target.target_context
@@ -346,7 +361,8 @@ def build(page: int, row: int, slots: dict, R, V, st, m):
 
     b.position_at_end(dispatch)
     base = page << 12
-    switch = b.switch(b.load(pcv), leave)
+    older_fn = P.fn.append_basic_block("older") if fallback else leave
+    switch = b.switch(b.load(pcv), older_fn)
     for i, bb in entries.items():
         switch.add_case(i64(base + 4 * i), bb)
 
@@ -373,6 +389,9 @@ def build(page: int, row: int, slots: dict, R, V, st, m):
         if falls:
             if i + 1 in slots:
                 b.branch(bodies[i + 1])
+            elif i + 1 in older:                     # the previous function goes on
+                b.store(npc, pcv)
+                b.branch(older_fn)
             else:
                 leave_at(npc)
             continue
@@ -385,6 +404,11 @@ def build(page: int, row: int, slots: dict, R, V, st, m):
         b.store(npc, pcv)
         b.branch(dispatch)
 
+    if fallback:                                     # it leaves by itself and counts its own
+        b.position_at_end(older_fn)
+        n = b.load(count)
+        more = P.call_address(fallback, argtypes, [cp, b.load(pcv), b.sub(budget, n), b.add(steps0, n)])
+        ctx.call_conv.return_value(b, b.add(n, more))
     b.position_at_end(leave)
     P.call(_compiled(_leave, types.int64(tcp, types.int64)), [cp, b.load(pcv)])
     ctx.call_conv.return_value(b, b.load(count))
@@ -485,10 +509,40 @@ def hot(mem, page: int) -> None:
     nat[DC_TRIES] += 1
 
 
+class _Chain(NamedTuple):
+    """A page's native code: its newest function (`address`, which passes what it does not
+    translate on to the older ones), the slots they translate, and how many functions deep."""
+    row: int
+    address: int
+    slots: dict
+    depth: int
+
+
+MAX_DEPTH = 4                               # functions in a chain before a page is rebuilt whole
+_chains: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()   # Memory -> {page: _Chain}
+
+
+def _chain_holds(m, page: int, row: int, chain) -> bool:
+    """Whether `chain` still fits the page: same decode row, the same words in guest memory
+    (a write may have changed the code it was compiled from)."""
+    if chain is None or chain.row != row or m.pt[page] < 0:
+        return False
+    idx = np.fromiter(chain.slots, np.int64)
+    words = m.d32[(np.int64(m.pt[page]) << 10) + idx].astype(np.int64)
+    return bool((words == [chain.slots[i][2] for i in idx.tolist()]).all())
+
+
 def translate(mem, pcs, R, V, st) -> int:
     """Translate the sampled hot runs (Sampler) of every page sampled often enough; returns the
-    number of pages given new native code."""
+    number of pages given new native code.
+
+    A page translated before keeps its functions while its code is unchanged: the new runs
+    become a function that passes everything else on to the previous one (up to MAX_DEPTH
+    functions, then the page is rebuilt whole), and slots of the older functions that the loop
+    unmarked (a straight run that did not fit a short budget) are marked again: the same code
+    is never compiled twice."""
     m = mem.arrays()
+    chains = _chains.setdefault(mem, {})
     by_page: dict[int, list[int]] = {}
     for pc in pcs:
         by_page.setdefault(pc >> 12, []).append((pc & 4095) >> 2)
@@ -498,13 +552,30 @@ def translate(mem, pcs, R, V, st) -> int:
         if len(sampled) < Sampler.MIN_SAMPLES or row < 0:
             continue
         slots = _slots(m, row)
+        chain = chains.get(page)
+        if not _chain_holds(m, page, row, chain):
+            chain = None
+        older = chain.slots if chain else {}
         marked = set(np.nonzero(m.dc_op[row] <= MARK_BASE)[0].tolist())
-        chosen = hot_runs(slots, sampled) | (marked & set(slots))
+        chosen = (hot_runs(slots, sampled) | (marked & set(slots))) - set(older)
+        # older slots decoded as they were compiled (their words checked above), marked again
+        again = [i for i in older if i in slots and i not in marked and slots[i] == older[i]]
+        for i in again:
+            m.dc_op[row, i] = MARK_BASE - older[i][1]
         if not chosen or chosen <= marked:
             continue
         chosen_slots = {i: slots[i] for i in chosen}
-        address, lib = build(page, row, chosen_slots, R, V, st, m)
+        if chain is not None and chain.depth >= MAX_DEPTH:    # too deep: one function again
+            chosen_slots = {**older, **chosen_slots}
+            chain = None
+        if chain is None:
+            address, lib = build(page, row, chosen_slots, R, V, st, m)
+            chain = _Chain(row, address, chosen_slots, 1)
+        else:
+            address, lib = build(page, row, chosen_slots, R, V, st, m, chain.address, frozenset(older))
+            chain = _Chain(row, address, {**older, **chosen_slots}, chain.depth + 1)
         _libraries.append(lib)
+        chains[page] = chain
         for i, (_, op, *_rest) in chosen_slots.items():
             m.dc_op[row, i] = MARK_BASE - op
         m.dc_nat[row, DC_NAT] = address
