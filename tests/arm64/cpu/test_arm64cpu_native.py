@@ -89,6 +89,25 @@ def test_hot_page_is_translated_after_sampling(threshold):
     assert marked == 0
 
 
+@pytest.fixture
+def every_slot(monkeypatch):
+    """Translate short stretches too (native.worth_translating leaves them to the interpreter):
+    the random sequences are straight code cut by branches, what is compared is the code."""
+    monkeypatch.setattr(native, "MIN_STRETCH", 1)
+
+
+def test_short_stretches_between_calls_stay_interpreted():
+    row = lambda name, imm=0: (name, 0, 0, imm, 0)          # noqa: E731
+    slots = {i: row("ADD_IMM") for i in range(6)}          # a small function: 6 instructions, ret
+    slots[6] = row("RET")
+    slots.update({i: row("ADD_IMM") for i in range(10, 13)})    # a loop: b.cond back 3 slots
+    slots[13] = row("B_COND", -12)
+    slots[14] = row("RET")                                  # after the loop
+    slots.update({i: row("LDST_UI") for i in range(20, 40)})    # 20 instructions, then ret
+    slots[40] = row("RET")
+    assert native.worth_translating(slots, set(slots)) == set(range(10, 15)) | set(range(20, 41))
+
+
 def _translated_run(us, case, init, rounds=1):
     """Run `case` interpreted (decoding its slots), translate every decoded slot, run it again.
     With rounds > 1 the slots are sampled in growing prefixes, one translation each, so that
@@ -136,7 +155,7 @@ def _compare_random_sequences(n, length, classes, seed, rounds=1):
 
 
 @pytest.mark.parametrize("classes,n", [(("int",), 12), (("mem", "int"), 12), (S.CLASSES, 8)])
-def test_random_sequences_same_as_interpreted(threshold, classes, n):
+def test_random_sequences_same_as_interpreted(threshold, every_slot, classes, n):
     threshold(0)                 # only the explicit translate: the runs are too short to get hot
     bad, translated = _compare_random_sequences(n, 20, classes, seed=sum(map(ord, "".join(classes))))
     assert translated >= n // 2, translated
@@ -144,7 +163,7 @@ def test_random_sequences_same_as_interpreted(threshold, classes, n):
 
 
 @pytest.mark.parametrize("classes,n", [(("int",), 12), (("mem", "int"), 12), (("fp", "mem"), 8)])
-def test_rebuilt_pages_chain_to_their_older_functions(threshold, classes, n):
+def test_rebuilt_pages_chain_to_their_older_functions(threshold, every_slot, classes, n):
     """A page translated again gets a function of its new runs only, which passes the other
     slots on to the older function (native.translate): the chain must run as interpreted.
     (No "simd": some SIMD rows differ translated from interpreted with or without chaining,
@@ -157,7 +176,7 @@ def test_rebuilt_pages_chain_to_their_older_functions(threshold, classes, n):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(3))
-def test_random_sequences_same_as_interpreted_long(threshold, seed):
+def test_random_sequences_same_as_interpreted_long(threshold, every_slot, seed):
     threshold(0)
     bad, translated = _compare_random_sequences(60, 28, S.CLASSES, seed=500 + seed)
     assert translated >= 30, translated

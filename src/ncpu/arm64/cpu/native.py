@@ -312,6 +312,58 @@ def hot_runs(slots: dict, sampled) -> set:
     return keep
 
 
+# Branch rows by what they do to control flow within a page (everything else goes on to pc + 4
+# or stops: a load or store may fault, which leaves anyway).
+_JUMPS = {"B"}                                          # to pc + imm only
+_CONDITIONAL = {"B_COND", "CBZ", "CBNZ", "TBZ", "TBNZ"}   # to pc + imm or pc + 4
+_EXITS = {"BL", "BR", "BLR", "RET"}                    # elsewhere: native code is left
+MIN_STRETCH = 16
+
+
+def worth_translating(slots: dict, chosen: set) -> set:
+    """The slots of `chosen` worth native code: those that are in or reach a loop within the
+    chosen slots, and those on a path of at least MIN_STRETCH instructions from where native
+    code is entered to where it is left.  Why: entering and leaving a page function costs more
+    than interpreting a few instructions, so a short stretch entered by a call or a return
+    and left by the next call or return (qsort's comparison function and the code around its
+    call) runs faster interpreted."""
+    succ = {}
+    for i in chosen:
+        name, imm = slots[i][0], slots[i][3]
+        targets = []
+        if name in _JUMPS or name in _CONDITIONAL:
+            targets.append(i + (imm >> 2))
+        if name not in _JUMPS and name not in _EXITS:
+            targets.append(i + 1)
+        succ[i] = [t for t in targets if t in chosen]
+    # loopy: on a cycle or reaching one (a slot reaches itself again: it runs repeatedly)
+    reach = {}
+    for i in chosen:
+        seen, todo = set(), list(succ[i])
+        while todo:
+            j = todo.pop()
+            if j not in seen:
+                seen.add(j)
+                todo.extend(succ[j])
+        reach[i] = seen
+    loopy = {i for i in chosen if i in reach[i] or any(j in reach[j] for j in reach[i])}
+    pred = {i: [] for i in chosen}
+    for i, ts in succ.items():
+        for t in ts:
+            pred[t].append(i)
+    # longest paths (capped at MIN_STRETCH) through the acyclic rest: from an entry to i (`up`;
+    # coming out of a loop counts as long enough) and from i to where native code is left
+    # (`down`), relaxed MIN_STRETCH times instead of recursing (a path may be 1,024 slots long)
+    rest = chosen - loopy
+    up = {i: 1 for i in rest}
+    down = dict(up)
+    for _ in range(MIN_STRETCH):
+        for i in rest:
+            up[i] = min(MIN_STRETCH, 1 + max((MIN_STRETCH if j in loopy else up[j] for j in pred[i]), default=0))
+            down[i] = min(MIN_STRETCH, 1 + max((down[j] for j in succ[i]), default=0))
+    return loopy | {i for i in rest if up[i] + down[i] - 1 >= MIN_STRETCH}
+
+
 def _straight_runs(slots: dict) -> dict:
     """slot -> how many instructions run from it before a branch or an untranslated slot
     (the budget is checked once per run: within one, no instruction leaves for the budget)."""
@@ -557,7 +609,8 @@ def translate(mem, pcs, R, V, st) -> int:
             chain = None
         older = chain.slots if chain else {}
         marked = set(np.nonzero(m.dc_op[row] <= MARK_BASE)[0].tolist())
-        chosen = (hot_runs(slots, sampled) | (marked & set(slots))) - set(older)
+        wanted = hot_runs(slots, sampled) | (marked & set(slots)) | set(older)
+        chosen = worth_translating({**older, **slots}, wanted) - set(older)
         # older slots decoded as they were compiled (their words checked above), marked again
         again = [i for i in older if i in slots and i not in marked and slots[i] == older[i]]
         for i in again:
