@@ -1,6 +1,7 @@
 """Where a native page build's time goes (arm64/cpu/native.py).
 
-    python benchmarks/arm64_native_build.py [--program NAME] [--scale N] [--pipeline light|o3] [--pages]
+    python benchmarks/arm64_native_build.py [--program NAME] [--scale N] [--pipeline light|o3]
+                                            [--whole] [--min-stretch N] [--pages]
 
 Builds one of the benchmark programs (aarch64-linux-gnu-gcc -static -O2),
 runs it with native translation on, and times every `native.build` call by
@@ -14,7 +15,9 @@ phase (process CPU time):
 Prints the totals, ms per translated guest instruction (what LLVM costs per
 instruction: rows excluded, they are a one-time cost), and the run's CPU
 time; --pages lists every build.  --pipeline o3 is numba's own finalize (O3
-module passes and code generation at O3), the way pages were built first.
+module passes and code generation at O3), the way pages were built first;
+--whole rebuilds a page's whole function each round (no chaining) and
+--min-stretch 1 translates short stretches too, as native.py first did.
 """
 
 from __future__ import annotations
@@ -87,6 +90,8 @@ def main() -> int:
     parser.add_argument("--scale", type=int, default=20, help="the program's argument (default 20)")
     parser.add_argument("--pipeline", choices=("light", "o3"), default=None,
                         help="how page functions are optimised and compiled (default: native.py's)")
+    parser.add_argument("--whole", action="store_true", help="rebuild whole pages, no chained functions")
+    parser.add_argument("--min-stretch", type=int, default=None, help="native.MIN_STRETCH (1: translate every run)")
     parser.add_argument("--pages", action="store_true", help="print every build")
     opts = parser.parse_args()
 
@@ -94,6 +99,10 @@ def main() -> int:
     from ncpu.arm64.linux import Machine
     if opts.pipeline:
         native.PIPELINE = opts.pipeline
+    if opts.whole:
+        native.MAX_DEPTH = 1
+    if opts.min_stretch is not None:
+        native.MIN_STRETCH = opts.min_stretch
     native.set_threshold(native.ON_THRESHOLD)
     log: list[dict] = []
     _instrument(native, log)
@@ -114,7 +123,7 @@ def main() -> int:
     total = sum(e["total"] for e in log)
     sums = {p: sum(e.get(p, 0.0) for e in log) for p in PHASES}
     llvm = total - sums["rows"]
-    print(f"pipeline {native.PIPELINE}: {len(log)} builds, {n} translated instructions "
+    print(f"pipeline {native.PIPELINE}, max depth {native.MAX_DEPTH}, min stretch {native.MIN_STRETCH}: {len(log)} builds, {n} translated instructions "
           f"(largest page {max((e['instructions'] for e in log), default=0)}), status {result.status}")
     print(f"build CPU s: {total:.2f} (" + ", ".join(f"{p} {sums[p]:.2f}" for p in PHASES) + ")")
     if n:

@@ -7,9 +7,14 @@ code was fast but numba's typing and analyses took 20-50 s per page.  Here
 numba compiles each *row* once, as a small function (its row code from
 gen_loop, the same text the loop carries, so nothing is written twice), and
 a page is assembled directly in LLVM IR: per instruction, a call of its row's
-function with the word, immediate, registers and pc as constants.  numba's
-code library links the row functions in and LLVM inlines and folds them, so
-per page only LLVM's optimiser runs (no numba pipeline).
+function with the word, immediate, registers and pc as constants.  The page's
+module gets the rows' already optimised code linked in and inlined, then a
+short pass list (always-inline, global DCE, SROA, instcombine, simplifycfg,
+DCE) folds the constants, and code is generated at level 1 into an object
+that numba's JIT engine loads (`_finish_light`; numba's own finalize, O3
+module passes twice and O3 code generation, stays as PIPELINE = "o3" for
+comparison).  Level 0 generates code faster but spills everything: the tight
+loop ran at 350 M instructions per CPU-second against 535-690 at level 1.
 
 What a page function does (`page_fn(cp, pc, budget, steps) -> retired`, cp the address of
 the loop's `(R, V, st, m)`):
@@ -31,28 +36,38 @@ function of the straight runs holding its sampled slots, stores its address
 in `dc_nat[row, DC_NAT]` and marks each translated slot in `dc_op` as
 MARK_BASE - op (a negative value, so the inner loop leaves at it); the loop
 calls the page function where it finds a mark.  A page that stays hot is
-sampled again (up to MAX_TRIES times) and its function rebuilt with the new
-runs added.  A write to the page resets its decode row, and with it the
+sampled again (up to MAX_TRIES times); its new runs become a function of their
+own that passes every other pc on to the previous function (a direct call), so
+no slot is compiled twice; after MAX_DEPTH functions the page is rebuilt as one.
+Only runs worth it are translated (`worth_translating`): those in or reaching a
+loop within the page, and stretches of at least MIN_STRETCH instructions between
+where native code is entered and left; a shorter one (a comparison function
+called by qsort, the code between two calls) runs faster interpreted, because
+each entry and exit goes through the loop's outer path.  A write to the page resets its decode row, and with it the
 marks: the page is interpreted again.  With debug hooks the loop interprets
 a marked slot instead (hooks see every instruction).
 
-Off by default (`NCPU_NATIVE=on` or a threshold turns it on): the code it
-makes is fast on tight loops (the 5-instruction loop of
-benchmarks/arm64_cpu_loop.py at about 2,000 million instructions per
-CPU-second against about 550 interpreted), but LLVM takes 15-25 ms of CPU per
-guest instruction (numba's O3 pipeline and code generation over the inlined
-rows: a load or store row is a few hundred LLVM instructions before folding),
-and each entry and exit costs more than interpreting a short run, so
-call-heavy code (qsort calling its comparison function) runs slower than
-interpreted.  docs/arm64.md has the figures and what would be needed.
+Off by default (`NCPU_NATIVE=on` or a threshold turns it on).  Measured with
+benchmarks/arm64_native_build.py (build time by phase) and arm64_vs_qemu.py
+(docs/arm64.md has the figures): LLVM now takes about 8-16 ms of CPU per
+translated guest instruction (was 23-38 ms with numba's finalize; what is left
+is mostly the optimiser and code generation over the inlined rows, a load or
+store row being a few hundred LLVM instructions with its slow paths), and with
+chaining and the choice of runs arm64_bench translates 48 instructions in 4
+builds instead of 1,106 in 29.  Native code now takes less CPU time than the
+interpreter on arm64_bench, arm64_calls and arm64_mem (2-52% less, pairs of
+runs on a loaded machine), not on arm64_fp, and is still 4-6x qemu, far from
+3x: entering and leaving page functions, the loads and stores (a straight run
+ends at each), and sampling cost what remains.
 
 The row functions live in a module generated into nCPU's cache directory
 (named by a digest of the loop's sources, so an edit of a family makes a new
 one) and are compiled with numba's cache the first time a page needs them.
 Files of earlier versions stay there (a few hundred kilobytes each).
 A slot whose straight run does not fit the budget left when the loop reaches it is unmarked
-for good (run.py) and interpreted from then on: a cost of short budgets (the scheduler's quanta),
-not of correctness.
+(run.py) and interpreted until the page is translated again, which marks it again without
+compiling: a cost of short budgets (the scheduler's quanta, the sampler's slices), not of
+correctness.
 """
 from __future__ import annotations
 
@@ -82,11 +97,13 @@ from .state import PC
 
 ON_THRESHOLD = 1 << 20      # instructions interpreted on a page before its time is sampled
 _override = None            # set_threshold's value, which wins over $NCPU_NATIVE
-PIPELINE = "light"
-_phases: dict = {}
+PIPELINE = "light"          # how page functions are compiled: "light" (_finish_light) or "o3"
+_phases: dict = {}          # CPU seconds of the last build by phase (benchmarks/arm64_native_build.py)
 
 
 def last_build_phases() -> dict:
+    """{phase: CPU seconds} of the last `build` (assemble, and for "light" parse, link,
+    optimize, codegen)."""
     return _phases
 
 
