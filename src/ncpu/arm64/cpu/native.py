@@ -43,14 +43,15 @@ Only runs worth it are translated (`worth_translating`): those in or reaching a
 loop within the page, and stretches of at least MIN_STRETCH instructions between
 where native code is entered and left; a shorter one (a comparison function
 called by qsort, the code between two calls) runs faster interpreted, because
-each entry and exit goes through the loop's outer path.  A write to the page resets its decode row, and with it the
-marks: the page is interpreted again.  With debug hooks the loop interprets
+each entry and exit goes through the loop's outer path.  A write to the page
+resets its decode row, and with it the marks: the page is interpreted again.  With debug hooks the loop interprets
 a marked slot instead (hooks see every instruction).
 
 Off by default (`NCPU_NATIVE=on` or a threshold turns it on).  Measured with
 benchmarks/arm64_native_build.py (build time by phase) and arm64_vs_qemu.py
 (docs/arm64.md has the figures): LLVM now takes about 8-16 ms of CPU per
-translated guest instruction (was 23-38 ms with numba's finalize; what is left
+translated guest instruction of arm64_bench, 30 of arm64_fp's FP code (was
+23-38 ms on arm64_bench with numba's finalize; what is left
 is mostly the optimiser and code generation over the inlined rows, a load or
 store row being a few hundred LLVM instructions with its slow paths), and with
 chaining and the choice of runs arm64_bench translates 48 instructions in 4
