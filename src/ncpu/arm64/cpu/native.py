@@ -7,9 +7,14 @@ code was fast but numba's typing and analyses took 20-50 s per page.  Here
 numba compiles each *row* once, as a small function (its row code from
 gen_loop, the same text the loop carries, so nothing is written twice), and
 a page is assembled directly in LLVM IR: per instruction, a call of its row's
-function with the word, immediate, registers and pc as constants.  numba's
-code library links the row functions in and LLVM inlines and folds them, so
-per page only LLVM's optimiser runs (no numba pipeline).
+function with the word, immediate, registers and pc as constants.  The page's
+module gets the rows' already optimised code linked in and inlined, then a
+short pass list (always-inline, global DCE, SROA, instcombine, simplifycfg,
+DCE) folds the constants, and code is generated at level 1 into an object
+that numba's JIT engine loads (`_finish_light`; numba's own finalize, O3
+module passes twice and O3 code generation, stays as PIPELINE = "o3" for
+comparison).  Level 0 generates code faster but spills everything: the tight
+loop ran at 350 M instructions per CPU-second against 535-690 at level 1.
 
 What a page function does (`page_fn(cp, pc, budget, steps) -> retired`, cp the address of
 the loop's `(R, V, st, m)`):
@@ -31,28 +36,39 @@ function of the straight runs holding its sampled slots, stores its address
 in `dc_nat[row, DC_NAT]` and marks each translated slot in `dc_op` as
 MARK_BASE - op (a negative value, so the inner loop leaves at it); the loop
 calls the page function where it finds a mark.  A page that stays hot is
-sampled again (up to MAX_TRIES times) and its function rebuilt with the new
-runs added.  A write to the page resets its decode row, and with it the
-marks: the page is interpreted again.  With debug hooks the loop interprets
+sampled again (up to MAX_TRIES times); its new runs become a function of their
+own that passes every other pc on to the previous function (a direct call), so
+no slot is compiled twice; after MAX_DEPTH functions the page is rebuilt as one.
+Only runs worth it are translated (`worth_translating`): those in or reaching a
+loop within the page, and stretches of at least MIN_STRETCH instructions between
+where native code is entered and left; a shorter one (a comparison function
+called by qsort, the code between two calls) runs faster interpreted, because
+each entry and exit goes through the loop's outer path.  A write to the page
+resets its decode row, and with it the marks: the page is interpreted again.  With debug hooks the loop interprets
 a marked slot instead (hooks see every instruction).
 
-Off by default (`NCPU_NATIVE=on` or a threshold turns it on): the code it
-makes is fast on tight loops (the 5-instruction loop of
-benchmarks/arm64_cpu_loop.py at about 2,000 million instructions per
-CPU-second against about 550 interpreted), but LLVM takes 15-25 ms of CPU per
-guest instruction (numba's O3 pipeline and code generation over the inlined
-rows: a load or store row is a few hundred LLVM instructions before folding),
-and each entry and exit costs more than interpreting a short run, so
-call-heavy code (qsort calling its comparison function) runs slower than
-interpreted.  docs/arm64.md has the figures and what would be needed.
+Off by default (`NCPU_NATIVE=on` or a threshold turns it on).  Measured with
+benchmarks/arm64_native_build.py (build time by phase) and arm64_vs_qemu.py
+(docs/arm64.md has the figures): LLVM now takes about 8-16 ms of CPU per
+translated guest instruction of arm64_bench, 30 of arm64_fp's FP code (was
+23-38 ms on arm64_bench with numba's finalize; what is left
+is mostly the optimiser and code generation over the inlined rows, a load or
+store row being a few hundred LLVM instructions with its slow paths), and with
+chaining and the choice of runs arm64_bench translates 48 instructions in 4
+builds instead of 1,106 in 29.  Native code now takes less CPU time than the
+interpreter on arm64_bench, arm64_calls and arm64_mem (2-52% less, pairs of
+runs on a loaded machine), not on arm64_fp, and is still 4-6x qemu, far from
+3x: entering and leaving page functions, the loads and stores (a straight run
+ends at each), and sampling cost what remains.
 
 The row functions live in a module generated into nCPU's cache directory
 (named by a digest of the loop's sources, so an edit of a family makes a new
 one) and are compiled with numba's cache the first time a page needs them.
 Files of earlier versions stay there (a few hundred kilobytes each).
 A slot whose straight run does not fit the budget left when the loop reaches it is unmarked
-for good (run.py) and interpreted from then on: a cost of short budgets (the scheduler's quanta),
-not of correctness.
+(run.py) and interpreted until the page is translated again, which marks it again without
+compiling: a cost of short budgets (the scheduler's quanta, the sampler's slices), not of
+correctness.
 """
 from __future__ import annotations
 
@@ -62,9 +78,13 @@ import importlib.util
 import os
 import re
 import sys
+import time
+import weakref
+from typing import NamedTuple
 from pathlib import Path
 
 import numpy as np
+import llvmlite.binding as llvm
 from llvmlite import ir
 from numba import njit, typeof, types
 from numba.core import cgutils
@@ -78,6 +98,14 @@ from .state import PC
 
 ON_THRESHOLD = 1 << 20      # instructions interpreted on a page before its time is sampled
 _override = None            # set_threshold's value, which wins over $NCPU_NATIVE
+PIPELINE = "light"          # how page functions are compiled: "light" (_finish_light) or "o3"
+_phases: dict = {}          # CPU seconds of the last build by phase (benchmarks/arm64_native_build.py)
+
+
+def last_build_phases() -> dict:
+    """{phase: CPU seconds} of the last `build` (assemble, and for "light" parse, link,
+    optimize, codegen)."""
+    return _phases
 
 
 def threshold() -> int:
@@ -254,6 +282,16 @@ class _Page:
             ctx.call_conv.return_status_propagate(b, status)
         return value
 
+    def call_address(self, address: int, argtypes, args):
+        """Call the page function at `address` (same signature as this one)."""
+        ctx, b = self.ctx, self.builder
+        fnty = ctx.call_conv.get_function_type(types.int64, argtypes)
+        callee = b.inttoptr(ir.IntType(64)(address), fnty.as_pointer())
+        status, value = ctx.call_conv.call_function(b, callee, types.int64, argtypes, args)
+        with cgutils.if_unlikely(b, status.is_error):
+            ctx.call_conv.return_status_propagate(b, status)
+        return value
+
 
 def frame_type(R, V, st, m):
     """The type of the loop's `(R, V, st, m)`, which it passes to a page function by address."""
@@ -292,6 +330,58 @@ def hot_runs(slots: dict, sampled) -> set:
     return keep
 
 
+# Branch rows by what they do to control flow within a page (everything else goes on to pc + 4
+# or stops: a load or store may fault, which leaves anyway).
+_JUMPS = {"B"}                                          # to pc + imm only
+_CONDITIONAL = {"B_COND", "CBZ", "CBNZ", "TBZ", "TBNZ"}   # to pc + imm or pc + 4
+_EXITS = {"BL", "BR", "BLR", "RET"}                    # elsewhere: native code is left
+MIN_STRETCH = 16
+
+
+def worth_translating(slots: dict, chosen: set) -> set:
+    """The slots of `chosen` worth native code: those that are in or reach a loop within the
+    chosen slots, and those on a path of at least MIN_STRETCH instructions from where native
+    code is entered to where it is left.  Why: entering and leaving a page function costs more
+    than interpreting a few instructions, so a short stretch entered by a call or a return
+    and left by the next call or return (qsort's comparison function and the code around its
+    call) runs faster interpreted."""
+    succ = {}
+    for i in chosen:
+        name, imm = slots[i][0], slots[i][3]
+        targets = []
+        if name in _JUMPS or name in _CONDITIONAL:
+            targets.append(i + (imm >> 2))
+        if name not in _JUMPS and name not in _EXITS:
+            targets.append(i + 1)
+        succ[i] = [t for t in targets if t in chosen]
+    # loopy: on a cycle or reaching one (a slot reaches itself again: it runs repeatedly)
+    reach = {}
+    for i in chosen:
+        seen, todo = set(), list(succ[i])
+        while todo:
+            j = todo.pop()
+            if j not in seen:
+                seen.add(j)
+                todo.extend(succ[j])
+        reach[i] = seen
+    loopy = {i for i in chosen if i in reach[i] or any(j in reach[j] for j in reach[i])}
+    pred = {i: [] for i in chosen}
+    for i, ts in succ.items():
+        for t in ts:
+            pred[t].append(i)
+    # longest paths (capped at MIN_STRETCH) through the acyclic rest: from an entry to i (`up`;
+    # coming out of a loop counts as long enough) and from i to where native code is left
+    # (`down`), relaxed MIN_STRETCH times instead of recursing (a path may be 1,024 slots long)
+    rest = chosen - loopy
+    up = {i: 1 for i in rest}
+    down = dict(up)
+    for _ in range(MIN_STRETCH):
+        for i in rest:
+            up[i] = min(MIN_STRETCH, 1 + max((MIN_STRETCH if j in loopy else up[j] for j in pred[i]), default=0))
+            down[i] = min(MIN_STRETCH, 1 + max((down[j] for j in succ[i]), default=0))
+    return loopy | {i for i in rest if up[i] + down[i] - 1 >= MIN_STRETCH}
+
+
 def _straight_runs(slots: dict) -> dict:
     """slot -> how many instructions run from it before a branch or an untranslated slot
     (the budget is checked once per run: within one, no instruction leaves for the budget)."""
@@ -303,8 +393,13 @@ def _straight_runs(slots: dict) -> dict:
 
 
 @global_compiler_lock
-def build(page: int, row: int, slots: dict, R, V, st, m):
-    """Compile the page function for `slots` (see _slots); returns (address, library)."""
+def build(page: int, row: int, slots: dict, R, V, st, m, fallback: int = 0, older=frozenset()):
+    """Compile the page function for `slots` (see _slots); returns (address, library).
+    `fallback`: the address of the page's previous function, which runs slots `older`: a pc
+    this function does not translate is passed on to it (not left), so a rebuild translates
+    only the new runs."""
+    _phases.clear()
+    t0 = time.process_time()
     ctx = cpu_target.target_context
     rows = rows_module()
     tcp = types.CPointer(frame_type(R, V, st, m))
@@ -336,7 +431,8 @@ def build(page: int, row: int, slots: dict, R, V, st, m):
 
     b.position_at_end(dispatch)
     base = page << 12
-    switch = b.switch(b.load(pcv), leave)
+    older_fn = P.fn.append_basic_block("older") if fallback else leave
+    switch = b.switch(b.load(pcv), older_fn)
     for i, bb in entries.items():
         switch.add_case(i64(base + 4 * i), bb)
 
@@ -363,6 +459,9 @@ def build(page: int, row: int, slots: dict, R, V, st, m):
         if falls:
             if i + 1 in slots:
                 b.branch(bodies[i + 1])
+            elif i + 1 in older:                     # the previous function goes on
+                b.store(npc, pcv)
+                b.branch(older_fn)
             else:
                 leave_at(npc)
             continue
@@ -375,12 +474,77 @@ def build(page: int, row: int, slots: dict, R, V, st, m):
         b.store(npc, pcv)
         b.branch(dispatch)
 
+    if fallback:                                     # it leaves by itself and counts its own
+        b.position_at_end(older_fn)
+        n = b.load(count)
+        more = P.call_address(fallback, argtypes, [cp, b.load(pcv), b.sub(budget, n), b.add(steps0, n)])
+        ctx.call_conv.return_value(b, b.add(n, more))
     b.position_at_end(leave)
     P.call(_compiled(_leave, types.int64(tcp, types.int64)), [cp, b.load(pcv)])
     ctx.call_conv.return_value(b, b.load(count))
-    P.lib.add_ir_module(P.module)
-    P.lib.finalize()
-    return P.lib.get_pointer_to_function(P.fn.name), P.lib
+    _phases["assemble"] = time.process_time() - t0
+    if PIPELINE == "o3":
+        P.lib.add_ir_module(P.module)
+        P.lib.finalize()
+        return P.lib.get_pointer_to_function(P.fn.name), P.lib
+    return _finish_light(P), None
+
+
+# ---- the light pipeline: a short pass list and cheap code generation ---------------------------
+
+CODEGEN_OPT = 1
+
+
+@functools.lru_cache(maxsize=None)
+def _target_machine(opt: int):
+    """A target machine like numba's JIT one (host CPU and features, its relocation and code
+    model), but generating code at level `opt`."""
+    options = dict(opt=opt)
+    cpu_target.target_context.codegen()._customize_tm_options(options)
+    return llvm.Target.from_default_triple().create_target_machine(**options)
+
+
+def _finish_light(P) -> int:
+    """Optimise and compile page P's module; returns the page function's address.
+
+    numba's finalize runs its O3 module pipeline twice over (a cheap pass, then the full one)
+    and generates code at O3: 20-35 ms of CPU per guest instruction.  A page function needs
+    much less: its rows are already optimised (numba compiled them at O3), so what is left is
+    inlining them, promoting the frame to registers and folding the constant operands."""
+    clock = time.process_time
+    codegen = P.ctx.codegen()
+    t = clock()
+    mod = llvm.parse_assembly(str(P.module))
+    mod.data_layout = codegen._data_layout
+    t, _phases["parse"] = clock(), clock() - t
+    for library in P.linked:            # the rows' optimised modules, copied in
+        mod.link_in(library._get_module_for_linking(), preserve=True)
+    for fn in mod.functions:            # every row inlined, then dropped (not exported)
+        if not fn.is_declaration and fn.name != P.fn.name:
+            fn.linkage = "internal"
+            fn.add_function_attribute("alwaysinline")
+    t, _phases["link"] = clock(), clock() - t
+    tm = _target_machine(CODEGEN_OPT)
+    pb = llvm.create_pass_builder(tm, llvm.create_pipeline_tuning_options(speed_level=1))
+    pm = llvm.create_new_module_pass_manager()
+    pm.add_always_inliner_pass()
+    pm.add_global_dead_code_eliminate_pass()
+    pm.add_sroa_pass()
+    pm.add_instruction_combine_pass()
+    pm.add_simplify_cfg_pass()
+    pm.add_instruction_combine_pass()
+    pm.add_dead_code_elimination_pass()
+    pm.run(mod, pb)
+    t, _phases["optimize"] = clock(), clock() - t
+    obj = llvm.ObjectFileRef.from_data(tm.emit_object(mod))
+    engine = codegen._engine
+    engine._ee.add_object_file(obj)
+    engine.finalize_object()
+    address = engine._ee.get_function_address(P.fn.name)
+    _phases["codegen"] = clock() - t
+    if not address:
+        raise RuntimeError(f"native: {P.fn.name} not found after loading its code")
+    return address
 
 
 class Sampler:
@@ -415,10 +579,40 @@ def hot(mem, page: int) -> None:
     nat[DC_TRIES] += 1
 
 
+class _Chain(NamedTuple):
+    """A page's native code: its newest function (`address`, which passes what it does not
+    translate on to the older ones), the slots they translate, and how many functions deep."""
+    row: int
+    address: int
+    slots: dict
+    depth: int
+
+
+MAX_DEPTH = 4                               # functions in a chain before a page is rebuilt whole
+_chains: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()   # Memory -> {page: _Chain}
+
+
+def _chain_holds(m, page: int, row: int, chain) -> bool:
+    """Whether `chain` still fits the page: same decode row, the same words in guest memory
+    (a write may have changed the code it was compiled from)."""
+    if chain is None or chain.row != row or m.pt[page] < 0:
+        return False
+    idx = np.fromiter(chain.slots, np.int64)
+    words = m.d32[(np.int64(m.pt[page]) << 10) + idx].astype(np.int64)
+    return bool((words == [chain.slots[i][2] for i in idx.tolist()]).all())
+
+
 def translate(mem, pcs, R, V, st) -> int:
     """Translate the sampled hot runs (Sampler) of every page sampled often enough; returns the
-    number of pages given new native code."""
+    number of pages given new native code.
+
+    A page translated before keeps its functions while its code is unchanged: the new runs
+    become a function that passes everything else on to the previous one (up to MAX_DEPTH
+    functions, then the page is rebuilt whole), and slots of the older functions that the loop
+    unmarked (a straight run that did not fit a short budget) are marked again: the same code
+    is never compiled twice."""
     m = mem.arrays()
+    chains = _chains.setdefault(mem, {})
     by_page: dict[int, list[int]] = {}
     for pc in pcs:
         by_page.setdefault(pc >> 12, []).append((pc & 4095) >> 2)
@@ -428,13 +622,31 @@ def translate(mem, pcs, R, V, st) -> int:
         if len(sampled) < Sampler.MIN_SAMPLES or row < 0:
             continue
         slots = _slots(m, row)
+        chain = chains.get(page)
+        if not _chain_holds(m, page, row, chain):
+            chain = None
+        older = chain.slots if chain else {}
         marked = set(np.nonzero(m.dc_op[row] <= MARK_BASE)[0].tolist())
-        chosen = hot_runs(slots, sampled) | (marked & set(slots))
+        wanted = hot_runs(slots, sampled) | (marked & set(slots)) | set(older)
+        chosen = worth_translating({**older, **slots}, wanted) - set(older)
+        # older slots decoded as they were compiled (their words checked above), marked again
+        again = [i for i in older if i in slots and i not in marked and slots[i] == older[i]]
+        for i in again:
+            m.dc_op[row, i] = MARK_BASE - older[i][1]
         if not chosen or chosen <= marked:
             continue
         chosen_slots = {i: slots[i] for i in chosen}
-        address, lib = build(page, row, chosen_slots, R, V, st, m)
+        if chain is not None and chain.depth >= MAX_DEPTH:    # too deep: one function again
+            chosen_slots = {**older, **chosen_slots}
+            chain = None
+        if chain is None:
+            address, lib = build(page, row, chosen_slots, R, V, st, m)
+            chain = _Chain(row, address, chosen_slots, 1)
+        else:
+            address, lib = build(page, row, chosen_slots, R, V, st, m, chain.address, frozenset(older))
+            chain = _Chain(row, address, {**older, **chosen_slots}, chain.depth + 1)
         _libraries.append(lib)
+        chains[page] = chain
         for i, (_, op, *_rest) in chosen_slots.items():
             m.dc_op[row, i] = MARK_BASE - op
         m.dc_nat[row, DC_NAT] = address
