@@ -12,8 +12,12 @@ from entries.py; calls.py says why), so this module does not import it and
 edits of the cold rows do not recompile the loop; it gets the memory arrays
 by address too (`mp`, calls.pointer_to), so a call does not copy them.
 """
+import re
+from collections import defaultdict
+
 import numpy as np
 from numba import njit
+from numba.core import analysis
 from numba.core.compiler import Compiler, DefaultPassBuilder
 from numba.core.compiler_machinery import register_pass
 from numba.core.inline_closurecall import InlineWorker
@@ -132,6 +136,53 @@ class _InlineInlinablesOnce(InlineInlinables):
             InlineWorker.run_untyped_passes = original
 
 
+def _live_map(cfg, blocks, var_use_map, var_def_map):
+    """numba.core.analysis.compute_live_map, the same result, with each set of variable names
+    held as an int bit mask.
+
+    numba's version first computes, per block, the set of every variable defined or used on
+    any path into it: in the loop, where the inner loop's back edge reaches every row, nearly
+    all of its thousands of names in each of its thousands of blocks, unions of Python sets
+    rebuilt on every pass (half of `_run`'s own compile time, docs/arm64.md).  Both fix-points
+    are the same equations iterated in the same order, so they reach the same sets."""
+    index, names = {}, []
+
+    def mask(vs):
+        m = 0
+        for v in vs:
+            if v not in index:
+                index[v] = len(names)
+                names.append(v)
+            m |= 1 << index[v]
+        return m
+
+    use = {k: mask(v) for k, v in var_use_map.items()}
+    defs = {k: mask(v) for k, v in var_def_map.items()}
+    order = cfg.topo_order()
+    reach = defaultdict(int)            # variables defined or used on some path into the block
+    changed = True
+    while changed:
+        changed = False
+        for k in order:
+            new = reach[k] | defs[k] | use[k]
+            changed |= new != reach[k]
+            reach[k] = new
+            for s, _ in cfg.successors(k):
+                changed |= reach[s] | new != reach[s]
+                reach[s] |= new
+    live = {k: use[k] for k in blocks}   # variables live at the block's entry
+    changed = True
+    while changed:
+        changed = False
+        for k in reversed(order):
+            for p, _ in cfg.predecessors(k):
+                new = live[p] | (live[k] & reach[p] & ~defs[p])
+                changed |= new != live[p]
+                live[p] = new
+    top = {k: len(bin(m)) - 1 for k, m in live.items()}      # bin(m)[j] is bit top - j
+    return {k: {names[top[k] - j.start()] for j in re.finditer("1", bin(m))} for k, m in live.items()}
+
+
 class _LoopCompiler(Compiler):
     """numba's nopython pipeline made cheaper for the generated loop only (docs/arm64.md,
     "Compile time"); numba's pass timings of `_run` decided each change:
@@ -145,7 +196,15 @@ class _LoopCompiler(Compiler):
     - no post-typing rewrites (NopythonRewrites): none of numba's after-inference
       rewrites (array expressions, constant arrays, string-literal items) matches
       anything here (logged), but the pass rebuilds the variables' lifetimes twice;
-    - the inliner reads each `inline="always"` callee once (_InlineInlinablesOnce)."""
+    - the inliner reads each `inline="always"` callee once (_InlineInlinablesOnce);
+    - the variables' lifetimes (rebuilt after most passes) from bit masks (_live_map)."""
+
+    def _compile_core(self):
+        numba_live_map, analysis.compute_live_map = analysis.compute_live_map, _live_map
+        try:
+            return super()._compile_core()
+        finally:
+            analysis.compute_live_map = numba_live_map
 
     def define_pipelines(self):
         self.state.flags.enable_ssa = False
