@@ -199,6 +199,8 @@ class _LoopCompiler(Compiler):
     - the variables' lifetimes (rebuilt after most passes) from bit masks (_live_map)."""
 
     def _compile_core(self):
+        # numba's passes call analysis.compute_live_map by module attribute; the callees numba
+        # compiles while it types the loop get _live_map too (the same sets, cheaper)
         numba_live_map, analysis.compute_live_map = analysis.compute_live_map, _live_map
         try:
             return super()._compile_core()
