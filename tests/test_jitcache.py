@@ -303,9 +303,9 @@ def test_compiled_functions_name_only_sources_their_stamp_covers():
 
 
 def test_the_arm64_loop_does_not_reach_the_cold_families():
-    """run.py calls exec_cold (which calls the cold families) by address (entries.py): their sources are not in the
-    loop's stamp, so editing a cold SIMD family does not recompile the loop; entries.py, which
-    resolves exec_cold, reaches them all."""
+    """run.py calls cold_rows.py's functions (which call the cold families) by address (entries.py): their sources
+    are not in the loop's stamp, so editing a cold SIMD family does not recompile the loop; entries.py, which
+    resolves them, reaches them all."""
     cpu = SRC / "ncpu" / "arm64" / "cpu"
     loop = {p.name for p in jitcache.reach(cpu / "run.py", SRC)}
     entries = {p.name for p in jitcache.reach(cpu / "entries.py", SRC)}
@@ -316,7 +316,7 @@ def test_the_arm64_loop_does_not_reach_the_cold_families():
 
 
 def test_the_loop_passes_what_its_callees_by_address_take():
-    """entries.py compiles exec_cold for its parameters; run.py's call by address
+    """entries.py compiles each of cold_rows.GROUPS for its parameters; run.py's call by address
     must pass the same arguments in the same order (a call through an address is not checked):
     the packed register operands, the address of the memory arrays, the steps run so far."""
     import inspect
@@ -324,7 +324,8 @@ def test_the_loop_passes_what_its_callees_by_address_take():
 
     from ncpu.arm64.cpu import cold_rows, run
 
-    calls = dict(re.findall(r"call_at\(fp\[(\d)\], ([^)]*)\)", Path(run.__file__).read_text()))
-    cold = [*inspect.signature(cold_rows.exec_cold.py_func).parameters]
-    assert calls["0"].replace("[row, i]", "").split(", ") == [*cold[:7], "dc_regs", "mp", "steps"] and cold[7:] == ["rg", "mp", "steps"]
-    assert set(calls) == {"0"}
+    calls = dict(re.findall(r"call_at\(fp\[(\w+)\], ([^)]*)\)", Path(run.__file__).read_text()))
+    assert set(calls) == {"k"}
+    for group in cold_rows.GROUPS:
+        cold = [*inspect.signature(group.py_func).parameters]
+        assert calls["k"].replace("[row, i]", "").split(", ") == [*cold[:7], "dc_regs", "mp", "steps"] and cold[7:] == ["rg", "mp", "steps"]

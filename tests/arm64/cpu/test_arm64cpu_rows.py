@@ -30,7 +30,7 @@ def test_generated_loop_is_current():
 
 def test_every_row_has_one_executor():
     """The table names the execute function of every instruction (rows.executes), and the
-    loop runs each row either inline (gen_loop.rows) or through exec_cold (cold_rows), once."""
+    loop runs each row either inline (gen_loop.rows) or through cold_rows.py, once."""
     missing = [e.name for e in T.TABLE if e.name not in EXECUTOR]
     assert missing == []
     assert sorted(gen_loop.rows() + gen_loop.cold_rows(), key=T.BY_NAME_ID.get) == [e.name for e in T.TABLE]
@@ -107,7 +107,7 @@ def _machine(rng, w):
 @pytest.mark.parametrize("name", gen_loop.rows() + sorted(OUT_OF_LINE))
 def test_loop_matches_family(name):
     """One instruction through Cpu.run (the generated copy, or for a cold row the call
-    from exec_cold) against a direct call of its family on a copy of the machine:
+    from cold_rows.py) against a direct call of its family on a copy of the machine:
     registers, vector registers, memory, and the stop (SVC retires, BRK and faults do not)."""
     rng = random.Random(name)
     e = T.BY_NAME[name]

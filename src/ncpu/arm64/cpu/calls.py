@@ -3,16 +3,16 @@
 Why: numba links a callee's code into its caller, so the hot loop (run.py)
 was recompiled whenever any executor it calls changed, and each of its
 compiles optimised the out-of-line executors again.  The loop instead calls
-exec_cold (which calls the cold rows' families) through an address it
-receives as an argument (entries.py resolves it); run.py does not import
+the functions of cold_rows.py (which call the cold rows' families) through
+addresses it receives as an argument (entries.py resolves them); run.py does not import
 cold_rows, so an edit of a cold family reaches neither the loop's code nor
 its cache stamp (ncpu.jitcache).
 
 An address is resolved the first time it is needed: the caller finds 0,
 calls `unresolved` (the loop stops with R_RESOLVE, the instruction not run),
 Cpu.run has entries.resolve compile or load that one function, and the
-instruction runs again.  So a run that needs no cold row does not load
-exec_cold and its families from the cache at all.
+instruction runs again.  So a run that needs no cold row of a group does not
+compile or load that group and its families at all.
 
 Both sides derive the signature from the same values by one rule (`canonical`):
 integers are passed as int64, everything else as its own numba type.  The
@@ -65,7 +65,7 @@ def pointer_to(typingctx, value):
     frame (one slot per call site, in the function's entry block), valid until the caller
     returns.  Why: numba passes a tuple argument field by field, so the memory arrays
     (memory.MemArrays: twelve arrays, about a hundred machine words) would be copied onto
-    the stack at every call into exec_cold; the loop stores them once and passes the address."""
+    the stack at every call into cold_rows.py; the loop stores them once and passes the address."""
     def codegen(context, builder, sig, args):
         model = context.data_model_manager[sig.args[0]]
         slot = cgutils.alloca_once(builder, model.get_data_type())

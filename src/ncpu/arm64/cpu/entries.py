@@ -1,19 +1,22 @@
-"""The executor the hot loop calls by address (calls.py), and its address.
+"""The executors the hot loop calls by address (calls.py), and their addresses.
 
-run.py reads `addresses(...)[COLD]`: cold_rows.exec_cold, which calls the
-cold rows' families. run.py does not import it, so an edit of a cold family
-recompiles that family and exec_cold, not the loop (ncpu.jitcache stamps each
-function with the sources its module imports).
+run.py reads `addresses(...)[k]`: cold_rows.GROUPS[k], one function per module of
+cold families (run.COLD_GROUP gives each row's k), each resolved the first time one
+of its rows runs, so a program compiles only the groups it uses.  run.py does not
+import them, so an edit of a cold family recompiles that family and its group, not
+the loop (ncpu.jitcache stamps each function with the sources its module imports).
 """
 import numpy as np
 from numba import typeof, types
 
 from .calls import signature
-from .cold_rows import exec_cold
+from .cold_rows import GROUPS
 from .native import threshold
+from .run import NATIVE
 
-COLD = 0                        # exec_cold's index in the array `addresses` returns
-NATIVE = 1                      # native.py's threshold, in the same array
+# the array `addresses` returns: the address of GROUPS[k] at k, then (at NATIVE, = len(GROUPS))
+# native.py's threshold
+assert NATIVE == len(GROUPS), "run python -m ncpu.arm64.cpu.gen_loop"
 _SCALAR = types.int64
 _resolved: dict[tuple, np.ndarray] = {}
 
@@ -32,7 +35,7 @@ def addresses(R, V, st, m) -> np.ndarray:
     threshold (instructions interpreted on a page before it is translated; 0: never)."""
     key = (typeof(R), typeof(V), typeof(st), typeof(m))
     if key not in _resolved:
-        _resolved[key] = np.array([0, threshold()], np.int64)
+        _resolved[key] = np.array([0] * NATIVE + [threshold()], np.int64)
     return _resolved[key]
 
 
@@ -41,6 +44,6 @@ def resolve(fp: np.ndarray, k: int, R, V, st, m) -> None:
     signature calls.call_at derives from these values' types in the loop.  The compiled code lives as
     long as its dispatcher (a module global).  The memory arrays are passed by address
     (calls.pointer_to)."""
-    assert k == COLD, k
+    assert 0 <= k < NATIVE, k
     argtypes = (_SCALAR,) * 4 + (typeof(R), typeof(V), typeof(st), _SCALAR, types.CPointer(typeof(m)), _SCALAR)
-    fp[k] = _address(exec_cold, signature(argtypes))
+    fp[k] = _address(GROUPS[k], signature(argtypes))

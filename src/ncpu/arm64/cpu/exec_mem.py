@@ -385,7 +385,7 @@ def _atomic(m, st, R, w):
 @executes("LDST_EX", "CAS", "CASP", "ATOMIC", cold=True)
 def ldst_atomic(op, w, imm, pc, R, m, st):
     """The exclusives (LDXR/STXR and pairs, LDAR/STLR), CAS, CASP and the LSE atomics,
-    out of line (exec_cold): rare in the programs we measure, and long."""
+    out of line (cold_rows.py): rare in the programs we measure, and long."""
     if op == T.LDST_EX:
         ok = _exclusive(m, st, R, w)
     elif op == T.CAS:

@@ -21,19 +21,23 @@ Cold rows.  Rows of the classes in COLD_CLASSES (Advanced SIMD: rare in hot
 loops, and many) and rows registered with `@executes(..., cold=True)` (rare
 scalar FP rows, the vector structure loads and stores) are not copied into the
 loop: cold_rows.py (written whole
-by this generator) gets `exec_cold`, one out-of-line function that calls the
-row's family, and the loop calls exec_cold through its address (for the rows
-the generated COLD table marks) when the row leaves the inner loop.  So the
+by this generator) gets one out-of-line function per module of cold families
+(`cold_vec3`, `cold_int`, ...: cold_groups) that calls the row's family, and the
+loop calls the row's function (the generated COLD_GROUP table says which) through
+its address when the row leaves the inner loop.  Each address is resolved the
+first time one of its rows runs, so a program compiles only the groups it uses
+(the whole of the out-of-line code, one function, was 45% of the cold compile of a
+loop that ends with SVC: docs/arm64.md).  So the
 loop does not contain the cold families' code: an edit of a family recompiles
-that family and exec_cold, not the loop.  (exec_cold calls its families
+that family and its group, not the loop.  (A group calls its families
 directly: calling them by address too made an edit recompile the family
 alone, 3.1 s instead of 6.2, but cost arm64_fp, whose vectorised loops run
 many cold rows, about 15% of its time against 8%: docs/arm64.md.)  A cold family
 that takes the memory arrays `m` (the vector structure loads and stores) gets them from
-exec_cold's last argument, a pointer to the loop's own copy (calls.pointer_to): numba
+its group's last argument, a pointer to the loop's own copy (calls.pointer_to): numba
 passes a tuple field by field, and the twelve arrays would be copied at every call.
 Every row of the table has a family (a test checks it), so every row the loop does not
-carry is one of exec_cold's.  So the hot loop's compile does not grow with the SIMD rows.
+carry is one of a group's.  So the hot loop's compile does not grow with the SIMD rows.
 The few SIMD rows that vectorised loops live on are registered hot
 (rows.executes(hot=True)) and copied in like any other.
 tests/arm64/cpu/test_arm64cpu_rows.py checks that run.py and cold_rows.py
@@ -58,7 +62,7 @@ from .rows import EXECUTOR, HOT, INLINED, OUT_OF_LINE
 RUN = Path(__file__).with_name("run.py")
 COLD = Path(__file__).with_name("cold_rows.py")
 COLD_CLASSES = ("simd",)
-NO_FAMILY = -1          # exec_cold's answer for a row it does not run (none: every row has a family)
+NO_FAMILY = -1          # a cold group's answer for a row it does not run (none: every row has a family)
 BEGIN_IMPORTS, END_IMPORTS = "# ---- GENERATED IMPORTS BEGIN", "# ---- GENERATED IMPORTS END"
 BEGIN, END = "# ---- GENERATED ROWS BEGIN", "# ---- GENERATED ROWS END"
 # The loop's own names a family's parameters may use (bound by name; `op` becomes the row id).
@@ -325,7 +329,7 @@ def generated() -> tuple[str, str]:
         free |= names
         lines.append(f"{INDENT}{'if' if k == 0 else 'elif'} op == {T.BY_NAME_ID[name]}:  # {name}")
         lines += [f"{INDENT}    {line}" for line in code.splitlines()]
-    lines += [f"{INDENT}else:                                          # a cold row (exec_cold)",
+    lines += [f"{INDENT}else:                                          # a cold row (cold_rows.py)",
               f"{INDENT}    break"]
     by_module: dict[str, list[str]] = {}
     for name in sorted(free):
@@ -336,17 +340,22 @@ def generated() -> tuple[str, str]:
         imports += [f"    {', '.join(names[k:k + 8])}," for k in range(0, len(names), 8)]
         imports.append(")")
     ids = ", ".join(str(T.BY_NAME_ID[name]) for name in rows())
-    imports.append("# the rows that run in the generated code (the others: cold_rows.exec_cold)")
+    imports.append("# the rows that run in the generated code (the others: cold_rows.py)")
     imports.append(f"DISPATCHED = np.zeros({T.NOPS}, np.bool_)")
     imports.append("DISPATCHED[np.array([")
     imports += textwrap.wrap(ids, 96, initial_indent="    ", subsequent_indent="    ")
     imports.append("])] = True")
-    cold = ", ".join(str(T.BY_NAME_ID[name]) for name in cold_rows())
-    imports.append("# the rows cold_rows.exec_cold runs")
-    imports.append(f"COLD = np.zeros({T.NOPS}, np.bool_)")
-    imports.append("COLD[np.array([")
-    imports += textwrap.wrap(cold, 96, initial_indent="    ", subsequent_indent="    ")
-    imports.append("], np.int64)] = True")
+    groups = cold_groups()
+    group = [-1] * T.NOPS
+    for k, families in enumerate(groups.values()):
+        for ids in families.values():
+            for i in ids:
+                group[i] = k
+    imports.append("# each row's function of cold_rows.py (GROUPS[k], whose address is fp[k]); -1: a row the loop runs")
+    imports.append("COLD_GROUP = np.array([")
+    imports += textwrap.wrap(", ".join(map(str, group)), 96, initial_indent="    ", subsequent_indent="    ")
+    imports.append("], np.int8)")
+    imports.append(f"NATIVE = {len(groups)}                     # fp[NATIVE]: native.py's threshold, after the addresses")
     return "\n".join(imports), "\n".join(lines)
 
 
@@ -355,36 +364,48 @@ def cold_rows() -> list[str]:
     return [e.name for e in T.TABLE if e.name in EXECUTOR and _cold(e.name)]
 
 
-def _cold_families() -> dict[object, list[int]]:
-    """The cold rows' families, in order of first row, each with its rows' ids."""
-    families: dict[object, list[int]] = {}          # one call site per family (each one is big)
+def cold_groups() -> dict[str, dict[object, list[int]]]:
+    """The cold rows' families by module (cold_rows.py's functions, named after it), each family
+    with its rows' ids, in order of first row."""
+    groups: dict[str, dict[object, list[int]]] = {}     # one call site per family (each one is big)
     for name in cold_rows():
-        families.setdefault(EXECUTOR[name], []).append(T.BY_NAME_ID[name])
-    return families
+        fn = EXECUTOR[name]
+        group = "cold_" + fn.py_func.__module__.rsplit(".", 1)[-1].removeprefix("exec_")
+        groups.setdefault(group, {}).setdefault(fn, []).append(T.BY_NAME_ID[name])
+    return groups
 
 
 def cold_source() -> str:
-    """The whole of cold_rows.py: exec_cold calls each cold row's family (the loop calls exec_cold
-    by address, so the families' code stays out of the loop: calls.py)."""
+    """The whole of cold_rows.py: one function per module of cold families, which calls the row's
+    family (the loop calls these by address, so the families' code stays out of the loop:
+    calls.py; each is compiled the first time a row of its own needs it)."""
     by_module: dict[str, set[str]] = {}
-    body, family = [], [-1] * T.NOPS
-    for k, (fn, ids) in enumerate(_cold_families().items()):
-        by_module.setdefault(fn.py_func.__module__.rsplit(".", 1)[-1], set()).add(fn.__name__)
-        params = [a.arg for a in _family_ast(fn).args.args]
-        if "m" in params:                       # the memory arrays, by address (module docstring)
-            by_module.setdefault("calls", set()).add("value_at")
-        args = ", ".join("value_at(mp)" if p == "m" else p for p in params)
-        body.append(f"    {'if' if k == 0 else 'elif'} k == {k}:  # {', '.join(T.TABLE[i].name for i in ids)}")
-        body.append(f"        return {fn.__name__}({args})")
-        for i in ids:
-            family[i] = k
+    functions, family, k = [], [-1] * T.NOPS, 0
+    for group, families in cold_groups().items():
+        functions += ["", "", "@njit(cache=True)", f"def {group}(op, w, imm, pc, R, V, st, rg, mp, steps):",
+                      "    a = rg & 0xFF", "    b = (rg >> 8) & 0xFF", "    c = (rg >> 16) & 0xFF",
+                      "    d = (rg >> 24) & 0xFF", "    k = FAMILY[op]"]
+        for j, (fn, ids) in enumerate(families.items()):
+            by_module.setdefault(fn.py_func.__module__.rsplit(".", 1)[-1], set()).add(fn.__name__)
+            params = [a.arg for a in _family_ast(fn).args.args]
+            if "m" in params:                       # the memory arrays, by address (module docstring)
+                by_module.setdefault("calls", set()).add("value_at")
+            args = ", ".join("value_at(mp)" if p == "m" else p for p in params)
+            functions.append(f"    {'if' if j == 0 else 'elif'} k == {k}:  # {', '.join(T.TABLE[i].name for i in ids)}")
+            functions.append(f"        return {fn.__name__}({args})")
+            for i in ids:
+                family[i] = k
+            k += 1
+        functions.append(f"    return {NO_FAMILY}")
     imports = [f"from .{mod} import {', '.join(sorted(names))}" for mod, names in sorted(by_module.items())]
     return "\n".join([
         '"""Out-of-line rows: GENERATED by gen_loop.py from rows.py (do not edit).',
         "",
-        "The hot loop (run.py) calls exec_cold, through its address, for the rows it does",
-        "not run itself; each cold row calls its executor family.  mp: the address of the loop's",
-        f"memory arrays (calls.pointer_to).  Other rows get {NO_FAMILY} (there are none).",
+        "The hot loop (run.py) calls one of these functions, through its address, for the rows it",
+        "does not run itself (run.COLD_GROUP says which); each cold row calls its executor family.",
+        "One function per module of families: the loop resolves each the first time one of its",
+        "rows runs, so a program compiles only the cold rows' modules it uses.  mp: the address",
+        f"of the loop's memory arrays (calls.pointer_to).  Other rows get {NO_FAMILY} (there are none).",
         '"""',
         "import numpy as np",
         "from numba import njit",
@@ -397,17 +418,13 @@ def cold_source() -> str:
         "FAMILY = np.array([",
         *textwrap.wrap(", ".join(map(str, family)), 96, initial_indent="    ", subsequent_indent="    "),
         "], np.int16)",
+        *functions,
         "",
         "",
-        "@njit(cache=True)",
-        "def exec_cold(op, w, imm, pc, R, V, st, rg, mp, steps):",
-        "    a = rg & 0xFF",
-        "    b = (rg >> 8) & 0xFF",
-        "    c = (rg >> 16) & 0xFF",
-        "    d = (rg >> 24) & 0xFF",
-        "    k = FAMILY[op]",
-        *body,
-        f"    return {NO_FAMILY}",
+        "# in run.COLD_GROUP's numbering: the address of GROUPS[k] is the loop's fp[k]",
+        "GROUPS = (",
+        *textwrap.wrap(", ".join(cold_groups()) + ",", 96, initial_indent="    ", subsequent_indent="    "),
+        ")",
         "",
     ])
 

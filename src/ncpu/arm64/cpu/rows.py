@@ -24,7 +24,7 @@ HOT: set[str] = set()                # SIMD rows that the loop carries inline al
 
 def executes(*names: str, cold: bool = False, hot: bool | tuple[str, ...] = False):
     """Register the decorated function as the executor of the named rows.
-    cold=True: rare rows, called from cold_rows.exec_cold rather than copied into the
+    cold=True: rare rows, called from cold_rows.py rather than copied into the
     hot loop (as every SIMD row is), so that they do not lengthen its compile.
     hot=True: SIMD rows the loop carries inline all the same (the few that gcc's
     vectorised loops live on); hot=(NAME, ...): only those of the family's rows."""
