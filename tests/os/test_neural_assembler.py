@@ -90,14 +90,22 @@ def test_the_guard_counts_and_corrects_a_wrong_network():
 
 
 def test_training_is_exact_and_reproducible_for_the_tokenizer():
+    """Training from seed 0 gives an exact tokenizer, and the same weights bit for bit when run
+    again on this machine. Against the shipped weights it is compared by behaviour: torch's CPU
+    kernels sum in an order that depends on the processor's instruction set, so on another kind
+    of processor the same training differs in the last bits (up to 6e-4 here, 2026-11-28); the
+    bit-for-bit comparison with the shipped file is the slow test below."""
     chars = tk.train_chars(seed=0)
     assert tk.verify_chars(chars)["wrong"] == 0
-    shipped = load_net("assembler").chars.state_dict()
-    assert all(torch.equal(chars.state_dict()[k], shipped[k]) for k in shipped)
+    again = tk.train_chars(seed=0).state_dict()
+    assert all(torch.equal(chars.state_dict()[k], again[k]) for k in again)
+    shipped = load_net("assembler").chars
+    assert tk.verify_chars(shipped)["wrong"] == 0
 
 
 @pytest.mark.slow
 def test_training_reproduces_the_shipped_weights():
+    """Bit for bit on the kind of processor that made the shipped file (see above)."""
     trained = assembler.train(seed=0).state_dict()
     shipped = load_net("assembler").state_dict()
     assert all(torch.equal(trained[k], shipped[k]) for k in shipped)
