@@ -19,6 +19,7 @@ from collections import defaultdict
 import numpy as np
 from numba import njit
 from numba.core import analysis
+from numba.core.codegen import JITCodeLibrary
 from numba.core.compiler import Compiler, DefaultPassBuilder
 from numba.core.compiler_machinery import register_pass
 from numba.core.inline_closurecall import InlineWorker
@@ -142,7 +143,7 @@ def _live_map(cfg, blocks, var_use_map, var_def_map):
     numba's version first computes, per block, the set of every variable defined or used on
     any path into it: in the loop, where the inner loop's back edge reaches every row, nearly
     all of its thousands of names in each of its thousands of blocks, unions of Python sets
-    rebuilt on every pass (half of `_run`'s own compile time, docs/arm64.md).  Both fix-points
+    rebuilt on every pass (half of the loop's own compile time, docs/arm64.md).  Both fix-points
     are the same equations iterated in the same order, so they reach the same sets."""
     index, names = {}, []
 
@@ -182,9 +183,29 @@ def _live_map(cfg, blocks, var_use_map, var_def_map):
     return {k: {names[top[k] - j.start()] for j in re.finditer("1", bin(m))} for k, m in live.items()}
 
 
+LOOP_FUNCTION_OPT = int(__import__("os").environ.get("NCPU_LOOP_FOPT", "1"))
+
+
+class _LoopLibrary(JITCodeLibrary):
+    """The loop's code library without numba's per-function passes.  Why: numba optimises each
+    function three times, its function passes (O3) when the module is added, then the module
+    passes (a cheap round and O3) once its callees are linked in; for the loop the first was
+    the largest single part of LLVM's time (16.5 s of CPU of 87 in one cold compile, load 5),
+    and the module passes hold the same function simplification pipeline."""
+
+    def _optimize_functions(self, ll_module):
+        if LOOP_FUNCTION_OPT < 0:
+            ll_module.data_layout = self._codegen._data_layout
+            return
+        ll_module.data_layout = self._codegen._data_layout
+        for func in ll_module.functions:
+            fpm, pb = self._codegen._function_pass_manager(opt=LOOP_FUNCTION_OPT)
+            fpm.run(func, pb)
+
+
 class _LoopCompiler(Compiler):
     """numba's nopython pipeline made cheaper for the generated loop only (docs/arm64.md,
-    "Compile time"); numba's pass timings of `_run` decided each change:
+    "Compile time"); numba's pass timings of the loop (`run_loop`) decided each change:
 
     - no SSA form (`enable_ssa` off, numba's pipeline before 0.50): reconstructing
       SSA over the loop's few thousand blocks was the costliest pass, and SSA's extra
@@ -199,6 +220,10 @@ class _LoopCompiler(Compiler):
     - the variables' lifetimes (rebuilt after most passes) from bit masks (_live_map)."""
 
     def _compile_core(self):
+        if self.state.library is None:          # numba's lowering pass would make a plain one
+            codegen = self.state.targetctx.codegen()
+            self.state.library = _LoopLibrary(codegen, self.state.func_id.func_qualname)
+            self.state.library.enable_object_caching()
         # numba's passes call analysis.compute_live_map by module attribute; the callees numba
         # compiles while it types the loop get _live_map too (the same sets, cheaper)
         numba_live_map, analysis.compute_live_map = analysis.compute_live_map, _live_map
@@ -216,18 +241,19 @@ class _LoopCompiler(Compiler):
         return [pm]
 
 
-@njit(cache=True)
-def run_loop(R, V, m, st, max_steps, hk, fp):
+@njit(cache=True, pipeline_class=_LoopCompiler)
+def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
     """Execute up to max_steps instructions; returns instructions retired.
     hk: None, or hooks.Hooks.arrays (an instrumented variant of the loop, see hooks.py).
-    fp: entries.addresses(R, V, st, m), the out-of-line executors."""
-    if hk is None:               # the two branches are pruned by hk's type: one call compiled each
-        return _run(borrowed(R), borrowed_v(V), borrowed_mem(m), borrowed(st), max_steps, None, fp)
-    return _run(borrowed(R), borrowed_v(V), borrowed_mem(m), borrowed(st), max_steps, borrowed_hooks(hk), fp)
-
-
-@njit(cache=True, pipeline_class=_LoopCompiler)
-def _run(R, V, m, st, max_steps, hk, fp):
+    fp: entries.addresses(R, V, st, m), the out-of-line executors.
+    The arrays are used without reference counts (borrowed.py): the caller holds them for the
+    whole call.  They are borrowed here, not by a small wrapper, because numba would link this
+    function's module into the wrapper's and optimise and compile it all a second time."""
+    R, V, m, st = borrowed(R_), borrowed_v(V_), borrowed_mem(m_), borrowed(st_)
+    # `hk is None` tests are pruned by hk's type (an argument): one variant compiled with hooks, one
+    # without; the hooked one reads its arrays borrowed (hkb), the other never names them
+    if hk is not None:
+        hkb = borrowed_hooks(hk)
     steps = 0
     pc = R[PC]
     # the fields the generated code reads, bound once (gen_loop.HOISTED)
@@ -266,7 +292,7 @@ def _run(R, V, m, st, max_steps, hk, fp):
             cur_page = page
             # ---- DEBUG HOOK (page): compiled away when hk is None (hooks.py)
             if hk is not None:
-                hooked = hook_page(hk, page)
+                hooked = hook_page(hkb, page)
         # Heat (native.py): the instructions interpreted on a page are added up when the inner
         # loop leaves it; the inner loop's bound stops it where the page becomes hot, so a
         # loop that never leaves its page is counted too.  fp[NATIVE]: the threshold (0: off).
@@ -287,7 +313,7 @@ def _run(R, V, m, st, max_steps, hk, fp):
             # ---- DEBUG HOOK (inner): compiled away when hk is None (hooks.py); a row without
             # a family leaves this loop below and is checked once, at the outer hook
             if hk is not None:
-                if hooked and DISPATCHED[op] and hook_stop(hk, pc, dc_word[row, i], R, steps, st):
+                if hooked and DISPATCHED[op] and hook_stop(hkb, pc, dc_word[row, i], R, steps, st):
                     break
             w = dc_word[row, i]
             imm = dc_imm[row, i]
@@ -2805,7 +2831,7 @@ def _run(R, V, m, st, max_steps, hk, fp):
             continue
         # ---- DEBUG HOOK (outer): compiled away when hk is None (hooks.py)
         if hk is not None:
-            if hooked and hook_stop(hk, pc, dc_word[row, i], R, steps, st):
+            if hooked and hook_stop(hkb, pc, dc_word[row, i], R, steps, st):
                 break
         w = dc_word[row, i]
         imm = dc_imm[row, i]
