@@ -98,9 +98,9 @@ def every_slot(monkeypatch):
 
 def test_short_stretches_between_calls_stay_interpreted():
     row = lambda name, imm=0: (name, 0, 0, imm, 0)          # noqa: E731
-    slots = {i: row("ADD_IMM") for i in range(6)}          # a small function: 6 instructions, ret
+    slots = {i: row("ADD_I") for i in range(6)}          # a small function: 6 instructions, ret
     slots[6] = row("RET")
-    slots.update({i: row("ADD_IMM") for i in range(10, 13)})    # a loop: b.cond back 3 slots
+    slots.update({i: row("ADD_I") for i in range(10, 13)})    # a loop: b.cond back 3 slots
     slots[13] = row("B_COND", -12)
     slots[14] = row("RET")                                  # after the loop
     slots.update({i: row("LDST_UI") for i in range(20, 40)})    # 20 instructions, then ret
