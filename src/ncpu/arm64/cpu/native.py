@@ -19,14 +19,23 @@ loop ran at 350 M instructions per CPU-second against 535-690 at level 1.
 What a page function does (`page_fn(cp, pc, budget, steps) -> retired`, cp the address of
 the loop's `(R, V, st, m)`):
 enter at pc through a switch over the page's translated slots, then run
-instruction after instruction: a row whose code only falls through goes
-straight on to the next slot, a row that may branch goes back to the switch
-(LLVM threads constant targets into direct jumps), and it leaves (R[PC] set,
+instruction after instruction: a row that goes on to pc + 4 (`row_facts`: NEXT,
+loads and stores included, which set pc to pc where they fault) goes straight
+on to the next slot after a test `npc == pc + 4` (folded away where the row
+only ever returns pc + 4; else the switch), a row that may branch goes back to
+the switch (its static targets on the page become direct jumps), and it leaves (R[PC] set,
 the count returned) at a slot that is not translated, a pc off the page,
 a stop (a fault: the row not retired, as in the loop), the budget, or a
 store that reset the page's decode row (self-modifying code: the next
 instructions must be decoded again).  Counting is exact, so a run takes the
-same number of instructions in every mode.
+same number of instructions in every mode.  Rows the loop does not carry inline
+(cold_rows.py: Advanced SIMD, the rare scalar FP rows, SVC, ...) are translated
+too: the page function calls the row's cold group at its address, resolved when
+the page is translated (entries.resolve), and handles a stop as the loop's outer
+path does (SVC retired, a fault or BRK not, R_UNDEF's address).  Each row's
+control flow (NEXT, JUMP, CALL, CONDITIONAL, EXIT), whether it may stop and
+whether it may write memory are read once from its family's code specialised to
+the row (gen_loop.row_body).
 
 How the loop gets there: the interpreter adds up the instructions it runs
 per page (`dc_nat[row, DC_HEAT]`); past the threshold it stops with R_HOT,
@@ -66,9 +75,11 @@ The row functions live in a module generated into nCPU's cache directory
 one) and are compiled with numba's cache the first time a page needs them.
 Files of earlier versions stay there (a few hundred kilobytes each).
 A slot whose straight run does not fit the budget left when the loop reaches it is unmarked
-(run.py) and interpreted until the page is translated again, which marks it again without
-compiling: a cost of short budgets (the scheduler's quanta, the sampler's slices), not of
-correctness.
+(run.py), interpreted once and marked again (`run.mark_again`); until 2026-11-28 it stayed
+interpreted until the page was translated again, and for good once the page's tries were
+spent, so hot loops drifted back to the interpreter at every quantum, syscall or slice end
+that fell inside a straight run (longer runs, since loads and stores continue them, made
+that the main cost).
 """
 from __future__ import annotations
 
