@@ -64,11 +64,14 @@ translated guest instruction of arm64_bench, 30 of arm64_fp's FP code (was
 is mostly the optimiser and code generation over the inlined rows, a load or
 store row being a few hundred LLVM instructions with its slow paths), and with
 chaining and the choice of runs arm64_bench translates 48 instructions in 4
-builds instead of 1,106 in 29.  Native code now takes less CPU time than the
-interpreter on arm64_bench, arm64_calls and arm64_mem (2-52% less, pairs of
-runs on a loaded machine), not on arm64_fp, and is still 4-6x qemu, far from
-3x: entering and leaving page functions, the loads and stores (a straight run
-ends at each), and sampling cost what remains.
+builds instead of 1,106 in 29.  With loads, stores and cold rows continuing
+runs (2026-11-28, pairs of runs at load 4-5, docs/arm64.md) native code takes
+28-46% less CPU than the interpreter on arm64_mem (3.0-3.5x qemu), and about
+the same on arm64_bench and arm64_fp (-20% to +13%) and 7-23% more on
+arm64_calls: more code is now worth translating, and LLVM's 15-30 ms per
+translated instruction (8 s of arm64_calls' 23) eats what it saves.  Still
+far from 3x on three of the four: translation cost, entering and leaving page
+functions, and sampling are what remains.
 
 The row functions live in a module generated into nCPU's cache directory
 (named by a digest of the loop's sources, so an edit of a family makes a new
