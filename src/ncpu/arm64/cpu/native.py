@@ -65,13 +65,13 @@ is mostly the optimiser and code generation over the inlined rows, a load or
 store row being a few hundred LLVM instructions with its slow paths), and with
 chaining and the choice of runs arm64_bench translates 48 instructions in 4
 builds instead of 1,106 in 29.  With loads, stores and cold rows continuing
-runs (2026-11-28, pairs of runs at load 4-5, docs/arm64.md) native code takes
-28-46% less CPU than the interpreter on arm64_mem (3.0-3.5x qemu), and about
-the same on arm64_bench and arm64_fp (-20% to +13%) and 7-23% more on
-arm64_calls: more code is now worth translating, and LLVM's 15-30 ms per
-translated instruction (8 s of arm64_calls' 23) eats what it saves.  Still
-far from 3x on three of the four: translation cost, entering and leaving page
-functions, and sampling are what remains.
+runs (2026-11-28, pairs of runs at load 2-5, docs/arm64.md) native code takes
+28-49% less CPU than the interpreter on arm64_mem (3.0-3.9x qemu), and within
+the noise of it on arm64_bench, arm64_fp and arm64_calls (-9% to +13%; +23%
+once on arm64_calls at load 5): more code is now worth translating, and LLVM's
+15-30 ms per translated instruction (8 s of arm64_calls' 23) eats what it
+saves.  Still far from 3x on three of the four: translation cost, entering and
+leaving page functions, and sampling are what remains.
 
 The row functions live in a module generated into nCPU's cache directory
 (named by a digest of the loop's sources, so an edit of a family makes a new
