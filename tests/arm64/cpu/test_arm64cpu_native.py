@@ -89,6 +89,95 @@ def test_hot_page_is_translated_after_sampling(threshold):
     assert marked == 0
 
 
+# a load and a store per iteration: x2 walks through DATA_SIZE bytes of data and then off the
+# mapping (a fault inside the straight run), x4 + 8 is written every time
+WALK = [0xF8408443, 0x8B030000, 0xF9000480,   # loop: ldr x3, [x2], #8; add x0, x0, x3; str x0, [x4, #8]
+        0xF1000421, 0x54FFFF81,               # subs x1, x1, #1; b.ne loop
+        0xD4000001]                           # svc #0
+DATA, DATA_SIZE = 0x100000, 0x100000
+
+
+def _walk(budget):
+    """WALK over data whose words are 0, 1, 2, ..."""
+    mem = Memory()
+    mem.map(BASE, 0x1000, 5)
+    mem.write(BASE, b"".join(struct.pack("<I", w) for w in WALK))
+    mem.map(DATA, DATA_SIZE, 3)
+    # every page written now: a first touch would stop the loop (Cpu.run resolves it) about as
+    # often as the sampler's longest slices, which would then never end
+    mem.write(DATA, b"".join(struct.pack("<Q", k) for k in range(DATA_SIZE // 8)))
+    s = CpuState()
+    s.pc = BASE
+    s.x[1], s.x[2], s.x[4] = 10**9, DATA, DATA
+    stop = Cpu(mem, s).run(budget)
+    marked = int((mem.arrays().dc_op <= MARK_BASE).sum())
+    return (stop.reason, stop.steps, s.pc, getattr(stop, "address", None), [int(v) for v in s.x[:5]]), marked
+
+
+def test_loads_and_stores_continue_a_straight_run():
+    row = lambda name, imm=0: (name, 0, 0, imm, 0)          # noqa: E731
+    slots = {0: row("LDST_POST"), 1: row("ADD_R"), 2: row("LDST_UI"), 3: row("SUBS_I"), 4: row("B_COND", -16)}
+    assert native._straight_runs(slots)[0] == 5            # the budget checked once per iteration
+    assert native.hot_runs(slots, [2]) == set(range(5))
+
+
+@pytest.mark.parametrize("budget", [400_003, 10**7])
+def test_fault_inside_a_translated_run_leaves_it_unretired(threshold, budget):
+    """The load faults at the end of the data: it stays unretired (pc at it, x2 not advanced),
+    the count and registers as interpreted."""
+    threshold(0)
+    interpreted, _ = _walk(budget)
+    threshold(1000)
+    translated, marked = _walk(budget)
+    assert marked >= 5
+    assert translated == interpreted
+    if budget == 10**7:
+        assert interpreted[0] is StopReason.FAULT and interpreted[2] == BASE
+        assert interpreted[3] == DATA + DATA_SIZE and interpreted[4][2] == DATA + DATA_SIZE
+
+
+# a cold row (FMLA by element: Advanced SIMD, out of line in the loop) inside a loop, then SVC
+# (cold too, and retired where it stops)
+FMLA_LOOP = [0x4FC21820, 0x1E602863,          # loop: fmla v0.2d, v1.2d, v2.d[1]; fadd d3, d3, d0
+             0xF1000421, 0x54FFFFA1,          # subs x1, x1, #1; b.ne loop
+             0xD4000001]                      # svc #0
+
+
+def _fmla(translate_first):
+    mem = Memory()
+    mem.map(BASE, 0x1000, 5)
+    mem.write(BASE, b"".join(struct.pack("<I", w) for w in FMLA_LOOP))
+    s = CpuState()
+    cpu = Cpu(mem, s)
+
+    def start():
+        s.pc, s.x[1] = BASE, 1000
+        s.v[:] = 0
+        s.v[1] = [struct.unpack("<Q", struct.pack("<d", v))[0] for v in (1.5, -0.25)]
+        s.v[2] = [struct.unpack("<Q", struct.pack("<d", v))[0] for v in (3.0, 0.5)]
+    start()
+    stop = cpu.run(10**6)
+    marked = 0
+    if translate_first:                 # every slot, the cold ones too (they are decoded now)
+        native.translate(mem, [BASE + 4 * i for i in range(len(FMLA_LOOP))] * native.Sampler.MIN_SAMPLES,
+                         s.regs, vr_views(s.v), cpu._st)
+        arrays = mem.arrays()
+        ops = arrays.dc_op[int(arrays.dc_row[BASE >> 12])]
+        marked = int((ops[:len(FMLA_LOOP)] <= MARK_BASE).sum())
+        start()
+        stop = cpu.run(10**6)
+    return (stop.reason, stop.steps, s.pc, [int(v) for v in s.x[:4]], s.v[:4].tolist()), marked
+
+
+def test_cold_row_inside_a_translated_run(threshold):
+    threshold(0)
+    interpreted, _ = _fmla(False)
+    translated, marked = _fmla(True)
+    assert marked == len(FMLA_LOOP)                     # the FMLA and SVC slots too
+    assert interpreted[0] is StopReason.SVC and interpreted[2] == BASE + 4 * 5 and interpreted[1] == 4001
+    assert translated == interpreted
+
+
 @pytest.fixture
 def every_slot(monkeypatch):
     """Translate short stretches too (native.worth_translating leaves them to the interpreter):
@@ -98,9 +187,9 @@ def every_slot(monkeypatch):
 
 def test_short_stretches_between_calls_stay_interpreted():
     row = lambda name, imm=0: (name, 0, 0, imm, 0)          # noqa: E731
-    slots = {i: row("ADD_IMM") for i in range(6)}          # a small function: 6 instructions, ret
+    slots = {i: row("ADD_I") for i in range(6)}          # a small function: 6 instructions, ret
     slots[6] = row("RET")
-    slots.update({i: row("ADD_IMM") for i in range(10, 13)})    # a loop: b.cond back 3 slots
+    slots.update({i: row("ADD_I") for i in range(10, 13)})    # a loop: b.cond back 3 slots
     slots[13] = row("B_COND", -12)
     slots[14] = row("RET")                                  # after the loop
     slots.update({i: row("LDST_UI") for i in range(20, 40)})    # 20 instructions, then ret

@@ -282,12 +282,20 @@ def _family_ast(fn, check: bool = True) -> ast.FunctionDef:
     return func
 
 
-def _row_code(name: str) -> tuple[str, set[str]]:
-    """The row's body as loop code, and the global names it uses."""
+def row_body(name: str) -> tuple[ast.Module, set[str]]:
+    """The row's family specialised to it (helpers copied in, constant tests folded, locals
+    prefixed), its `return`s still there, and its local names.  native.py reads what a row
+    does to pc from these returns, also for cold rows whose returns the loop could not place."""
     func = _family_ast(EXECUTOR[name])
     module = ast.Module(body=_inline_helpers(copy.deepcopy(_docless(func.body)), [0]), type_ignores=[])
     local_names = {n.id for n in ast.walk(module) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     module = _Specialise(T.BY_NAME_ID[name], f"{name.lower()}_", local_names).visit(module)
+    return ast.fix_missing_locations(module), local_names
+
+
+def _row_code(name: str) -> tuple[str, set[str]]:
+    """The row's body as loop code, and the global names it uses."""
+    module, local_names = row_body(name)
     module.body = _returns_to(module.body, "pc")
     if any(isinstance(n, ast.Return) for n in ast.walk(module)):
         raise ValueError(f"{name}: a `return` nested where the loop cannot turn it into `pc =`; "

@@ -19,14 +19,23 @@ loop ran at 350 M instructions per CPU-second against 535-690 at level 1.
 What a page function does (`page_fn(cp, pc, budget, steps) -> retired`, cp the address of
 the loop's `(R, V, st, m)`):
 enter at pc through a switch over the page's translated slots, then run
-instruction after instruction: a row whose code only falls through goes
-straight on to the next slot, a row that may branch goes back to the switch
-(LLVM threads constant targets into direct jumps), and it leaves (R[PC] set,
+instruction after instruction: a row that goes on to pc + 4 (`row_facts`: NEXT,
+loads and stores included, which set pc to pc where they fault) goes straight
+on to the next slot after a test `npc == pc + 4` (folded away where the row
+only ever returns pc + 4; else the switch), a row that may branch goes back to
+the switch (its static targets on the page become direct jumps), and it leaves (R[PC] set,
 the count returned) at a slot that is not translated, a pc off the page,
 a stop (a fault: the row not retired, as in the loop), the budget, or a
 store that reset the page's decode row (self-modifying code: the next
 instructions must be decoded again).  Counting is exact, so a run takes the
-same number of instructions in every mode.
+same number of instructions in every mode.  Rows the loop does not carry inline
+(cold_rows.py: Advanced SIMD, the rare scalar FP rows, SVC, ...) are translated
+too: the page function calls the row's cold group at its address, resolved when
+the page is translated (entries.resolve), and handles a stop as the loop's outer
+path does (SVC retired, a fault or BRK not, R_UNDEF's address).  Each row's
+control flow (NEXT, JUMP, CALL, CONDITIONAL, EXIT), whether it may stop and
+whether it may write memory are read once from its family's code specialised to
+the row (gen_loop.row_body).
 
 How the loop gets there: the interpreter adds up the instructions it runs
 per page (`dc_nat[row, DC_HEAT]`); past the threshold it stops with R_HOT,
@@ -55,20 +64,25 @@ translated guest instruction of arm64_bench, 30 of arm64_fp's FP code (was
 is mostly the optimiser and code generation over the inlined rows, a load or
 store row being a few hundred LLVM instructions with its slow paths), and with
 chaining and the choice of runs arm64_bench translates 48 instructions in 4
-builds instead of 1,106 in 29.  Native code now takes less CPU time than the
-interpreter on arm64_bench, arm64_calls and arm64_mem (2-52% less, pairs of
-runs on a loaded machine), not on arm64_fp, and is still 4-6x qemu, far from
-3x: entering and leaving page functions, the loads and stores (a straight run
-ends at each), and sampling cost what remains.
+builds instead of 1,106 in 29.  With loads, stores and cold rows continuing
+runs (2026-11-28, pairs of runs at load 2-5, docs/arm64.md) native code takes
+28-49% less CPU than the interpreter on arm64_mem (3.0-3.9x qemu), and within
+the noise of it on arm64_bench, arm64_fp and arm64_calls (-9% to +13%; +23%
+once on arm64_calls at load 5): more code is now worth translating, and LLVM's
+15-30 ms per translated instruction (8 s of arm64_calls' 23) eats what it
+saves.  Still far from 3x on three of the four: translation cost, entering and
+leaving page functions, and sampling are what remains.
 
 The row functions live in a module generated into nCPU's cache directory
 (named by a digest of the loop's sources, so an edit of a family makes a new
 one) and are compiled with numba's cache the first time a page needs them.
 Files of earlier versions stay there (a few hundred kilobytes each).
 A slot whose straight run does not fit the budget left when the loop reaches it is unmarked
-(run.py) and interpreted until the page is translated again, which marks it again without
-compiling: a cost of short budgets (the scheduler's quanta, the sampler's slices), not of
-correctness.
+(run.py), interpreted once and marked again (`run.mark_again`); until 2026-11-28 it stayed
+interpreted until the page was translated again, and for good once the page's tries were
+spent, so hot loops drifted back to the interpreter at every quantum, syscall or slice end
+that fell inside a straight run (longer runs, since loads and stores continue them, made
+that the main cost).
 """
 from __future__ import annotations
 
@@ -90,10 +104,12 @@ from numba import njit, typeof, types
 from numba.core import cgutils
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.registry import cpu_target
+from numba.extending import intrinsic
 
 from .borrowed import borrowed_at
 from .memory import DC_HEAT, DC_NAT, DC_TRIES, MARK_BASE
-from .stops import ST_REASON
+from .calls import call_at
+from .stops import R_SVC, R_UNDEF, ST_ADDR, ST_REASON
 from .state import PC
 
 ON_THRESHOLD = 1 << 20      # instructions interpreted on a page before its time is sampled
@@ -144,6 +160,49 @@ def _still_marked(cp, row, i, mark):
 def _leave(cp, pc):
     borrowed_at(cp)[0][PC] = pc
     return pc
+
+
+@intrinsic
+def _memory_pointer(typingctx, cp):
+    """The address of `m` inside the loop's (R, V, st, m) at cp: the cold groups' `mp`
+    (calls.pointer_to), without copying the arrays at every call."""
+    def codegen(context, builder, sig, args):
+        field = builder.gep(args[0], [ir.IntType(32)(0), ir.IntType(32)(3)], inbounds=True)
+        return builder.bitcast(field, context.get_value_type(sig.return_type))
+    return types.CPointer(cp.dtype.types[3])(cp), codegen
+
+
+@njit(cache=True)
+def _cold_row(cp, address, op, w, imm, pc, rg, steps):
+    """A cold row run as the loop runs it: its group of cold_rows.py at `address`."""
+    R, V, st, _ = borrowed_at(cp)
+    return call_at(address, op, w, imm, pc, R, V, st, rg, _memory_pointer(cp), steps)
+
+
+@njit(cache=True)
+def _cold_stop(cp, pc):
+    """After a cold row, what the loop's outer path does with a stop (run.py): 0 none; 1 the
+    row retired (SVC: the run stops after it); 2 it did not (a fault, BRK; R_UNDEF gets its
+    address, pc)."""
+    st = borrowed_at(cp)[2]
+    if st[ST_REASON] == 0:
+        return 0
+    if st[ST_REASON] == R_SVC:
+        return 1
+    if st[ST_REASON] == R_UNDEF:
+        st[ST_ADDR] = pc
+    return 2
+
+
+def _cold_address(op: int, R, V, st, m) -> int:
+    """The address of the cold_rows.py group that runs row `op`, resolved now if the loop has
+    not needed it yet (entries.py): a page function calls it as a constant."""
+    from . import entries
+    from .run import COLD_GROUP
+    fp, k = entries.addresses(R, V, st, m), int(COLD_GROUP[op])
+    if not fp[k]:
+        entries.resolve(fp, k, R, V, st, m)
+    return int(fp[k])
 
 
 # ---- the row functions ----------------------------------------------------------------------
@@ -225,22 +284,57 @@ def rows_module():
 
 # ---- what the page builder needs to know of a row ------------------------------------------
 
+# A row's control flow (RowFacts.flow), from the values its family may return as the next pc:
+NEXT = "next"                  # pc + 4, or pc where it stops (a fault: not retired)
+JUMP = "jump"                  # pc + imm only
+CALL = "call"                  # the same, writing the link register: what follows runs after a
+                               # return, which leaves native code
+CONDITIONAL = "conditional"    # pc + imm or pc + 4
+EXIT = "exit"                  # anything else (a register's value): native code is left
+
+
+class RowFacts(NamedTuple):
+    flow: str          # NEXT, JUMP, CALL, CONDITIONAL or EXIT
+    may_stop: bool     # it can record a stop (a fault, SVC, BRK) in `st`
+    may_write: bool    # it can write guest memory, and so reset this page's decode row (it passes
+                       # the memory arrays on, or touches the decode cache or the backing store)
+    cold: bool         # the loop does not carry it: it runs through its cold_rows.py group
+
+
 @functools.lru_cache(maxsize=None)
-def row_facts(name: str) -> tuple[bool, bool, bool]:
-    """(falls_through, may_stop, may_write) of a row, read from its loop code:
-    falls_through: it only ever sets pc to pc + 4 (it cannot branch);
-    may_stop: it can record a stop (a fault) in `st`;
-    may_write: it can write guest memory, and so reset this page's decode row (it passes the
-    memory arrays on, or touches the decode cache or the backing store itself)."""
+def row_facts(name: str) -> RowFacts:
+    """What a row does, read once from its family's code specialised to it (gen_loop.row_body)."""
     import ast
     from . import gen_loop
-    code, _ = gen_loop._row_code(name)
-    falls = all(ast.unparse(node.value) == "pc + 4" for node in ast.walk(ast.parse(code))
-                if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "pc"
-                                                        for t in node.targets))
+    module, _ = gen_loop.row_body(name)
+    targets = set()
+    for node in ast.walk(module):
+        if isinstance(node, ast.Return):
+            v = node.value
+            targets |= {ast.unparse(x) for x in ((v.body, v.orelse) if isinstance(v, ast.IfExp) else (v,))}
+    code = ast.unparse(module)
+    if targets <= {"pc + 4", "pc"}:
+        flow = NEXT
+    elif targets == {"pc + imm"}:
+        flow = CALL if re.search(r"\bR\[30\]\s*=", code) else JUMP
+    elif targets == {"pc + imm", "pc + 4"}:
+        flow = CONDITIONAL
+    else:
+        flow = EXIT
     stops = re.search(r"\bst\b", code) is not None
     writes = re.search(r"\bm\b|\bm_dc_op\b|\bm_(data|d16|d32|d64)\b", code) is not None
-    return falls, stops, writes
+    return RowFacts(flow, stops, writes, name not in _inline_rows())
+
+
+@functools.lru_cache(maxsize=None)
+def _inline_rows() -> frozenset:
+    from . import gen_loop
+    return frozenset(gen_loop.rows())
+
+
+def static_targets(name: str, imm: int) -> list:
+    """The pc offsets (bytes) a row goes on to that are known before it runs."""
+    return {NEXT: [4], JUMP: [imm], CALL: [imm], CONDITIONAL: [imm, 4]}.get(row_facts(name).flow, [])
 
 
 # ---- building a page function ---------------------------------------------------------------
@@ -299,18 +393,21 @@ def frame_type(R, V, st, m):
 
 
 def _slots(m, row):
-    """The page's translatable slots, marked ones included: {slot: (name, op, word, imm, regs)}."""
+    """The page's translatable slots, marked ones included: {slot: (name, op, word, imm, regs)}:
+    every decoded row (each has a family: the loop's own rows are inlined, the others called
+    through their cold_rows.py group)."""
     from . import decode_table as T
-    from . import gen_loop
-    hot = {T.BY_NAME_ID[n] for n in gen_loop.rows()}
     ops = m.dc_op[row].astype(np.int64)
     ops = np.where(ops <= MARK_BASE, MARK_BASE - ops, ops)
     out = {}
-    for i in np.nonzero(ops >= 0)[0].tolist():
+    for i in np.nonzero((ops >= 0) & (ops < len(T.TABLE)))[0].tolist():
         op = int(ops[i])
-        if op in hot:
-            out[i] = (T.TABLE[op].name, op, int(m.dc_word[row, i]), int(m.dc_imm[row, i]), int(m.dc_regs[row, i]))
+        out[i] = (T.TABLE[op].name, op, int(m.dc_word[row, i]), int(m.dc_imm[row, i]), int(m.dc_regs[row, i]))
     return out
+
+
+def _falls(slot) -> bool:
+    return row_facts(slot[0]).flow == NEXT
 
 
 def hot_runs(slots: dict, sampled) -> set:
@@ -320,21 +417,16 @@ def hot_runs(slots: dict, sampled) -> set:
     for i in sampled:
         if i not in slots:
             continue
-        while i - 1 in slots and row_facts(slots[i - 1][0])[0]:
+        while i - 1 in slots and _falls(slots[i - 1]):
             i -= 1
         while i not in keep:
             keep.add(i)
-            if not row_facts(slots[i][0])[0] or i + 1 not in slots:
+            if not _falls(slots[i]) or i + 1 not in slots:
                 break
             i += 1
     return keep
 
 
-# Branch rows by what they do to control flow within a page (everything else goes on to pc + 4
-# or stops: a load or store may fault, which leaves anyway).
-_JUMPS = {"B"}                                          # to pc + imm only
-_CONDITIONAL = {"B_COND", "CBZ", "CBNZ", "TBZ", "TBNZ"}   # to pc + imm or pc + 4
-_EXITS = {"BL", "BR", "BLR", "RET"}                    # elsewhere: native code is left
 MIN_STRETCH = 16
 
 
@@ -344,16 +436,13 @@ def worth_translating(slots: dict, chosen: set) -> set:
     code is entered to where it is left.  Why: entering and leaving a page function costs more
     than interpreting a few instructions, so a short stretch entered by a call or a return
     and left by the next call or return (qsort's comparison function and the code around its
-    call) runs faster interpreted."""
+    call) runs faster interpreted.  A call has no successor here: what follows it runs after
+    a return, which leaves native code."""
     succ = {}
     for i in chosen:
         name, imm = slots[i][0], slots[i][3]
-        targets = []
-        if name in _JUMPS or name in _CONDITIONAL:
-            targets.append(i + (imm >> 2))
-        if name not in _JUMPS and name not in _EXITS:
-            targets.append(i + 1)
-        succ[i] = [t for t in targets if t in chosen]
+        offsets = [] if row_facts(name).flow == CALL else static_targets(name, imm)
+        succ[i] = [t for t in (i + (d >> 2) for d in offsets) if t in chosen]
     # loopy: on a cycle or reaching one (a slot reaches itself again: it runs repeatedly)
     reach = {}
     for i in chosen:
@@ -384,11 +473,11 @@ def worth_translating(slots: dict, chosen: set) -> set:
 
 def _straight_runs(slots: dict) -> dict:
     """slot -> how many instructions run from it before a branch or an untranslated slot
-    (the budget is checked once per run: within one, no instruction leaves for the budget)."""
+    (the budget is checked once per run: within one, no instruction leaves for the budget;
+    a load or store continues a run: where it faults, it leaves unretired)."""
     runs = {}
     for i in sorted(slots, reverse=True):
-        falls = row_facts(slots[i][0])[0]
-        runs[i] = 1 + runs[i + 1] if falls and i + 1 in runs else 1
+        runs[i] = 1 + runs[i + 1] if _falls(slots[i]) and i + 1 in runs else 1
     return runs
 
 
@@ -438,39 +527,58 @@ def build(page: int, row: int, slots: dict, R, V, st, m, fallback: int = 0, olde
 
     stopped = _compiled(_stopped, types.boolean(tcp))
     still = _compiled(_still_marked, types.boolean(tcp, types.int64, types.int64, types.int64))
+    cold_row = _compiled(_cold_row, types.int64(tcp, *([types.int64] * 7)))
+    cold_stop = _compiled(_cold_stop, types.int64(tcp, types.int64))
     runs = _straight_runs(slots)
     for i in sorted(slots):
         name, op, w, imm, rg = slots[i]
-        falls, stops, writes = row_facts(name)
+        flow, stops, writes, cold = row_facts(name)
         pc = base + 4 * i
         b.position_at_end(entries[i])                # the budget, for the whole straight run
         over = b.icmp_signed(">", b.add(b.load(count), i64(runs[i])), budget)
         leave_at(i64(pc), over, bodies[i])
         n = b.load(count)
-        cres = _compiled(getattr(rows, f"row_{name}"), row_sig)
-        regs = [rg & 0xFF, (rg >> 8) & 0xFF, (rg >> 16) & 0xFF, (rg >> 24) & 0xFF]
-        npc = P.call(cres, [cp, i64(w), i64(imm), i64(pc), *map(i64, regs), b.add(steps0, n)])
-        if stops:                                    # a fault: not retired, as in the loop
-            leave_at(npc, P.call(stopped, [cp]), P.fn.append_basic_block())
+        if cold:                                     # its cold_rows.py group, by address
+            args = [i64(_cold_address(op, R, V, st, m)), i64(op), i64(w), i64(imm), i64(pc), i64(rg)]
+            npc = P.call(cold_row, [cp, *args, b.add(steps0, n)])
+            if stops:                                # the loop's outer path: SVC retires, not the others
+                outcome = P.call(cold_stop, [cp, i64(pc)])
+                out, on = P.fn.append_basic_block(), P.fn.append_basic_block()
+                b.cbranch(b.icmp_signed("!=", outcome, i64(0)), out, on)
+                b.position_at_end(out)
+                retired = b.icmp_signed("==", outcome, i64(1))
+                b.store(b.add(n, b.zext(retired, i64)), count)
+                leave_at(b.select(retired, npc, i64(pc)))
+                b.position_at_end(on)
+        else:
+            cres = _compiled(getattr(rows, f"row_{name}"), row_sig)
+            regs = [rg & 0xFF, (rg >> 8) & 0xFF, (rg >> 16) & 0xFF, (rg >> 24) & 0xFF]
+            npc = P.call(cres, [cp, i64(w), i64(imm), i64(pc), *map(i64, regs), b.add(steps0, n)])
+            if stops:                                # a fault: not retired, as in the loop
+                leave_at(npc, P.call(stopped, [cp]), P.fn.append_basic_block())
         b.store(b.add(n, i64(1)), count)
         if writes:                                   # maybe into this very page
             gone = b.not_(P.call(still, [cp, i64(row), i64(i), i64(MARK_BASE - op)]))
             leave_at(npc, gone, P.fn.append_basic_block())
-        if falls:
-            if i + 1 in slots:
-                b.branch(bodies[i + 1])
+        if flow == NEXT:
+            if i + 1 in slots:                       # pc + 4 unless it stopped (left above):
+                following = P.fn.append_basic_block()   # tested, so that any row is exact
+                b.cbranch(b.icmp_signed("==", npc, i64(pc + 4)), bodies[i + 1], following)
+                b.position_at_end(following)
             elif i + 1 in older:                     # the previous function goes on
                 b.store(npc, pcv)
                 b.branch(older_fn)
+                continue
             else:
                 leave_at(npc)
-            continue
-        # a branch: its static targets on this page straight to their slots, others by the switch
-        for target in sorted({pc + imm, pc + 4}):
-            k = (target - base) >> 2
-            if target >> 12 == page and k in entries:
-                b.cbranch(b.icmp_signed("==", npc, i64(target)), entries[k], P.fn.append_basic_block())
-                b.position_at_end(b.block.parent.blocks[-1])
+                continue
+        else:
+            # a branch: its static targets on this page straight to their slots, others by the switch
+            for target in sorted({pc + off for off in static_targets(name, imm)}):
+                k = (target - base) >> 2
+                if target >> 12 == page and k in entries:
+                    b.cbranch(b.icmp_signed("==", npc, i64(target)), entries[k], P.fn.append_basic_block())
+                    b.position_at_end(b.block.parent.blocks[-1])
         b.store(npc, pcv)
         b.branch(dispatch)
 

@@ -240,6 +240,14 @@ class _LoopCompiler(Compiler):
         return [pm]
 
 
+@njit(cache=True)
+def mark_again(dc_op, row, i, mark):
+    """Slot i of decode row `row`, unmarked to be interpreted, gets its native mark again,
+    unless a write into its page reset the row (i < 0: none)."""
+    if i >= 0 and dc_op[row, i] == MARK_BASE - mark:
+        dc_op[row, i] = mark
+
+
 @njit(cache=True, pipeline_class=_LoopCompiler)
 def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
     """Execute up to max_steps instructions; returns instructions retired.
@@ -270,6 +278,13 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
     dc_imm = m.dc_imm
     dc_regs = m.dc_regs
     hooked = False
+    # A marked slot whose straight run does not fit the budget left is unmarked and interpreted,
+    # and marked again once it ran (`remark`: its slot, -1 none; the loop then steps one
+    # instruction at a time, the budget being nearly spent), so that short budgets (the
+    # scheduler's quanta, syscalls, the sampler's slices) do not leave hot slots interpreted.
+    remark = np.int64(-1)
+    remark_row = np.int64(0)
+    remark_op = np.int64(0)
     while True:
         if steps >= max_steps:
             st[ST_REASON] = R_BUDGET
@@ -301,6 +316,8 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
             left = fp[NATIVE] - m_dc_nat[row, DC_HEAT]
             if steps + left < limit:
                 limit = steps + left
+        if remark >= 0:
+            limit = steps + 1
         entered = steps
         # The inner loop: decoded rows with an executor family (rows.py), while pc stays on
         # this page.  Per instruction only the budget, the page and a stop are checked.
@@ -2809,7 +2826,9 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                 if st[ST_REASON] != 0:
                     break
                 if n == 0:                             # the budget ends inside the straight run: interpret
+                    mark_again(dc_op, remark_row, remark, remark_op)    # the one before ran
                     dc_op[row, i] = MARK_BASE - op
+                    remark, remark_row, remark_op = i, row, op
                 continue
             dc_op[row, i] = MARK_BASE - op             # debug hooks see every instruction: interpret
             continue
@@ -2850,5 +2869,6 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
             break
         pc = npc
         steps += 1
+    mark_again(dc_op, remark_row, remark, remark_op)
     R[PC] = pc
     return steps
