@@ -188,12 +188,10 @@ def test_lane_arithmetic_wraps_translated_as_interpreted(threshold, every_slot, 
     assert not S.differences(interpreted, translated, 0xFFFFFFFF)
 
 
-@pytest.mark.parametrize("classes,n", [(("int",), 12), (("mem", "int"), 12), (("fp", "mem"), 8)])
+@pytest.mark.parametrize("classes,n", [(("int",), 12), (("mem", "int"), 12), (("fp", "mem", "simd"), 8)])
 def test_rebuilt_pages_chain_to_their_older_functions(threshold, every_slot, classes, n):
     """A page translated again gets a function of its new runs only, which passes the other
-    slots on to the older function (native.translate): the chain must run as interpreted.
-    (No "simd": some SIMD rows differ translated from interpreted with or without chaining,
-    see the slow test below; that is not what this test is about.)"""
+    slots on to the older function (native.translate): the chain must run as interpreted."""
     threshold(0)
     bad, chained = _compare_random_sequences(n, 20, classes, seed=7 + len(classes), rounds=3)
     assert chained >= n // 3, chained
