@@ -612,6 +612,27 @@ def _target_machine(opt: int):
     return llvm.Target.from_default_triple().create_target_machine(**options)
 
 
+# numba marks signed integer arithmetic `nsw` (an overflow is undefined: LLVM may assume it
+# does not happen), but the rows compute in two's complement on purpose: SWAR lanes borrow
+# across the sign bit (swar.lanes_sub), guest additions wrap.  In the loop a row's operands
+# are values read at run time, so nothing is folded on that assumption; in a page function
+# they are constants, and instcombine folded, for example, SSHLL's sign extension as if
+# `(x | 1 << 63) - y` could not wrap (bit 63 of the result lost).  So the flags that make a
+# wrapped result poison (and those LLVM derived from them) are dropped from the rows' code
+# before it is linked into a page: the page then computes what the loop computes.
+_POISON_FLAGS = re.compile(r"(= (?:add|sub|mul|shl|trunc|lshr|ashr|udiv|sdiv|or|zext|uitofp|icmp)) "
+                           r"(?:(?:nuw|nsw|exact|disjoint|nneg|samesign) )+")
+_wrapped: dict = {}                 # row library -> its module without those flags (parsed once)
+
+
+def _wrapping(library):
+    """The row library's module for linking, its arithmetic wrapping (see _POISON_FLAGS)."""
+    if library not in _wrapped:
+        text = _POISON_FLAGS.sub(r"\1 ", str(library._get_module_for_linking()))
+        _wrapped[library] = llvm.parse_assembly(text)
+    return _wrapped[library]
+
+
 def _finish_light(P) -> int:
     """Optimise and compile page P's module; returns the page function's address.
 
@@ -626,7 +647,7 @@ def _finish_light(P) -> int:
     mod.data_layout = codegen._data_layout
     t, _phases["parse"] = clock(), clock() - t
     for library in P.linked:            # the rows' optimised modules, copied in
-        mod.link_in(library._get_module_for_linking(), preserve=True)
+        mod.link_in(_wrapping(library), preserve=True)
     for fn in mod.functions:            # every row inlined, then dropped (not exported)
         if not fn.is_declaration and fn.name != P.fn.name:
             fn.linkage = "internal"
