@@ -243,7 +243,7 @@ def _compare_random_sequences(n, length, classes, seed, rounds=1):
     return bad, translated
 
 
-@pytest.mark.parametrize("classes,n", [(("int",), 12), (("mem", "int"), 12), (("int", "fp"), 8), (("int", "simd"), 8)])
+@pytest.mark.parametrize("classes,n", [(("int",), 12), (("mem", "int"), 12), (S.CLASSES, 8)])
 def test_random_sequences_same_as_interpreted(threshold, every_slot, classes, n):
     threshold(0)                 # only the explicit translate: the runs are too short to get hot
     bad, translated = _compare_random_sequences(n, 20, classes, seed=sum(map(ord, "".join(classes))))
