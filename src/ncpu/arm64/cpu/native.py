@@ -109,7 +109,7 @@ from numba.extending import intrinsic
 from .borrowed import borrowed_at
 from .memory import DC_HEAT, DC_NAT, DC_TRIES, MARK_BASE
 from .calls import call_at
-from .stops import R_SVC, R_UNDEF, ST_ADDR, ST_REASON
+from .stops import COLD_GOES_ON, COLD_RETIRED, ST_REASON, cold_outcome
 from .state import PC
 
 ON_THRESHOLD = 1 << 20      # instructions interpreted on a page before its time is sampled
@@ -181,17 +181,8 @@ def _cold_row(cp, address, op, w, imm, pc, rg, steps):
 
 @njit(cache=True)
 def _cold_stop(cp, pc):
-    """After a cold row, what the loop's outer path does with a stop (run.py): 0 none; 1 the
-    row retired (SVC: the run stops after it); 2 it did not (a fault, BRK; R_UNDEF gets its
-    address, pc)."""
-    st = borrowed_at(cp)[2]
-    if st[ST_REASON] == 0:
-        return 0
-    if st[ST_REASON] == R_SVC:
-        return 1
-    if st[ST_REASON] == R_UNDEF:
-        st[ST_ADDR] = pc
-    return 2
+    """After a cold row: stops.cold_outcome, as the loop's outer path reads it."""
+    return cold_outcome(borrowed_at(cp)[2], pc)
 
 
 def _cold_address(op: int, R, V, st, m) -> int:
@@ -544,9 +535,9 @@ def build(page: int, row: int, slots: dict, R, V, st, m, fallback: int = 0, olde
             if stops:                                # the loop's outer path: SVC retires, not the others
                 outcome = P.call(cold_stop, [cp, i64(pc)])
                 out, on = P.fn.append_basic_block(), P.fn.append_basic_block()
-                b.cbranch(b.icmp_signed("!=", outcome, i64(0)), out, on)
+                b.cbranch(b.icmp_signed("!=", outcome, i64(COLD_GOES_ON)), out, on)
                 b.position_at_end(out)
-                retired = b.icmp_signed("==", outcome, i64(1))
+                retired = b.icmp_signed("==", outcome, i64(COLD_RETIRED))
                 b.store(b.add(n, b.zext(retired, i64)), count)
                 leave_at(b.select(retired, npc, i64(pc)))
                 b.position_at_end(on)

@@ -31,7 +31,8 @@ from .decoder import UNDEF, decode, imm_of, regs_of
 from .calls import call_at, pointer_to, unresolved
 from .memory import NPAGES
 from .borrowed import borrowed, borrowed_mem
-from .stops import A_EXEC, R_BUDGET, R_GROW, R_HOT, R_SVC, R_UNDEF, ST_ADDR, ST_REASON, ST_WORD, fault
+from .stops import (A_EXEC, COLD_GOES_ON, COLD_RETIRED, R_BUDGET, R_GROW, R_HOT, R_UNDEF, ST_ADDR, ST_REASON,
+                    ST_WORD, cold_outcome, fault)
 from .memory import DC_HEAT, DC_NAT, DC_TRIES, MARK_BASE, MAX_TRIES
 from .hooks import borrowed_hooks, hook_page, hook_stop
 from .state import PC
@@ -2860,12 +2861,11 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
             npc = call_at(fp[k], op, w, imm, pc, R, V, st, dc_regs[row, i], mp, steps)
         else:
             npc = unresolved(st, k, pc)
-        if st[ST_REASON] != 0:
-            if st[ST_REASON] == R_SVC:                 # retired: the loop stops after it
+        outcome = cold_outcome(st, pc)
+        if outcome != COLD_GOES_ON:
+            if outcome == COLD_RETIRED:                # SVC: the loop stops after it
                 steps += 1
                 pc = npc
-            elif st[ST_REASON] == R_UNDEF:
-                st[ST_ADDR] = pc
             break
         pc = npc
         steps += 1

@@ -21,3 +21,21 @@ def fault(st, addr, access):
         st[ST_REASON] = R_FAULT
         st[ST_ADDR] = addr
         st[ST_ACCESS] = access
+
+
+COLD_GOES_ON, COLD_RETIRED, COLD_NOT_RETIRED = 0, 1, 2
+
+
+@njit(cache=True)
+def cold_outcome(st, pc):
+    """What a stop recorded by an out-of-line row at `pc` means, for the loop's outer path and
+    for native.py's page functions alike: COLD_GOES_ON (no stop); COLD_RETIRED (SVC: the row
+    counts and the run stops after it, at its next pc); COLD_NOT_RETIRED (a fault, BRK, a group
+    not yet resolved: the run stops at pc; an undefined instruction gets pc as its address)."""
+    if st[ST_REASON] == R_NONE:
+        return COLD_GOES_ON
+    if st[ST_REASON] == R_SVC:
+        return COLD_RETIRED
+    if st[ST_REASON] == R_UNDEF:
+        st[ST_ADDR] = pc
+    return COLD_NOT_RETIRED
