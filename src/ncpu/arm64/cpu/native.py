@@ -89,6 +89,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib.util
+import json
 import os
 import re
 import sys
@@ -107,7 +108,7 @@ from numba.core.registry import cpu_target
 from numba.extending import intrinsic
 
 from .borrowed import borrowed_at
-from .memory import DC_HEAT, DC_NAT, DC_TRIES, MARK_BASE
+from .memory import DC_HEAT, DC_NAT, DC_TRIES, MARK_BASE, NPAGES
 from .calls import call_at
 from .stops import COLD_GOES_ON, COLD_RETIRED, ST_REASON, cold_outcome
 from .state import PC
@@ -160,6 +161,20 @@ def _still_marked(cp, row, i, mark):
 def _leave(cp, pc):
     borrowed_at(cp)[0][PC] = pc
     return pc
+
+
+@njit(cache=True)
+def _native_at(cp, pc):
+    """The page function to run from pc, or 0: its page mapped executable (the checks of the
+    loop when it enters a page), decoded, and pc's slot marked as native code."""
+    m = borrowed_at(cp)[3]
+    page = pc >> 12
+    if page < 0 or page >= NPAGES or m.pt[page] < 0 or (m.perm[page] & 4) == 0 or (pc & 3):
+        return 0
+    row = m.dc_row[page]
+    if row < 0 or m.dc_op[row, (pc & 4095) >> 2] > MARK_BASE:
+        return 0
+    return m.dc_nat[row, DC_NAT]
 
 
 @intrinsic
@@ -238,6 +253,8 @@ def _module_source() -> str:
 
 
 _rows_module = None
+_rows_digest = ""            # the digest in the rows module's name: the version of the row code
+_rows_folder = None          # the cache directory it was written to
 
 
 def rows_module():
@@ -250,6 +267,7 @@ def rows_module():
         # the loop's sources (the row code) and this file (the functions' form)
         digest = hashlib.sha256((jitcache._stamp(run_py)).encode() + Path(__file__).read_bytes()).hexdigest()[:16]
         name = f"ncpu_native_rows_{digest}"
+        global _rows_digest, _rows_folder
         path = None
         for root in (jitcache.cache_root(), jitcache.fallback_root()):
             folder = root / "native"
@@ -260,6 +278,7 @@ def rows_module():
                     tmp = folder / f"{name}.{os.getpid()}.tmp"
                     tmp.write_text(_module_source())
                     os.replace(tmp, path)
+                _rows_digest, _rows_folder = digest, folder
                 break
             except OSError:
                 path = None
@@ -294,7 +313,41 @@ class RowFacts(NamedTuple):
 
 @functools.lru_cache(maxsize=None)
 def row_facts(name: str) -> RowFacts:
-    """What a row does, read once from its family's code specialised to it (gen_loop.row_body)."""
+    """What a row does, read once from its family's code specialised to it (gen_loop.row_body)
+    and kept beside the rows module (reading it costs 20-40 ms a row, a second per program)."""
+    stored = _stored_facts()
+    if name not in stored:
+        stored[name] = list(_read_row_facts(name))
+        _write_whole(_facts_path(), json.dumps(stored, sort_keys=True).encode())
+    return RowFacts(*stored[name])
+
+
+def _facts_path() -> Path:
+    return _rows_folder / f"ncpu_native_rows_{_rows_digest}.facts.json"
+
+
+@functools.lru_cache(maxsize=None)
+def _stored_facts() -> dict:
+    rows_module()
+    try:
+        return json.loads(_facts_path().read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def _write_whole(path: Path, data: bytes) -> None:
+    """Write a cache file whole or not at all (another process may read it meanwhile); a
+    failure only costs the next process the work again."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
+def _read_row_facts(name: str) -> RowFacts:
     import ast
     from . import gen_loop
     module, _ = gen_loop.row_body(name)
@@ -367,15 +420,19 @@ class _Page:
             ctx.call_conv.return_status_propagate(b, status)
         return value
 
-    def call_address(self, address: int, argtypes, args):
-        """Call the page function at `address` (same signature as this one)."""
-        ctx, b = self.ctx, self.builder
-        fnty = ctx.call_conv.get_function_type(types.int64, argtypes)
-        callee = b.inttoptr(ir.IntType(64)(address), fnty.as_pointer())
-        status, value = ctx.call_conv.call_function(b, callee, types.int64, argtypes, args)
-        with cgutils.if_unlikely(b, status.is_error):
-            ctx.call_conv.return_status_propagate(b, status)
-        return value
+    def tail_call(self, callee, args):
+        """Return what page function `callee` returns for (cp, *args): a guaranteed tail call
+        (musttail: the same prototype, numba's return slot and exception pointer passed on)."""
+        retptr, excinfo, cp = self.fn.args[:3]
+        self.builder.ret(self.builder.call(callee, [retptr, excinfo, cp, *args], tail="musttail"))
+
+    def address_of(self, symbol: str):
+        """The address of `symbol` as an i64 (an external resolved when the code is loaded)."""
+        if symbol in self.module.globals:
+            g = self.module.globals[symbol]
+        else:
+            g = ir.GlobalVariable(self.module, ir.IntType(8), symbol)
+        return self.builder.ptrtoint(g, ir.IntType(64))
 
 
 def frame_type(R, V, st, m):
@@ -473,20 +530,36 @@ def _straight_runs(slots: dict) -> dict:
 
 
 @global_compiler_lock
-def build(page: int, row: int, slots: dict, R, V, st, m, fallback: int = 0, older=frozenset()):
-    """Compile the page function for `slots` (see _slots); returns (address, library).
-    `fallback`: the address of the page's previous function, which runs slots `older`: a pc
-    this function does not translate is passed on to it (not left), so a rebuild translates
-    only the new runs."""
+def build(page: int, row: int, slots: dict, R, V, st, m, fallback=None, older=frozenset()):
+    """The page function for `slots` (see _slots): returns (address, library, key).
+    `fallback`: (address, key) of the page's previous function, which runs slots `older`: a
+    pc this function does not translate is passed on to it (not left), so a rebuild
+    translates only the new runs.
+
+    Compiled once: the code of a key loaded before in this process is reused, and with the
+    light pipeline the object file is kept on disk (`_cached_object`), so the next run of the
+    same program loads its pages instead of compiling them again."""
     _phases.clear()
     t0 = time.process_time()
-    ctx = cpu_target.target_context
     rows = rows_module()
     tcp = types.CPointer(frame_type(R, V, st, m))
+    key = page_key(page, row, slots, tcp, fallback[1] if fallback else None, older)
+    _externals(slots, R, V, st, m, fallback)
+    if key in _loaded:
+        _phases["reused"] = time.process_time() - t0
+        return _loaded[key], None, key
+    if PIPELINE == "light":
+        obj = _cached_object(key)
+        if obj is not None:
+            address = _load_object(obj, _function_name(key))
+            _loaded[key] = address
+            _phases["loaded"] = time.process_time() - t0
+            return address, None, key
+    ctx = cpu_target.target_context
     argtypes = (tcp, types.int64, types.int64, types.int64)
     i64 = ir.IntType(64)
     row_sig = types.int64(tcp, *([types.int64] * 8))
-    P = _Page(ctx, argtypes, f"ncpu_page_{page:x}_{len(_libraries)}")
+    P = _Page(ctx, argtypes, _function_name(key))
     b = P.builder
     cp, pc0, budget, steps0 = ctx.call_conv.decode_arguments(b, argtypes, P.fn)
     count = cgutils.alloca_once_value(b, i64(0))
@@ -530,7 +603,7 @@ def build(page: int, row: int, slots: dict, R, V, st, m, fallback: int = 0, olde
         leave_at(i64(pc), over, bodies[i])
         n = b.load(count)
         if cold:                                     # its cold_rows.py group, by address
-            args = [i64(_cold_address(op, R, V, st, m)), i64(op), i64(w), i64(imm), i64(pc), i64(rg)]
+            args = [P.address_of(_cold_symbol(op)), i64(op), i64(w), i64(imm), i64(pc), i64(rg)]
             npc = P.call(cold_row, [cp, *args, b.add(steps0, n)])
             if stops:                                # the loop's outer path: SVC retires, not the others
                 outcome = P.call(cold_stop, [cp, i64(pc)])
@@ -576,17 +649,113 @@ def build(page: int, row: int, slots: dict, R, V, st, m, fallback: int = 0, olde
     if fallback:                                     # it leaves by itself and counts its own
         b.position_at_end(older_fn)
         n = b.load(count)
-        more = P.call_address(fallback, argtypes, [cp, b.load(pcv), b.sub(budget, n), b.add(steps0, n)])
-        ctx.call_conv.return_value(b, b.add(n, more))
+        older_code = cgutils.get_or_insert_function(P.module, P.fn.function_type, _older_symbol(fallback[1]))
+        P.tail_call(older_code, [b.load(pcv), b.sub(budget, n), b.add(steps0, n)])
+    # leaving: R[PC] set; where native code of another page (or a newer function of this one)
+    # starts at pc, go on to it directly (a tail call: the stack does not grow) instead of
+    # returning to the loop, which would find the same mark and call it (chaining).  Only
+    # after an instruction retired here, without a stop, with budget left: every function in
+    # a chain retires one or more, so the chain ends within the budget.
     b.position_at_end(leave)
-    P.call(_compiled(_leave, types.int64(tcp, types.int64)), [cp, b.load(pcv)])
-    ctx.call_conv.return_value(b, b.load(count))
+    n, pc_out = b.load(count), b.load(pcv)
+    P.call(_compiled(_leave, types.int64(tcp, types.int64)), [cp, pc_out])
+    chain, ret = P.fn.append_basic_block("chain"), P.fn.append_basic_block("return")
+    may = b.and_(b.icmp_signed(">", n, i64(0)), b.icmp_signed("<", n, budget))
+    b.cbranch(b.and_(may, b.not_(P.call(stopped, [cp]))), chain, ret)
+    b.position_at_end(chain)
+    target = P.call(_compiled(_native_at, types.int64(tcp, types.int64)), [cp, pc_out])
+    go = P.fn.append_basic_block("go")
+    b.cbranch(b.icmp_signed("!=", target, i64(0)), go, ret)
+    b.position_at_end(go)
+    P.tail_call(b.inttoptr(target, P.fn.function_type.as_pointer()), [pc_out, b.sub(budget, n), b.add(steps0, n)])
+    b.position_at_end(ret)
+    ctx.call_conv.return_value(b, b.add(steps0, n))
     _phases["assemble"] = time.process_time() - t0
     if PIPELINE == "o3":
         P.lib.add_ir_module(P.module)
         P.lib.finalize()
-        return P.lib.get_pointer_to_function(P.fn.name), P.lib
-    return _finish_light(P), None
+        address, lib = P.lib.get_pointer_to_function(P.fn.name), P.lib
+    else:
+        address, lib = _finish_light(P, key), None
+    _loaded[key] = address
+    return address, lib, key
+
+
+# ---- page functions compiled once: in this process, and on disk across processes -----------
+
+_loaded: dict = {}           # page key -> the address of its function, loaded in this process
+
+
+def page_key(page: int, row: int, slots: dict, tcp, fallback_key, older) -> str:
+    """What a page function is compiled from, as a digest: the version of the row code and of
+    this file (the rows module's digest), how it is compiled, the host it is compiled for,
+    the frame's types, the page and its decode row (both constants in the code), its slots
+    as decoded, and the function it falls back to.  Equal keys give the same code, so a key
+    names a function: in this process (_loaded) and in the object cache on disk."""
+    import llvmlite
+    options: dict = {}
+    cpu_target.target_context.codegen()._customize_tm_options(options)
+    parts = (_rows_digest, PIPELINE, CODEGEN_OPT, llvmlite.__version__, sorted(options.items()),
+             str(tcp), page, row, sorted(slots.items()), fallback_key, sorted(older))
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
+
+
+def _function_name(key: str) -> str:
+    return f"ncpu_page_{key}"
+
+
+def _cold_symbol(op: int) -> str:
+    return f"ncpu_cold_group_{op}"
+
+
+def _older_symbol(key: str) -> str:
+    return f"ncpu_older_{key}"
+
+
+def _externals(slots: dict, R, V, st, m, fallback) -> None:
+    """Give the symbols a page function refers to their addresses in this process (llvm's
+    symbol table, which the JIT engine consults when it loads code): the cold_rows.py groups of
+    its cold rows and its older function.  Why symbols and not constants: an object file
+    written to disk must not hold this process's addresses."""
+    for name, op, *_rest in slots.values():
+        if row_facts(name).cold:
+            llvm.add_symbol(_cold_symbol(op), _cold_address(op, R, V, st, m))
+    if fallback:
+        llvm.add_symbol(_older_symbol(fallback[1]), fallback[0])
+
+
+def disk_cache() -> bool:
+    """Whether compiled page functions are kept on disk ($NCPU_NATIVE_CACHE=off: not)."""
+    return os.environ.get("NCPU_NATIVE_CACHE", "").strip().lower() not in ("off", "no", "false", "0")
+
+
+def _object_path(key: str):
+    return None if _rows_folder is None else _rows_folder / f"pages_{_rows_digest}" / f"{key}.o"
+
+
+def _cached_object(key: str):
+    path = _object_path(key) if disk_cache() else None
+    try:
+        return path.read_bytes() if path is not None else None
+    except OSError:
+        return None
+
+
+def _store_object(key: str, data: bytes) -> None:
+    path = _object_path(key) if disk_cache() else None
+    if path is not None:
+        _write_whole(path, data)
+
+
+def _load_object(data: bytes, name: str) -> int:
+    """Load a page function's object code into numba's JIT engine; its address."""
+    engine = cpu_target.target_context.codegen()._engine
+    engine._ee.add_object_file(llvm.ObjectFileRef.from_data(data))
+    engine.finalize_object()
+    address = engine._ee.get_function_address(name)
+    if not address:
+        raise RuntimeError(f"native: {name} not found after loading its code")
+    return address
 
 
 # ---- the light pipeline: a short pass list and cheap code generation ---------------------------
@@ -624,7 +793,7 @@ def _wrapping(library):
     return _wrapped[library]
 
 
-def _finish_light(P) -> int:
+def _finish_light(P, key: str) -> int:
     """Optimise and compile page P's module; returns the page function's address.
 
     numba's finalize runs its O3 module pipeline twice over (a cheap pass, then the full one)
@@ -656,14 +825,10 @@ def _finish_light(P) -> int:
     pm.add_dead_code_elimination_pass()
     pm.run(mod, pb)
     t, _phases["optimize"] = clock(), clock() - t
-    obj = llvm.ObjectFileRef.from_data(tm.emit_object(mod))
-    engine = codegen._engine
-    engine._ee.add_object_file(obj)
-    engine.finalize_object()
-    address = engine._ee.get_function_address(P.fn.name)
+    data = tm.emit_object(mod)
+    _store_object(key, data)
+    address = _load_object(data, P.fn.name)
     _phases["codegen"] = clock() - t
-    if not address:
-        raise RuntimeError(f"native: {P.fn.name} not found after loading its code")
     return address
 
 
@@ -706,6 +871,7 @@ class _Chain(NamedTuple):
     address: int
     slots: dict
     depth: int
+    key: str                 # the newest function's page_key
 
 
 MAX_DEPTH = 4                               # functions in a chain before a page is rebuilt whole
@@ -760,12 +926,14 @@ def translate(mem, pcs, R, V, st) -> int:
             chosen_slots = {**older, **chosen_slots}
             chain = None
         if chain is None:
-            address, lib = build(page, row, chosen_slots, R, V, st, m)
-            chain = _Chain(row, address, chosen_slots, 1)
+            address, lib, key = build(page, row, chosen_slots, R, V, st, m)
+            chain = _Chain(row, address, chosen_slots, 1, key)
         else:
-            address, lib = build(page, row, chosen_slots, R, V, st, m, chain.address, frozenset(older))
-            chain = _Chain(row, address, {**older, **chosen_slots}, chain.depth + 1)
-        _libraries.append(lib)
+            address, lib, key = build(page, row, chosen_slots, R, V, st, m, (chain.address, chain.key),
+                                      frozenset(older))
+            chain = _Chain(row, address, {**older, **chosen_slots}, chain.depth + 1, key)
+        if lib is not None:
+            _libraries.append(lib)
         chains[page] = chain
         for i, (_, op, *_rest) in chosen_slots.items():
             m.dc_op[row, i] = MARK_BASE - op

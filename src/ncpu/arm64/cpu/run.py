@@ -2821,7 +2821,7 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
         op = np.int64(dc_op[row, i])
         if op <= MARK_BASE:                            # native code of the page starts here
             if hk is None:
-                n = call_at(m_dc_nat[row, DC_NAT], cp, pc, max_steps - steps, steps)
+                n = call_at(m_dc_nat[row, DC_NAT], cp, pc, max_steps - steps, steps) - steps
                 steps += n
                 pc = R[PC]
                 if st[ST_REASON] != 0:
