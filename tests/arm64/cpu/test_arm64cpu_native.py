@@ -69,6 +69,26 @@ def test_tight_loop_same_state_and_count(threshold, budget):
     assert translated == interpreted
 
 
+# a loop on one page calling a function on the next: native code of one page goes on to the
+# other's by a tail call (native.build's leave block), and the count must stay exact
+CALLING = ([0xD2800000, 0xD2800022,             # mov x0, #0; mov x2, #1
+            0x940003FE,                           # loop: bl func (BASE + 0x1000)
+            0xF1000421, 0x54FFFFC1,               # subs x1, x1, #1; b.ne loop
+            0xD4000001] + [0] * (1024 - 6) +      # svc #0
+           [0x91000C00, 0xCA000043, 0xD65F03C0])  # func: add x0, x0, #3; eor x3, x2, x0; ret
+
+
+@pytest.mark.parametrize("budget", [300_017, 1_000_003, 10**7])
+def test_native_code_goes_on_to_another_pages(threshold, budget):
+    x = {1: 1_000_000}
+    threshold(0)
+    interpreted, _ = _run(CALLING, x, budget)
+    threshold(1000)
+    translated, marked = _run(CALLING, x, budget)
+    assert marked >= 6                                  # both pages' slots ran as native code
+    assert translated == interpreted
+
+
 def test_store_into_the_running_page(threshold):
     n, switch = 400_000, 100_000
     x = {1: n, 7: switch, 5: ADD5, 11: BASE + 8, 12: BASE + 0x1000}
@@ -185,7 +205,8 @@ def every_slot(monkeypatch):
     monkeypatch.setattr(native, "MIN_STRETCH", 1)
 
 
-def test_short_stretches_between_calls_stay_interpreted():
+def test_short_stretches_between_calls_stay_interpreted(monkeypatch):
+    monkeypatch.setattr(native, "MIN_STRETCH", 16)          # the default is 1: every run
     row = lambda name, imm=0: (name, 0, 0, imm, 0)          # noqa: E731
     slots = {i: row("ADD_I") for i in range(6)}          # a small function: 6 instructions, ret
     slots[6] = row("RET")
@@ -296,3 +317,39 @@ def test_random_sequences_same_as_interpreted_long(threshold, every_slot, seed):
     bad, translated = _compare_random_sequences(60, 28, S.CLASSES, seed=500 + seed)
     assert translated >= 30, translated
     assert not bad, "\n".join(bad)
+
+
+_PROCESS = """
+import json, struct, sys
+from ncpu.arm64.cpu import Cpu, CpuState, Memory, native
+native.OBJECT_DIR = sys.argv[1]
+native.set_threshold(1000)
+mem = Memory()
+mem.map(0x10000, 0x2000, 5)
+mem.write(0x10000, b"".join(struct.pack("<I", w) for w in json.loads(sys.argv[2])))
+s = CpuState()
+s.pc = 0x10000
+s.x[1] = 300_000
+stop = Cpu(mem, s).run(10**7)
+print(json.dumps([stop.steps, s.pc, [int(v) for v in s.x[:4]], sorted(native.last_build_phases())]))
+"""
+
+
+def test_page_functions_are_loaded_by_the_next_process(tmp_path):
+    """A page function compiled once is kept as an object file and loaded, not compiled, by the
+    next process that translates the same code (native.page_key), with the same outcome."""
+    import json
+    import subprocess
+    import sys
+
+    def run():
+        out = subprocess.run([sys.executable, "-c", _PROCESS, str(tmp_path), json.dumps(CALLING)],
+                             capture_output=True, text=True, check=True).stdout
+        return json.loads(out.splitlines()[-1])
+
+    first = run()
+    assert list(tmp_path.glob("*.o"))                       # the pages' objects were written
+    second = run()
+    assert "codegen" in first[3] and "loaded" in second[3]  # compiled, then loaded
+    assert first[:3] == second[:3]
+    assert first[1] == 0x10000 + 24 and first[2][0] == 3 * 300_000    # ran to the svc, exactly

@@ -105,11 +105,9 @@ from numba import njit, typeof, types
 from numba.core import cgutils
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.registry import cpu_target
-from numba.extending import intrinsic
 
 from .borrowed import borrowed_at
 from .memory import DC_HEAT, DC_NAT, DC_TRIES, MARK_BASE, NPAGES
-from .calls import call_at
 from .stops import COLD_GOES_ON, COLD_RETIRED, ST_REASON, cold_outcome
 from .state import PC
 
@@ -177,38 +175,10 @@ def _native_at(cp, pc):
     return m.dc_nat[row, DC_NAT]
 
 
-@intrinsic
-def _memory_pointer(typingctx, cp):
-    """The address of `m` inside the loop's (R, V, st, m) at cp: the cold groups' `mp`
-    (calls.pointer_to), without copying the arrays at every call."""
-    def codegen(context, builder, sig, args):
-        field = builder.gep(args[0], [ir.IntType(32)(0), ir.IntType(32)(3)], inbounds=True)
-        return builder.bitcast(field, context.get_value_type(sig.return_type))
-    return types.CPointer(cp.dtype.types[3])(cp), codegen
-
-
-@njit(cache=True)
-def _cold_row(cp, address, op, w, imm, pc, rg, steps):
-    """A cold row run as the loop runs it: its group of cold_rows.py at `address`."""
-    R, V, st, _ = borrowed_at(cp)
-    return call_at(address, op, w, imm, pc, R, V, st, rg, _memory_pointer(cp), steps)
-
-
 @njit(cache=True)
 def _cold_stop(cp, pc):
     """After a cold row: stops.cold_outcome, as the loop's outer path reads it."""
     return cold_outcome(borrowed_at(cp)[2], pc)
-
-
-def _cold_address(op: int, R, V, st, m) -> int:
-    """The address of the cold_rows.py group that runs row `op`, resolved now if the loop has
-    not needed it yet (entries.py): a page function calls it as a constant."""
-    from . import entries
-    from .run import COLD_GROUP
-    fp, k = entries.addresses(R, V, st, m), int(COLD_GROUP[op])
-    if not fp[k]:
-        entries.resolve(fp, k, R, V, st, m)
-    return int(fp[k])
 
 
 # ---- the row functions ----------------------------------------------------------------------
@@ -231,6 +201,30 @@ def _row_function_source(name: str) -> tuple[str, set[str]]:
             ("\n" if binds else "") + body + "\n    return pc\n"), free
 
 
+FAMILY_PARAMS = "cp, op, w, imm, pc, a, b, c, d, steps"
+
+
+def _family_functions() -> tuple[list[str], dict[str, set[str]]]:
+    """For each family of the rows the loop runs out of line (cold_rows.py), a function that
+    calls it as cold_rows.py does, the arrays taken from cp: inlined into a page with the row's
+    operands constant, its tests of `op` fold away, where a call of the cold group passed
+    every array by value and dispatched on op at run time (57% of arm64_fp's time, natively)."""
+    from . import gen_loop
+    parts, imports = [], {}
+    for families in gen_loop.cold_groups().values():
+        for fn in families:
+            params = [a.arg for a in gen_loop._family_ast(fn).args.args]
+            imports.setdefault(fn.py_func.__module__.rsplit(".", 1)[-1], set()).add(fn.__name__)
+            parts.append(f"@njit(cache=True)\ndef family_{fn.__name__}({FAMILY_PARAMS}):\n"
+                         f"    R, V, st, m = borrowed_at(cp)\n    return {fn.__name__}({', '.join(params)})\n")
+    return parts, imports
+
+
+def _family_of(name: str) -> str:
+    from . import gen_loop
+    return gen_loop.EXECUTOR[name].__name__
+
+
 def _module_source() -> str:
     from . import gen_loop
     parts, free = [], set()
@@ -238,9 +232,13 @@ def _module_source() -> str:
         text, names = _row_function_source(name)
         parts.append(text)
         free |= names
+    family_parts, family_imports = _family_functions()
+    parts += family_parts
     by_module: dict[str, list[str]] = {}
     for name in sorted(free):
         by_module.setdefault(gen_loop._home(name), []).append(name)
+    for mod, names in family_imports.items():
+        by_module.setdefault(mod, []).extend(sorted(set(names) - set(by_module.get(mod, []))))
     imports = [f"from ncpu.arm64.cpu.{mod} import {', '.join(names)}  # noqa: F401"
                for mod, names in sorted(by_module.items())]
     return "\n".join([
@@ -426,15 +424,6 @@ class _Page:
         retptr, excinfo, cp = self.fn.args[:3]
         self.builder.ret(self.builder.call(callee, [retptr, excinfo, cp, *args], tail="musttail"))
 
-    def address_of(self, symbol: str):
-        """The address of `symbol` as an i64 (an external resolved when the code is loaded)."""
-        if symbol in self.module.globals:
-            g = self.module.globals[symbol]
-        else:
-            g = ir.GlobalVariable(self.module, ir.IntType(8), symbol)
-        return self.builder.ptrtoint(g, ir.IntType(64))
-
-
 def frame_type(R, V, st, m):
     """The type of the loop's `(R, V, st, m)`, which it passes to a page function by address."""
     return types.Tuple((typeof(R), typeof(V), typeof(st), typeof(m)))
@@ -475,7 +464,7 @@ def hot_runs(slots: dict, sampled) -> set:
     return keep
 
 
-MIN_STRETCH = 16
+MIN_STRETCH = 1             # 1: every run (see worth_translating's docstring for why)
 
 
 def worth_translating(slots: dict, chosen: set) -> set:
@@ -485,7 +474,13 @@ def worth_translating(slots: dict, chosen: set) -> set:
     than interpreting a few instructions, so a short stretch entered by a call or a return
     and left by the next call or return (qsort's comparison function and the code around its
     call) runs faster interpreted.  A call has no successor here: what follows it runs after
-    a return, which leaves native code."""
+    a return, which leaves native code.
+
+    Since page functions go on to each other by tail calls (2026-11-28), leaving one for
+    another costs little, and MIN_STRETCH is 1 (every run): with translations cached,
+    arm64_calls took 4.8 s of CPU against 8.4 at 16, arm64_bench 5.3 against 8.9; the
+    first run, which compiles more, took longer (arm64_calls 16.0 s against 10.7 at 16,
+    arm64_bench 11.8 against 11.3; a noisy host, one run each)."""
     succ = {}
     for i in chosen:
         name, imm = slots[i][0], slots[i][3]
@@ -544,7 +539,7 @@ def build(page: int, row: int, slots: dict, R, V, st, m, fallback=None, older=fr
     rows = rows_module()
     tcp = types.CPointer(frame_type(R, V, st, m))
     key = page_key(page, row, slots, tcp, fallback[1] if fallback else None, older)
-    _externals(slots, R, V, st, m, fallback)
+    _externals(fallback)
     if key in _loaded:
         _phases["reused"] = time.process_time() - t0
         return _loaded[key], None, key
@@ -559,6 +554,7 @@ def build(page: int, row: int, slots: dict, R, V, st, m, fallback=None, older=fr
     argtypes = (tcp, types.int64, types.int64, types.int64)
     i64 = ir.IntType(64)
     row_sig = types.int64(tcp, *([types.int64] * 8))
+    family_sig = types.int64(tcp, *([types.int64] * 9))
     P = _Page(ctx, argtypes, _function_name(key))
     b = P.builder
     cp, pc0, budget, steps0 = ctx.call_conv.decode_arguments(b, argtypes, P.fn)
@@ -591,7 +587,6 @@ def build(page: int, row: int, slots: dict, R, V, st, m, fallback=None, older=fr
 
     stopped = _compiled(_stopped, types.boolean(tcp))
     still = _compiled(_still_marked, types.boolean(tcp, types.int64, types.int64, types.int64))
-    cold_row = _compiled(_cold_row, types.int64(tcp, *([types.int64] * 7)))
     cold_stop = _compiled(_cold_stop, types.int64(tcp, types.int64))
     runs = _straight_runs(slots)
     for i in sorted(slots):
@@ -602,9 +597,10 @@ def build(page: int, row: int, slots: dict, R, V, st, m, fallback=None, older=fr
         over = b.icmp_signed(">", b.add(b.load(count), i64(runs[i])), budget)
         leave_at(i64(pc), over, bodies[i])
         n = b.load(count)
-        if cold:                                     # its cold_rows.py group, by address
-            args = [P.address_of(_cold_symbol(op)), i64(op), i64(w), i64(imm), i64(pc), i64(rg)]
-            npc = P.call(cold_row, [cp, *args, b.add(steps0, n)])
+        regs = [rg & 0xFF, (rg >> 8) & 0xFF, (rg >> 16) & 0xFF, (rg >> 24) & 0xFF]
+        if cold:                                     # its family, as its cold_rows.py group calls it
+            cres = _compiled(getattr(rows, f"family_{_family_of(name)}"), family_sig)
+            npc = P.call(cres, [cp, i64(op), i64(w), i64(imm), i64(pc), *map(i64, regs), b.add(steps0, n)])
             if stops:                                # the loop's outer path: SVC retires, not the others
                 outcome = P.call(cold_stop, [cp, i64(pc)])
                 out, on = P.fn.append_basic_block(), P.fn.append_basic_block()
@@ -616,7 +612,6 @@ def build(page: int, row: int, slots: dict, R, V, st, m, fallback=None, older=fr
                 b.position_at_end(on)
         else:
             cres = _compiled(getattr(rows, f"row_{name}"), row_sig)
-            regs = [rg & 0xFF, (rg >> 8) & 0xFF, (rg >> 16) & 0xFF, (rg >> 24) & 0xFF]
             npc = P.call(cres, [cp, i64(w), i64(imm), i64(pc), *map(i64, regs), b.add(steps0, n)])
             if stops:                                # a fault: not retired, as in the loop
                 leave_at(npc, P.call(stopped, [cp]), P.fn.append_basic_block())
@@ -704,22 +699,14 @@ def _function_name(key: str) -> str:
     return f"ncpu_page_{key}"
 
 
-def _cold_symbol(op: int) -> str:
-    return f"ncpu_cold_group_{op}"
-
-
 def _older_symbol(key: str) -> str:
     return f"ncpu_older_{key}"
 
 
-def _externals(slots: dict, R, V, st, m, fallback) -> None:
-    """Give the symbols a page function refers to their addresses in this process (llvm's
-    symbol table, which the JIT engine consults when it loads code): the cold_rows.py groups of
-    its cold rows and its older function.  Why symbols and not constants: an object file
-    written to disk must not hold this process's addresses."""
-    for name, op, *_rest in slots.values():
-        if row_facts(name).cold:
-            llvm.add_symbol(_cold_symbol(op), _cold_address(op, R, V, st, m))
+def _externals(fallback) -> None:
+    """Give the older function a page function calls its address in this process (llvm's
+    symbol table, which the JIT engine consults when it loads code).  Why a symbol and not a
+    constant: an object file written to disk must not hold this process's addresses."""
     if fallback:
         llvm.add_symbol(_older_symbol(fallback[1]), fallback[0])
 
@@ -729,8 +716,19 @@ def disk_cache() -> bool:
     return os.environ.get("NCPU_NATIVE_CACHE", "").strip().lower() not in ("off", "no", "false", "0")
 
 
+OBJECT_DIR = None            # where page objects are kept; None: beside the rows module
+
+
 def _object_path(key: str):
+    if OBJECT_DIR is not None:
+        return Path(OBJECT_DIR) / f"{key}.o"
     return None if _rows_folder is None else _rows_folder / f"pages_{_rows_digest}" / f"{key}.o"
+
+
+def forget_loaded() -> None:
+    """Forget which page functions this process has loaded (their code stays): the next build
+    of each compiles it again or loads its object, as a new process would (benchmarks)."""
+    _loaded.clear()
 
 
 def _cached_object(key: str):
