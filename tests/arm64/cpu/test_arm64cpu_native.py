@@ -36,6 +36,13 @@ PATCHING = [0xD2800000, 0xD2800022,
 ADD5 = 0x91001400
 
 
+@pytest.fixture(autouse=True)
+def unlimited_builds(monkeypatch):
+    """These tests translate on purpose, in a process that does little else: the share of CPU
+    time that building may take (native.may_translate) would stop them at random."""
+    monkeypatch.setattr(native, "BUILD_SHARE", float("inf"))
+
+
 @pytest.fixture
 def threshold():
     """Set native.py's threshold for the test (restored after)."""
@@ -87,6 +94,19 @@ def test_native_code_goes_on_to_another_pages(threshold, budget):
     translated, marked = _run(CALLING, x, budget)
     assert marked >= 6                                  # both pages' slots ran as native code
     assert translated == interpreted
+
+
+def test_no_translation_past_the_build_share(threshold, monkeypatch):
+    """Once building took more than BUILD_SHARE of the process's CPU time, hot pages stay
+    interpreted (with the same outcome)."""
+    threshold(0)
+    interpreted, _ = _run(TIGHT, {1: 200_000}, 10**7)
+    threshold(1000)
+    monkeypatch.setattr(native, "BUILD_SHARE", 0.0)
+    monkeypatch.setattr(native, "_build_cpu", 1e-9)
+    assert not native.may_translate()
+    translated, marked = _run(TIGHT, {1: 200_000}, 10**7)
+    assert marked == 0 and translated == interpreted
 
 
 def test_store_into_the_running_page(threshold):

@@ -53,6 +53,21 @@ def test_same_environment_same_count(tree):
     assert len(counts) == 1
 
 
+def test_native_same_output_and_count(tree):
+    """--native (hot pages translated to native code) changes neither the output nor the count;
+    a shell loop long enough for pages to get hot, twice (the second run loads the page
+    functions the first compiled)."""
+    script = "i=0; s=0; while [ $i -lt 4000 ]; do i=$((i+1)); s=$((s+i*i%7)); done; echo $i $s"
+    runs = []
+    for native in ([], ["--native"], ["--native"]):
+        done = _cli("arm64", "--root", tree, "--clean-env", *native, "--stats", "--json",
+                    "/bin/busybox", "sh", "-c", script)
+        stats = json.loads(done.stderr.decode().strip().splitlines()[-1])
+        runs.append((done.returncode, done.stdout, stats["instructions"]))
+    assert runs[0][:2] == (0, b"4000 8001\n")
+    assert runs[1] == runs[0] and runs[2] == runs[0]
+
+
 @pytest.mark.parametrize("args, fragment", [
     (["--cwd", "/nowhere"], "/nowhere: no such directory in the root"),
     (["-E", "NOEQUALS"], "expected VAR=VALUE"),
@@ -69,7 +84,7 @@ def test_help_documents_exit_statuses():
     text = _cli("arm64", "--help").stdout.decode()
     for status in ("124", "137"):
         assert status in text
-    assert "--clean-env" in text and "-0 ARGV0" in text
+    assert "--clean-env" in text and "-0 ARGV0" in text and "--native" in text
 
 
 def test_budget_exit_status(tree):

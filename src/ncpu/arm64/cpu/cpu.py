@@ -8,7 +8,7 @@ import numpy as np
 
 from .entries import NATIVE, addresses, resolve
 from .memory import Memory
-from .native import Sampler, hot, translate
+from .native import Sampler, hot, may_translate, translate
 from .stops import R_BRK, R_BUDGET, R_FAULT, R_GROW, R_HOOK, R_HOT, R_RESOLVE, R_SVC, R_UNDEF
 from .run import run_loop
 from .state import ICOUNT, CpuState
@@ -93,7 +93,7 @@ class Cpu:
                 continue
             if st[0] == R_HOT:          # a page is hot: sample where the time goes (native.py)
                 hot(self.mem, int(st[1]))
-                if self._sampler is None:
+                if self._sampler is None and may_translate():
                     self._sampler = Sampler()
                 continue
             if st[0] == R_BUDGET and sampling and total < max_steps:

@@ -16,8 +16,8 @@ module passes twice and O3 code generation, stays as PIPELINE = "o3" for
 comparison).  Level 0 generates code faster but spills everything: the tight
 loop ran at 350 M instructions per CPU-second against 535-690 at level 1.
 
-What a page function does (`page_fn(cp, pc, budget, steps) -> retired`, cp the address of
-the loop's `(R, V, st, m)`):
+What a page function does (`page_fn(cp, pc, budget, steps) -> steps + retired`, cp the
+address of the loop's `(R, V, st, m)`):
 enter at pc through a switch over the page's translated slots, then run
 instruction after instruction: a row that goes on to pc + 4 (`row_facts`: NEXT,
 loads and stores included, which set pc to pc where they fault) goes straight
@@ -27,12 +27,18 @@ the switch (its static targets on the page become direct jumps), and it leaves (
 the count returned) at a slot that is not translated, a pc off the page,
 a stop (a fault: the row not retired, as in the loop), the budget, or a
 store that reset the page's decode row (self-modifying code: the next
-instructions must be decoded again).  Counting is exact, so a run takes the
-same number of instructions in every mode.  Rows the loop does not carry inline
-(cold_rows.py: Advanced SIMD, the rare scalar FP rows, SVC, ...) are translated
-too: the page function calls the row's cold group at its address, resolved when
-the page is translated (entries.resolve), and handles a stop as the loop's outer
-path does (SVC retired, a fault or BRK not, R_UNDEF's address).  Each row's
+instructions must be decoded again).  Where it leaves at a pc that native code
+holds (another page's, or a newer function of this page: `_native_at`, the
+loop's checks for entering a page), it goes on to that function by a guaranteed
+tail call instead of returning to the loop, after retiring at least one
+instruction and with budget left (so a chain ends; the stack does not grow);
+that is why it returns the absolute step count.  Counting is exact, so a run
+takes the same number of instructions in every mode.  Rows the loop does not
+carry inline (cold_rows.py: Advanced SIMD, the rare scalar FP rows, SVC, ...)
+are translated too: the page function calls the row's family as its cold group
+does (`family_*` in the rows module), inlined with the operands constant, and
+handles a stop as the loop's outer path does (SVC retired, a fault or BRK not,
+R_UNDEF's address).  Each row's
 control flow (NEXT, JUMP, CALL, CONDITIONAL, EXIT), whether it may stop and
 whether it may write memory are read once from its family's code specialised to
 the row (gen_loop.row_body).
@@ -48,11 +54,9 @@ calls the page function where it finds a mark.  A page that stays hot is
 sampled again (up to MAX_TRIES times); its new runs become a function of their
 own that passes every other pc on to the previous function (a direct call), so
 no slot is compiled twice; after MAX_DEPTH functions the page is rebuilt as one.
-Only runs worth it are translated (`worth_translating`): those in or reaching a
-loop within the page, and stretches of at least MIN_STRETCH instructions between
-where native code is entered and left; a shorter one (a comparison function
-called by qsort, the code between two calls) runs faster interpreted, because
-each entry and exit goes through the loop's outer path.  A write to the page
+`worth_translating` can leave short stretches between entering and leaving native
+code interpreted (MIN_STRETCH); with the tail calls between page functions every
+run is worth it (MIN_STRETCH 1).  A write to the page
 resets its decode row, and with it the marks: the page is interpreted again.  With debug hooks the loop interprets
 a marked slot instead (hooks see every instruction).
 
@@ -72,6 +76,15 @@ once on arm64_calls at load 5): more code is now worth translating, and LLVM's
 15-30 ms per translated instruction (8 s of arm64_calls' 23) eats what it
 saves.  Still far from 3x on three of the four: translation cost, entering and
 leaving page functions, and sampling are what remains.
+
+A page function is compiled once: its inputs (the row code's version, the page, its
+decode row, its slots as decoded, the function it falls back to, the host) make a
+key (`page_key`); a key loaded before in this process is reused, and the object
+code is kept on disk beside the rows module (`pages_<digest>/<key>.o`, about 20 KB
+each; $NCPU_NATIVE_CACHE=off keeps nothing) and loaded by the next process that
+translates the same code.  The object holds no address of this process: the older
+function it falls back to is an external symbol (`_externals`).  Measured with
+`benchmarks/arm64_vs_qemu.py --native`, which runs each program twice.
 
 The row functions live in a module generated into nCPU's cache directory
 (named by a digest of the loop's sources, so an edit of a family makes a new
@@ -886,6 +899,20 @@ def _chain_holds(m, page: int, row: int, chain) -> bool:
     return bool((words == [chain.slots[i][2] for i in idx.tolist()]).all())
 
 
+BUILD_SHARE = 0.5          # the most of this process's CPU time that compiling page functions may take
+_build_cpu = 0.0           # CPU seconds this process has spent in `build`
+
+
+def may_translate() -> bool:
+    """Whether more pages may be translated: building page functions has taken at most
+    BUILD_SHARE of this process's CPU time so far.  Why: LLVM takes 10-30 ms of CPU per
+    translated instruction, and a program with much warm code spread over many pages (a
+    Python interpreter in the guest: test_python_http_server_and_client) spent 457 s
+    translating where it ran 9 s interpreted; with the share, a first run costs at most about
+    twice the interpreted run, and later runs load what earlier ones compiled."""
+    return _build_cpu <= BUILD_SHARE * time.process_time()
+
+
 def translate(mem, pcs, R, V, st) -> int:
     """Translate the sampled hot runs (Sampler) of every page sampled often enough; returns the
     number of pages given new native code.
@@ -923,6 +950,10 @@ def translate(mem, pcs, R, V, st) -> int:
         if chain is not None and chain.depth >= MAX_DEPTH:    # too deep: one function again
             chosen_slots = {**older, **chosen_slots}
             chain = None
+        if not may_translate():
+            break
+        global _build_cpu
+        t0 = time.process_time()
         if chain is None:
             address, lib, key = build(page, row, chosen_slots, R, V, st, m)
             chain = _Chain(row, address, chosen_slots, 1, key)
@@ -930,6 +961,7 @@ def translate(mem, pcs, R, V, st) -> int:
             address, lib, key = build(page, row, chosen_slots, R, V, st, m, (chain.address, chain.key),
                                       frozenset(older))
             chain = _Chain(row, address, {**older, **chosen_slots}, chain.depth + 1, key)
+        _build_cpu += time.process_time() - t0
         if lib is not None:
             _libraries.append(lib)
         chains[page] = chain
