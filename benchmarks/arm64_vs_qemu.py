@@ -1,6 +1,6 @@
 """Benchmark: the same CPU-bound static AArch64 binaries under ncpu and under qemu-aarch64.
 
-    python benchmarks/arm64_vs_qemu.py [--only NAME ...] [--scale-factor F] [--native]
+    python benchmarks/arm64_vs_qemu.py [--only NAME ...] [--scale-factor F] [--native [--native-runs N]]
 
 Builds each program with aarch64-linux-gnu-gcc -static -O2, runs it under
 both (same arguments, outputs checked equal) and prints, per program, both
@@ -61,8 +61,10 @@ def main() -> int:
     parser.add_argument("--scale-factor", type=float, default=1.0, help="multiply every program's scale")
     parser.add_argument("--native", action="store_true",
                         help="translate hot runs to native code (arm64/cpu/native.py; off by default): "
-                             "each program runs twice, first compiling its page functions (an empty "
-                             "translation cache), then again loading them as a second process would")
+                             "each program runs --native-runs times, the first with an empty translation "
+                             "cache, each later one loading what the runs before compiled, as a later "
+                             "process would (a run compiles only within native.may_translate's limit)")
+    parser.add_argument("--native-runs", type=int, default=3, metavar="N", help="runs per program with --native")
     opts = parser.parse_args()
     names = opts.only or list(PROGRAMS)
     rows = []
@@ -75,10 +77,9 @@ def main() -> int:
         for name in names:
             scale = max(1, round(PROGRAMS[name] * opts.scale_factor))
             if opts.native:
-                native.forget_loaded()
-                rows.append({**measure(name, scale, Path(tmp)), "name": f"{name} 1st"})
-                native.forget_loaded()
-                rows.append({**measure(name, scale, Path(tmp)), "name": f"{name} again"})
+                for k in range(1, opts.native_runs + 1):
+                    native.forget_loaded()
+                    rows.append({**measure(name, scale, Path(tmp)), "name": f"{name} run {k}"})
             else:
                 rows.append(measure(name, scale, Path(tmp)))
     print(f"{'program':<19}{'scale':>6}{'qemu s':>9}{'qemu cpu':>10}{'ncpu s':>9}{'ncpu cpu':>10}"

@@ -40,7 +40,7 @@ ADD5 = 0x91001400
 def unlimited_builds(monkeypatch):
     """These tests translate on purpose, in a process that does little else: the share of CPU
     time that building may take (native.may_translate) would stop them at random."""
-    monkeypatch.setattr(native, "BUILD_SHARE", float("inf"))
+    monkeypatch.setattr(native, "BUILD_FREE", float("inf"))
 
 
 @pytest.fixture
@@ -103,6 +103,7 @@ def test_no_translation_past_the_build_share(threshold, monkeypatch):
     interpreted, _ = _run(TIGHT, {1: 200_000}, 10**7)
     threshold(1000)
     monkeypatch.setattr(native, "BUILD_SHARE", 0.0)
+    monkeypatch.setattr(native, "BUILD_FREE", 0.0)
     monkeypatch.setattr(native, "_build_cpu", 1e-9)
     assert not native.may_translate()
     translated, marked = _run(TIGHT, {1: 200_000}, 10**7)
