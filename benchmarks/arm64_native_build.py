@@ -72,6 +72,9 @@ def _instrument(native, log):
         finally:
             total = clock() - t
             phases = dict(native.last_build_phases())     # assemble (rows included), light's
+            if "assemble" not in phases:                    # reused in this process: nothing built
+                current.clear()
+                return
             phases["rows"] = current.get("rows", 0.0)
             phases["assemble"] -= phases["rows"]
             if native.PIPELINE == "o3":
@@ -104,6 +107,8 @@ def main() -> int:
     if opts.min_stretch is not None:
         native.MIN_STRETCH = opts.min_stretch
     native.set_threshold(native.ON_THRESHOLD)
+    native.OBJECT_DIR = tempfile.mkdtemp(prefix="ncpu-native-build-")   # every page compiled, none loaded
+    native.BUILD_FREE = float("inf")                                    # and none left out (may_translate)
     log: list[dict] = []
     _instrument(native, log)
     with tempfile.TemporaryDirectory() as tmp:

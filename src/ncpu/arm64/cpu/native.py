@@ -60,31 +60,23 @@ run is worth it (MIN_STRETCH 1).  A write to the page
 resets its decode row, and with it the marks: the page is interpreted again.  With debug hooks the loop interprets
 a marked slot instead (hooks see every instruction).
 
-Off by default (`NCPU_NATIVE=on` or a threshold turns it on).  Measured with
-benchmarks/arm64_native_build.py (build time by phase) and arm64_vs_qemu.py
-(docs/arm64.md has the figures): LLVM now takes about 8-16 ms of CPU per
-translated guest instruction of arm64_bench, 30 of arm64_fp's FP code (was
-23-38 ms on arm64_bench with numba's finalize; what is left
-is mostly the optimiser and code generation over the inlined rows, a load or
-store row being a few hundred LLVM instructions with its slow paths), and with
-chaining and the choice of runs arm64_bench translates 48 instructions in 4
-builds instead of 1,106 in 29.  With loads, stores and cold rows continuing
-runs (2026-11-28, pairs of runs at load 2-5, docs/arm64.md) native code takes
-28-49% less CPU than the interpreter on arm64_mem (3.0-3.9x qemu), and within
-the noise of it on arm64_bench, arm64_fp and arm64_calls (-9% to +13%; +23%
-once on arm64_calls at load 5): more code is now worth translating, and LLVM's
-15-30 ms per translated instruction (8 s of arm64_calls' 23) eats what it
-saves.  Still far from 3x on three of the four: translation cost, entering and
-leaving page functions, and sampling are what remains.
+Off by default (`ncpu arm64 --native`, `NCPU_NATIVE=on` or a threshold turns it on).
+Measured with benchmarks/arm64_native_build.py (build time by phase) and
+arm64_vs_qemu.py --native (docs/arm64.md, "Compiled once, chained, cold rows
+inlined"): LLVM takes 10-30 ms of CPU per translated instruction (the optimiser
+and code generation over the inlined rows); with the page functions a first
+run compiled loaded by the next, the four benchmark programs ran at 1.1-2.7x
+qemu-aarch64's CPU time, a first run at 2.2-5.7x.  A first run is what keeps it
+off by default, with the object cache that has no eviction yet; compiling may
+take at most BUILD_FREE + BUILD_SHARE of the process's CPU (`may_translate`).
 
 A page function is compiled once: its inputs (the row code's version, the page, its
 decode row, its slots as decoded, the function it falls back to, the host) make a
 key (`page_key`); a key loaded before in this process is reused, and the object
-code is kept on disk beside the rows module (`pages_<digest>/<key>.o`, about 20 KB
+code is kept on disk beside the rows module (`pages_<digest>/<key>.o`, 20-50 KB
 each; $NCPU_NATIVE_CACHE=off keeps nothing) and loaded by the next process that
 translates the same code.  The object holds no address of this process: the older
-function it falls back to is an external symbol (`_externals`).  Measured with
-`benchmarks/arm64_vs_qemu.py --native`, which runs each program twice.
+function it falls back to is an external symbol (`_externals`).
 
 The row functions live in a module generated into nCPU's cache directory
 (named by a digest of the loop's sources, so an edit of a family makes a new
