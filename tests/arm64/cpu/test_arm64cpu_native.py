@@ -65,17 +65,6 @@ def _run(words, x, budget, prot=5):
     return (stop.reason, stop.steps, s.pc, [int(v) for v in s.x[:8]], s.nzcv), marked
 
 
-@pytest.mark.parametrize("budget", [300_017, 1_000_003, 10**7])
-def test_tight_loop_same_state_and_count(threshold, budget):
-    x = {1: 1_000_000}
-    threshold(0)
-    interpreted, _ = _run(TIGHT, x, budget)
-    threshold(1000)
-    translated, marked = _run(TIGHT, x, budget)
-    assert marked >= 5                                  # the loop's five slots ran as native code
-    assert translated == interpreted
-
-
 # a loop on one page calling a function on the next: native code of one page goes on to the
 # other's by a tail call (native.build's leave block), and the count must stay exact
 CALLING = ([0xD2800000, 0xD2800022,             # mov x0, #0; mov x2, #1
@@ -86,13 +75,16 @@ CALLING = ([0xD2800000, 0xD2800022,             # mov x0, #0; mov x2, #1
 
 
 @pytest.mark.parametrize("budget", [300_017, 1_000_003, 10**7])
-def test_native_code_goes_on_to_another_pages(threshold, budget):
+@pytest.mark.parametrize("words,slots", [(TIGHT, 5), (CALLING, 6)], ids=["tight_loop", "call_to_next_page"])
+def test_same_state_and_count(threshold, words, slots, budget):
+    """The tight loop (its five slots), and the loop whose call goes on to another page's
+    native code (the slots of both pages), at three budgets: exact state and count."""
     x = {1: 1_000_000}
     threshold(0)
-    interpreted, _ = _run(CALLING, x, budget)
+    interpreted, _ = _run(words, x, budget)
     threshold(1000)
-    translated, marked = _run(CALLING, x, budget)
-    assert marked >= 6                                  # both pages' slots ran as native code
+    translated, marked = _run(words, x, budget)
+    assert marked >= slots                              # they ran as native code
     assert translated == interpreted
 
 
