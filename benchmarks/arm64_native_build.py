@@ -63,12 +63,12 @@ def _instrument(native, log):
     native._compiled = timed("rows", native._compiled)
     original_build = native.build
 
-    def build(page, row, slots, *arrays, **kw):
+    def build(page, slots, *arrays, **kw):
         current.clear()
         current["rows"] = 0.0
         t = clock()
         try:
-            return original_build(page, row, slots, *arrays, **kw)
+            return original_build(page, slots, *arrays, **kw)
         finally:
             total = clock() - t
             phases = dict(native.last_build_phases())     # assemble (rows included), light's

@@ -102,6 +102,27 @@ def test_no_translation_past_the_build_share(threshold, monkeypatch):
     assert marked == 0 and translated == interpreted
 
 
+def test_same_code_in_another_decode_row_is_reused(threshold):
+    """A page function does not depend on the page's decode row (it reads it when it runs), so
+    the same code, first entered after another page, is the function already compiled."""
+    threshold(1000)
+    first, _ = _run(TIGHT, {1: 200_000}, 10**7)
+    mem = Memory()
+    mem.map(BASE, 0x2000, 5)
+    mem.write(BASE, b"".join(struct.pack("<I", w) for w in TIGHT))
+    mem.map(BASE + 0x10000, 0x1000, 5)
+    mem.write(BASE + 0x10000, struct.pack("<I", 0xD4000001))      # svc #0: decoded first, row 0
+    s = CpuState()
+    s.pc = BASE + 0x10000
+    cpu = Cpu(mem, s)
+    cpu.run(10)
+    s.pc, s.x[1] = BASE, 200_000
+    stop = cpu.run(10**7)
+    assert int(mem.arrays().dc_row[BASE >> 12]) == 1                 # another row than in the first run
+    assert "reused" in native.last_build_phases()
+    assert (stop.reason, stop.steps, s.pc, [int(v) for v in s.x[:8]], s.nzcv) == first
+
+
 def test_store_into_the_running_page(threshold):
     n, switch = 400_000, 100_000
     x = {1: n, 7: switch, 5: ADD5, 11: BASE + 8, 12: BASE + 0x1000}

@@ -71,7 +71,7 @@ off by default, with the object cache that has no eviction yet; compiling may
 take at most BUILD_FREE + BUILD_SHARE of the process's CPU (`may_translate`).
 
 A page function is compiled once: its inputs (the row code's version, the page, its
-decode row, its slots as decoded, the function it falls back to, the host) make a
+slots as decoded, the function it falls back to, the host) make a
 key (`page_key`); a key loaded before in this process is reused, and the object
 code is kept on disk beside the rows module (`pages_<digest>/<key>.o`, 20-50 KB
 each; $NCPU_NATIVE_CACHE=off keeps nothing) and loaded by the next process that
@@ -156,8 +156,12 @@ def _stopped(cp):
 
 
 @njit(cache=True)
-def _still_marked(cp, row, i, mark):
-    return borrowed_at(cp)[3].dc_op[row, i] == mark
+def _still_marked(cp, page, i, mark):
+    """Slot i of the page still marked `mark` (a store may have reset its decode row).  The row
+    is read here, not compiled in, so that the code does not depend on which row the page got."""
+    m = borrowed_at(cp)[3]
+    row = m.dc_row[page]
+    return row >= 0 and m.dc_op[row, i] == mark
 
 
 @njit(cache=True)
@@ -537,7 +541,7 @@ def _straight_runs(slots: dict) -> dict:
 
 
 @global_compiler_lock
-def build(page: int, row: int, slots: dict, R, V, st, m, fallback=None, older=frozenset()):
+def build(page: int, slots: dict, R, V, st, m, fallback=None, older=frozenset()):
     """The page function for `slots` (see _slots): returns (address, library, key).
     `fallback`: (address, key) of the page's previous function, which runs slots `older`: a
     pc this function does not translate is passed on to it (not left), so a rebuild
@@ -550,7 +554,7 @@ def build(page: int, row: int, slots: dict, R, V, st, m, fallback=None, older=fr
     t0 = time.process_time()
     rows = rows_module()
     tcp = types.CPointer(frame_type(R, V, st, m))
-    key = page_key(page, row, slots, tcp, fallback[1] if fallback else None, older)
+    key = page_key(page, slots, tcp, fallback[1] if fallback else None, older)
     _externals(fallback)
     if key in _loaded:
         _phases["reused"] = time.process_time() - t0
@@ -629,7 +633,7 @@ def build(page: int, row: int, slots: dict, R, V, st, m, fallback=None, older=fr
                 leave_at(npc, P.call(stopped, [cp]), P.fn.append_basic_block())
         b.store(b.add(n, i64(1)), count)
         if writes:                                   # maybe into this very page
-            gone = b.not_(P.call(still, [cp, i64(row), i64(i), i64(MARK_BASE - op)]))
+            gone = b.not_(P.call(still, [cp, i64(page), i64(i), i64(MARK_BASE - op)]))
             leave_at(npc, gone, P.fn.append_basic_block())
         if flow == NEXT:
             if i + 1 in slots:                       # pc + 4 unless it stopped (left above):
@@ -693,17 +697,19 @@ def build(page: int, row: int, slots: dict, R, V, st, m, fallback=None, older=fr
 _loaded: dict = {}           # page key -> the address of its function, loaded in this process
 
 
-def page_key(page: int, row: int, slots: dict, tcp, fallback_key, older) -> str:
+def page_key(page: int, slots: dict, tcp, fallback_key, older) -> str:
     """What a page function is compiled from, as a digest: the version of the row code and of
     this file (the rows module's digest), how it is compiled, the host it is compiled for,
-    the frame's types, the page and its decode row (both constants in the code), its slots
-    as decoded, and the function it falls back to.  Equal keys give the same code, so a key
-    names a function: in this process (_loaded) and in the object cache on disk."""
+    the frame's types, the page (a constant in the code), its slots as decoded, and the
+    function it falls back to.  Not the page's decode row, which the code reads when it runs:
+    the same code entered in another order (another program's run of the same library) is
+    the same function.  Equal keys give the same code, so a key names a function: in this
+    process (_loaded) and in the object cache on disk."""
     import llvmlite
     options: dict = {}
     cpu_target.target_context.codegen()._customize_tm_options(options)
     parts = (_rows_digest, PIPELINE, CODEGEN_OPT, llvmlite.__version__, sorted(options.items()),
-             str(tcp), page, row, sorted(slots.items()), fallback_key, sorted(older))
+             str(tcp), page, sorted(slots.items()), fallback_key, sorted(older))
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
 
 
@@ -960,10 +966,10 @@ def translate(mem, pcs, R, V, st) -> int:
         global _build_cpu
         t0 = time.process_time() - _rows_cpu        # the row functions' one-time compile not counted
         if chain is None:
-            address, lib, key = build(page, row, chosen_slots, R, V, st, m)
+            address, lib, key = build(page, chosen_slots, R, V, st, m)
             chain = _Chain(row, address, chosen_slots, 1, key)
         else:
-            address, lib, key = build(page, row, chosen_slots, R, V, st, m, (chain.address, chain.key),
+            address, lib, key = build(page, chosen_slots, R, V, st, m, (chain.address, chain.key),
                                       frozenset(older))
             chain = _Chain(row, address, {**older, **chosen_slots}, chain.depth + 1, key)
         if "codegen" in _phases or PIPELINE != "light":     # compiled, not loaded or reused
