@@ -387,3 +387,25 @@ def test_page_functions_are_loaded_by_the_next_process(tmp_path):
     assert "codegen" in first[3] and "loaded" in second[3]  # compiled, then loaded
     assert first[:3] == second[:3]
     assert first[1] == 0x10000 + 24 and first[2][0] == 3 * 300_000    # ran to the svc, exactly
+
+
+def test_object_cache_is_bounded(tmp_path, monkeypatch):
+    """At most MAX_OBJECTS page objects are kept per version of the row code, and other versions'
+    object directories left unchanged for STALE_DAYS are removed."""
+    import os
+    import time
+
+    current, stale, recent = tmp_path / "pages_now", tmp_path / "pages_old", tmp_path / "pages_recent"
+    for d in (stale, recent):
+        d.mkdir()
+        (d / "x.o").write_bytes(b"x")
+    two_days_ago = time.time() - 2 * 86400
+    os.utime(stale, (two_days_ago, two_days_ago))
+    monkeypatch.setattr(native, "OBJECT_DIR", current)
+    monkeypatch.setattr(native, "MAX_OBJECTS", 2)
+    monkeypatch.delenv("NCPU_NATIVE_CACHE", raising=False)
+    native._prune_once.cache_clear()
+    for key in "abc":
+        native._store_object(key, b"object")
+    assert sorted(p.name for p in current.glob("*.o")) == ["a.o", "b.o"]
+    assert not stale.exists() and (recent / "x.o").exists()

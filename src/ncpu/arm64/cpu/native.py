@@ -67,8 +67,8 @@ inlined"): LLVM takes 10-30 ms of CPU per translated instruction (the optimiser
 and code generation over the inlined rows); with the page functions a first
 run compiled loaded by the next, the four benchmark programs ran at 1.1-2.7x
 qemu-aarch64's CPU time, a first run at 2.2-5.7x.  A first run is what keeps it
-off by default, with the object cache that has no eviction yet; compiling may
-take at most BUILD_FREE + BUILD_SHARE of the process's CPU (`may_translate`).
+off by default; compiling may take at most BUILD_FREE + BUILD_SHARE of the
+process's CPU (`may_translate`).
 
 A page function is compiled once: its inputs (the row code's version, the page, its
 slots as decoded, the function it falls back to, the host) make a
@@ -760,10 +760,38 @@ def _cached_object(key: str):
         return None
 
 
+MAX_OBJECTS = 4096           # objects kept per version of the row code (20-50 KB each)
+STALE_DAYS = 1.0             # another version's objects unchanged this long are removed
+
+
 def _store_object(key: str, data: bytes) -> None:
+    """Keep a compiled page function on disk, unless MAX_OBJECTS are kept already (the cache
+    then stops growing: later pages are compiled in each run).  The first store of a process
+    removes the object directories of other versions of the row code left unchanged for
+    STALE_DAYS (each edit or upgrade of the loop starts a new one)."""
     path = _object_path(key) if disk_cache() else None
-    if path is not None:
-        _write_whole(path, data)
+    if path is None:
+        return
+    _prune_once(path.parent)
+    try:
+        if path.parent.is_dir() and sum(1 for _ in path.parent.glob("*.o")) >= MAX_OBJECTS:
+            return
+    except OSError:
+        return
+    _write_whole(path, data)
+
+
+@functools.lru_cache(maxsize=None)
+def _prune_once(current: Path) -> None:
+    import shutil
+    now = time.time()
+    try:
+        others = [d for d in current.parent.glob("pages_*") if d.is_dir() and d != current]
+        for d in others:
+            if now - d.stat().st_mtime > STALE_DAYS * 86400:
+                shutil.rmtree(d, ignore_errors=True)
+    except OSError:
+        pass
 
 
 def _load_object(data: bytes, name: str) -> int:
