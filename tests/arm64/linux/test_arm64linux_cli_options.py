@@ -53,19 +53,23 @@ def test_same_environment_same_count(tree):
     assert len(counts) == 1
 
 
-def test_native_same_output_and_count(tree):
+def test_native_same_output_and_count(tree, tmp_path):
     """--native (hot pages translated to native code) changes neither the output nor the count;
-    a shell loop long enough for pages to get hot, twice (the second run loads the page
-    functions the first compiled)."""
+    a shell loop long enough for pages to get hot, twice: the first run compiles page functions
+    (their objects appear), the second loads them (none is written again)."""
     script = "i=0; s=0; while [ $i -lt 4000 ]; do i=$((i+1)); s=$((s+i*i%7)); done; echo $i $s"
-    runs = []
+    objects = tmp_path / "objects"
+    runs, written = [], []
     for native in ([], ["--native"], ["--native"]):
         done = _cli("arm64", "--root", tree, "--clean-env", *native, "--stats", "--json",
-                    "/bin/busybox", "sh", "-c", script)
+                    "/bin/busybox", "sh", "-c", script, env={"NCPU_NATIVE_OBJECTS": str(objects)})
         stats = json.loads(done.stderr.decode().strip().splitlines()[-1])
         runs.append((done.returncode, done.stdout, stats["instructions"]))
+        written.append({p.name: p.stat().st_mtime_ns for p in objects.glob("*.o")})
     assert runs[0][:2] == (0, b"4000 8001\n")
     assert runs[1] == runs[0] and runs[2] == runs[0]
+    assert not written[0] and written[1]                    # only --native translates
+    assert all(written[2][name] == t for name, t in written[1].items())
 
 
 @pytest.mark.parametrize("args, fragment", [

@@ -345,13 +345,13 @@ def _stored_facts() -> dict:
 def _write_whole(path: Path, data: bytes) -> None:
     """Write a cache file whole or not at all (another process may read it meanwhile); a
     failure only costs the next process the work again."""
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
         tmp.write_bytes(data)
         os.replace(tmp, path)
     except OSError:
-        pass
+        tmp.unlink(missing_ok=True)
 
 
 def _read_row_facts(name: str) -> RowFacts:
@@ -550,6 +550,7 @@ def build(page: int, slots: dict, R, V, st, m, fallback=None, older=frozenset())
     Compiled once: the code of a key loaded before in this process is reused, and with the
     light pipeline the object file is kept on disk (`_cached_object`), so the next run of the
     same program loads its pages instead of compiling them again."""
+    global _build_cpu
     _phases.clear()
     t0 = time.process_time()
     rows = rows_module()
@@ -566,6 +567,7 @@ def build(page: int, slots: dict, R, V, st, m, fallback=None, older=frozenset())
             _loaded[key] = address
             _phases["loaded"] = time.process_time() - t0
             return address, None, key
+    rows_before = _rows_cpu
     ctx = cpu_target.target_context
     argtypes = (tcp, types.int64, types.int64, types.int64)
     i64 = ir.IntType(64)
@@ -689,6 +691,8 @@ def build(page: int, slots: dict, R, V, st, m, fallback=None, older=frozenset())
     else:
         address, lib = _finish_light(P, key), None
     _loaded[key] = address
+    # what may_translate limits: the compile, not the row functions' one-time compile
+    _build_cpu += time.process_time() - t0 - (_rows_cpu - rows_before)
     return address, lib, key
 
 
@@ -705,12 +709,18 @@ def page_key(page: int, slots: dict, tcp, fallback_key, older) -> str:
     the same code entered in another order (another program's run of the same library) is
     the same function.  Equal keys give the same code, so a key names a function: in this
     process (_loaded) and in the object cache on disk."""
+    parts = (_rows_digest, PIPELINE, CODEGEN_OPT, _host(), str(tcp), page, sorted(slots.items()),
+             fallback_key, sorted(older))
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
+
+
+@functools.lru_cache(maxsize=None)
+def _host() -> tuple:
+    """llvmlite's version and numba's target options (CPU name and features)."""
     import llvmlite
     options: dict = {}
     cpu_target.target_context.codegen()._customize_tm_options(options)
-    parts = (_rows_digest, PIPELINE, CODEGEN_OPT, llvmlite.__version__, sorted(options.items()),
-             str(tcp), page, sorted(slots.items()), fallback_key, sorted(older))
-    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
+    return llvmlite.__version__, tuple(sorted(options.items()))
 
 
 def _function_name(key: str) -> str:
@@ -734,7 +744,8 @@ def disk_cache() -> bool:
     return os.environ.get("NCPU_NATIVE_CACHE", "").strip().lower() not in ("off", "no", "false", "0")
 
 
-OBJECT_DIR = None            # where page objects are kept; None: beside the rows module
+OBJECT_DIR = os.environ.get("NCPU_NATIVE_OBJECTS") or None   # where page objects are kept; None:
+                                                             # beside the rows module
 
 
 def _object_path(key: str):
@@ -752,12 +763,22 @@ def forget_loaded() -> None:
     _build_cpu, _start_cpu = 0.0, time.process_time()
 
 
+_OBJECT_MAGIC = b"ncpu-page-object\n"
+
+
 def _cached_object(key: str):
+    """The object code kept for `key`, or None: absent, unreadable, or not exactly what was
+    written (checked against its digest: LLVM crashes the process on a damaged object)."""
     path = _object_path(key) if disk_cache() else None
     try:
-        return path.read_bytes() if path is not None else None
+        framed = path.read_bytes() if path is not None else b""
     except OSError:
         return None
+    head, digest, data = framed[:len(_OBJECT_MAGIC)], framed[len(_OBJECT_MAGIC):len(_OBJECT_MAGIC) + 32], \
+        framed[len(_OBJECT_MAGIC) + 32:]
+    if head != _OBJECT_MAGIC or hashlib.sha256(data).digest() != digest:
+        return None
+    return data
 
 
 MAX_OBJECTS = 4096           # objects kept per version of the row code (20-50 KB each)
@@ -778,7 +799,7 @@ def _store_object(key: str, data: bytes) -> None:
             return
     except OSError:
         return
-    _write_whole(path, data)
+    _write_whole(path, _OBJECT_MAGIC + hashlib.sha256(data).digest() + data)
 
 
 @functools.lru_cache(maxsize=None)
@@ -937,7 +958,8 @@ def _chain_holds(m, page: int, row: int, chain) -> bool:
 
 BUILD_FREE = 5.0           # CPU seconds of compiling page functions always allowed, and then
 BUILD_SHARE = 0.5          # the share of this process's CPU time that compiling may take beyond them
-_build_cpu = 0.0           # CPU seconds this process has spent compiling page functions (not loading)
+_build_cpu = 0.0           # CPU seconds this process has spent compiling page functions (build;
+                           # not loading, not the row functions' one-time compile)
 _start_cpu = 0.0           # the process's CPU time when that count started (forget_loaded)
 
 
@@ -991,8 +1013,6 @@ def translate(mem, pcs, R, V, st) -> int:
             chain = None
         if not may_translate():
             break
-        global _build_cpu
-        t0 = time.process_time() - _rows_cpu        # the row functions' one-time compile not counted
         if chain is None:
             address, lib, key = build(page, chosen_slots, R, V, st, m)
             chain = _Chain(row, address, chosen_slots, 1, key)
@@ -1000,8 +1020,6 @@ def translate(mem, pcs, R, V, st) -> int:
             address, lib, key = build(page, chosen_slots, R, V, st, m, (chain.address, chain.key),
                                       frozenset(older))
             chain = _Chain(row, address, {**older, **chosen_slots}, chain.depth + 1, key)
-        if "codegen" in _phases or PIPELINE != "light":     # compiled, not loaded or reused
-            _build_cpu += time.process_time() - _rows_cpu - t0
         if lib is not None:
             _libraries.append(lib)
         chains[page] = chain
