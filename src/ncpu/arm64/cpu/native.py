@@ -66,7 +66,8 @@ arm64_vs_qemu.py --native (docs/arm64.md, "Compiled once, chained, cold rows
 inlined"): LLVM takes 10-30 ms of CPU per translated instruction (the optimiser
 and code generation over the inlined rows); with the page functions a first
 run compiled loaded by the next, the four benchmark programs ran at 1.1-2.7x
-qemu-aarch64's CPU time, a first run at 2.2-5.7x.  A first run is what keeps it
+qemu-aarch64's CPU time in a warm process, 1.4-4.2x as fresh `ncpu arm64 --native`
+processes (arm64_mem, qemu's 1 s, the 4.2x), a first run at 2.2-6.4x.  A first run is what keeps it
 off by default; compiling may take at most BUILD_FREE + BUILD_SHARE of the
 process's CPU (`may_translate`).
 
