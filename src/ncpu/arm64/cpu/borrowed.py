@@ -4,9 +4,10 @@ The machine's arrays (memory, vector registers, hook buffers) are held by the
 Python caller for the whole of a run, so the compiled loop may use them without
 counting references (see `borrowed`).
 """
-from numba import njit, types
+from numba import types
 from numba.extending import intrinsic
 
+from .jit import njit
 from .memory import MemArrays
 
 

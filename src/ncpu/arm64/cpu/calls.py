@@ -20,10 +20,11 @@ call is numba's own calling convention (not the C wrapper), so it costs what
 a direct call to a function that is not inlined costs, plus an indirect
 branch, and an exception raised in the callee propagates as usual.
 """
-from numba import njit, types
+from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from .jit import njit
 from .stops import R_RESOLVE, ST_ADDR, ST_REASON
 
 

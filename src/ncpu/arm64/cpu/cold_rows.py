@@ -7,8 +7,8 @@ rows runs, so a program compiles only the cold rows' modules it uses.  mp: the a
 of the loop's memory arrays (calls.pointer_to).  Other rows get -1 (there are none).
 """
 import numpy as np
-from numba import njit
 
+from .jit import njit
 from .calls import value_at
 from .exec_fp import fp_fixed, fp_minmax, fp_unary
 from .exec_int import read_system_register, software_breakpoint, supervisor_call, system_instruction, write_system_register

@@ -15,10 +15,10 @@ Decoding happens once per word thanks to that cache, so clarity wins here.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from . import decode_table as T
 from .int_ops import sextn
+from .jit import njit
 from .state import DISCARD, ZR
 from .sysregs import SUPPORTED_READ, SUPPORTED_WRITE
 

@@ -19,10 +19,10 @@ because the same fields name X registers in the conversion rows; the X
 register operands use the decoder's resolved slots (a: rd, b: rn).
 """
 import numpy as np
-from numba import njit
 
 from . import decode_table as T
 from .int_ops import M32, sextn
+from .jit import njit
 from .nzcv import cond_holds
 from .decoder import fld
 from .fpu import (

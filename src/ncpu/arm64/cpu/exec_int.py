@@ -7,10 +7,10 @@ register 31 here); the other executors still read register 31 through
 `xr` (XZR) or R[31] (SP).  A stop (SVC, BRK, fault, undefined) is recorded in `st`.
 """
 import numpy as np
-from numba import njit
 
 from . import decode_table as T
 from . import sysregs as S
+from .jit import njit
 from .int_ops import (M32, bswap64, clz64, extend_reg, lsr, ror32, ror64, rbit64, sdiv64, sextn, shift_reg,
                       smulh, udiv64, umulh)
 from .nzcv import add_with_carry, cond_holds, logic_flags

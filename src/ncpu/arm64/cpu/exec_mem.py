@@ -13,12 +13,12 @@ guest_access.load/store (the general path: page-crossing, faulting).  Either way
 register semantics (sizes, sign extension, writeback) are written once, below.
 """
 import numpy as np
-from numba import njit
 
 from . import decode_table as T
 from .int_ops import extend_reg, sextn
 from .decoder import bits
 from .exec_int import xr
+from .jit import njit
 from .memory import NPAGES
 from .guest_access import (host_read, host_write, load, load16, load32, load64,  # noqa: F401
                            store, store16, store32, store64, writable)  # (loadN/storeN: host_read/host_write's, in the loop)

@@ -12,8 +12,8 @@ sat_lanes.py.  A lane that saturates sets FPSR.QC (bit 27), which stays set
 until software clears it.
 """
 import numpy as np
-from numba import njit
 
+from .jit import njit
 from .sat_lanes import (add_wide, doubling_mul_high, hi_of, rshr, sat, shl_wide, shr,
                         sub_wide, sx)
 from .vregs import lane, set_scalar, write_lanes, write_narrow

@@ -10,7 +10,6 @@ may also be a source); the widening forms (SMULL, SQDMLAL, ...) read the
 upper half of Vn when Q = 1 (the "2" forms).  A saturated lane sets FPSR.QC.
 """
 import numpy as np
-from numba import njit
 
 from . import decode_table as T
 from .int_ops import sextn
@@ -18,6 +17,7 @@ from .decoder import fld
 from .exec_sat import QC
 from .exec_vfparith import put_f32, put_f64
 from .fpu import K_MUL, K_MULX, binop_bits_flags, flags_settled, fma32, fma64, fma_bits_flags, fma_flags, fp_binop, fp_fma
+from .jit import njit
 from .rows import executes
 from .sat_lanes import doubling_mul_high, doubling_mul_long, sx
 from .state import FPCR, FPSR

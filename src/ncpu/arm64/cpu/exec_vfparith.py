@@ -16,10 +16,10 @@ to the lane-by-lane path.  vfp_hot runs out of line: inline (hot=True) it cost
 (README, the ARM64 speed table).
 """
 import numpy as np
-from numba import njit
 
 from . import decode_table as T
 from .decoder import fld
+from .jit import njit
 from .fpu import (IXC, K_ABD, K_ADD, K_DIV, K_MAX, K_MAXNM, K_MIN, K_MINNM, K_MUL, K_MULX, K_SUB, arith_flags,
                   binop_bits_flags, cmp_bits_flags, cvtf_flags, fbits, fixed_to_fp, fma32, fma64, fma_bits_flags,
                   default_nan, fma_flags, fp_binop,

@@ -14,12 +14,12 @@ load and store does).
 import re
 
 import numpy as np
-from numba import njit
 
 from . import decode_table as T
 from .decoder import fld
 from .exec_mem import host_index
 from .guest_access import load, store, writable
+from .jit import njit
 from .stops import ST_REASON
 from .rows import executes
 from .vregs import lane, set_lane

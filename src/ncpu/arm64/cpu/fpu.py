@@ -9,9 +9,10 @@ payload), and FPCR.DN forces the default NaN everywhere.
 """
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.extending import intrinsic
 
+from .jit import njit
 from .int_ops import sextn
 
 DN_BIT = 1 << 25

@@ -13,9 +13,9 @@ FPCR.RMode decides FRECPE's overflow; the steps' fused multiply-add rounds
 to nearest, as all of fpu.py's arithmetic does (RMode not modelled there).
 """
 import numpy as np
-from numba import njit
 
 from .fpu import default_nan, fma_bits_flags, fp_fma, inf_times_zero, is_nan, is_snan, pick_nan
+from .jit import njit
 
 IOC, DZC, OFC, UFC, IXC, IDC = 1, 2, 4, 8, 16, 128
 FZ_BIT = 1 << 24

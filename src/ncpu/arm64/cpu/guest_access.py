@@ -7,9 +7,10 @@ row, which is how self-modifying and JIT-written code stays correct.
 """
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.extending import intrinsic
 
+from .jit import njit
 from .memory import NPAGES
 from .rows import inlined
 from .stops import A_READ, A_WRITE, fault

@@ -26,9 +26,9 @@ resuming runs the instruction.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from .borrowed import borrowed
+from .jit import njit
 from .stops import R_HOOK, ST_REASON
 from .state import ICOUNT, NZCV
 

@@ -9,7 +9,8 @@ through the helpers below.  Never mix uint64 and int64 in numba arithmetic
 (the result would be float64): the helpers convert explicitly.
 """
 import numpy as np
-from numba import njit
+
+from .jit import njit
 
 M32 = 0xFFFFFFFF
 MIN64 = -(1 << 63)

@@ -107,12 +107,13 @@ from pathlib import Path
 import numpy as np
 import llvmlite.binding as llvm
 from llvmlite import ir
-from numba import njit, typeof, types
+from numba import typeof, types
 from numba.core import cgutils
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.registry import cpu_target
 
 from .borrowed import borrowed_at
+from .jit import njit
 from .memory import DC_HEAT, DC_NAT, DC_TRIES, MARK_BASE, NPAGES
 from .stops import COLD_GOES_ON, COLD_RETIRED, ST_REASON, cold_outcome
 from .state import PC

@@ -4,9 +4,9 @@ NZCV is one int64 holding N=8 Z=4 C=2 V=1 (state.NZCV); B.cond, CSEL, CCMP and F
 test a condition on it (cond_holds), ADDS/SUBS/ADCS/ANDS and the compares set it.
 """
 import numpy as np
-from numba import njit
 
 from .int_ops import M32, lsr
+from .jit import njit
 
 
 @njit(cache=True)

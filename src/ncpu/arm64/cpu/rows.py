@@ -12,9 +12,9 @@ more than the instruction.
 Adding an instruction: a row in decode_table, a family (or one more row name on
 an existing family), then `python -m ncpu.arm64.cpu.gen_loop`.
 """
-from numba import njit
 
 from . import decode_table as T
+from .jit import njit
 
 EXECUTOR: dict[str, object] = {}     # row name -> its executor family (numba dispatcher)
 INLINED: dict[str, object] = {}      # helper name -> helper the loop generator copies in (inlined)

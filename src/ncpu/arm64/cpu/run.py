@@ -17,7 +17,6 @@ import re
 from collections import defaultdict
 
 import numpy as np
-from numba import njit
 from numba.core import analysis
 from numba.core.codegen import JITCodeLibrary
 from numba.core.compiler import Compiler, DefaultPassBuilder
@@ -29,6 +28,7 @@ from numba.core.untyped_passes import InlineClosureLikes, InlineInlinables
 from . import decode_table as T
 from .decoder import UNDEF, decode, imm_of, regs_of
 from .calls import call_at, pointer_to, unresolved
+from .jit import njit
 from .memory import NPAGES
 from .borrowed import borrowed, borrowed_mem
 from .stops import (A_EXEC, COLD_GOES_ON, COLD_RETIRED, R_BUDGET, R_GROW, R_HOT, R_UNDEF, ST_ADDR, ST_REASON,

@@ -9,9 +9,9 @@ in lo and hi is just its extension.  `signed` says how a 64-bit pattern
 is read: two's complement, or unsigned (then hi is 0).
 """
 import numpy as np
-from numba import njit
 
 from .int_ops import lsr, sextn, ult
+from .jit import njit
 
 MAX64 = np.int64(0x7FFFFFFFFFFFFFFF)
 MIN64 = np.int64(-MAX64 - 1)

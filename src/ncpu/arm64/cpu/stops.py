@@ -4,7 +4,7 @@ The loop and the executors never raise for the guest: they write a reason (and f
 fault the address and access) into the small int64 array `st` and return; cpu.Cpu.run
 reads it (`Stop`).
 """
-from numba import njit
+from .jit import njit
 
 # stop array slots and values
 ST_REASON, ST_ADDR, ST_ACCESS, ST_WORD = 0, 1, 2, 3

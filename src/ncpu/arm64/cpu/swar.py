@@ -9,9 +9,9 @@ Adding without carries between lanes: add the lanes' low bits (which cannot
 carry out of a lane) and put each lane's top bit back with an XOR.
 """
 import numpy as np
-from numba import njit
 
 from .int_ops import lsr
+from .jit import njit
 
 
 @njit(cache=True)

@@ -6,9 +6,9 @@ executor indexes the lane it needs without bit fiddling.
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
 from .borrowed import borrowed
+from .jit import njit
 
 VR = namedtuple("VR", "d b h s f32 f64")
 
