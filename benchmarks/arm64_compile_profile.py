@@ -1,23 +1,56 @@
 """Where the cold compile of the ARM64 loop goes: numba's compile time per function.
 
-    python benchmarks/arm64_compile_profile.py [--top N]
+    python benchmarks/arm64_compile_profile.py [--top N] [--loop-only]
 
 Compiles the loop and every executor it calls by address (entries.py) into an
-empty, temporary numba cache (so every function is compiled, none loaded) and prints the process CPU time of the whole compile,
-then the functions with the longest compiles, inclusive of the functions
-they call (numba compiles a callee inside its caller's compile), in wall
-seconds: on a loaded machine compare their shares, not the seconds.
+empty, temporary numba cache (so every function is compiled, none loaded) and
+prints the process CPU time of the whole compile, then, per function, how many
+times numba compiled it (one per signature: more than one for the same
+argument types means it was specialised on something else), its own time (the
+compiles of the functions it calls left out, so the column adds up to the
+whole) and its time with them (numba compiles a callee inside its caller's
+compile), in wall seconds: on a loaded machine compare their shares, not the
+seconds.  --loop-only leaves the out-of-line executors out: what the cold
+compile of `benchmarks/arm64_cpu_loop.py` pays.
 """
 import argparse
 import os
 import struct
 import tempfile
 import time
+from collections import defaultdict
+
+
+def _name(event) -> str:
+    disp = event.data.get("dispatcher")
+    return disp.py_func.__module__.rsplit(".", 1)[-1] + "." + disp.py_func.__qualname__ if disp else "?"
+
+
+def per_function(buffer) -> dict:
+    """{function: [compiles, own seconds, seconds with its callees]} from numba:compile events
+    (they nest: a callee's compile starts and ends inside its caller's)."""
+    out = defaultdict(lambda: [0, 0.0, 0.0])
+    stack = []                          # [name, start, seconds of the callees' compiles]
+    for ts, event in buffer:
+        if event.is_start:
+            stack.append([_name(event), ts, 0.0])
+            continue
+        name, start, callees = stack.pop()
+        took = ts - start
+        row = out[name]
+        row[0] += 1
+        row[1] += took - callees
+        row[2] += took
+        if stack:
+            stack[-1][2] += took
+    return out
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--top", type=int, default=25, help="how many functions to list")
+    parser.add_argument("--loop-only", action="store_true",
+                        help="the loop and what it calls directly, not the executors it calls by address")
     args = parser.parse_args()
     os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="ncpu-compile-profile-")
     from numba.core.event import install_recorder
@@ -32,21 +65,15 @@ def main() -> int:
         state.pc = 0x10000
         cpu = Cpu(mem, state)
         cpu.run(10)
-        cpu.resolve_all()       # the executors the loop calls by address
+        if not args.loop_only:
+            cpu.resolve_all()       # the executors the loop calls by address
     print(f"import + cold compile: {time.process_time() - t0:.1f} s of CPU")
-    starts, rows = {}, []
-    for ts, ev in rec.buffer:
-        disp = ev.data.get("dispatcher")
-        key = (disp.py_func.__module__.rsplit(".", 1)[-1] + "." + disp.py_func.__qualname__ if disp else "?",
-               str(ev.data.get("args")))
-        if ev.is_start:
-            starts[key] = ts
-        elif key in starts:
-            rows.append((ts - starts.pop(key), key[0]))
-    rows.sort(reverse=True)
-    total = rows[0][0] if rows else 1.0
-    for dt, name in rows[:args.top]:
-        print(f"{dt:9.1f} s wall  {100 * dt / total:5.1f}%  {name}")
+    rows = per_function(rec.buffer)
+    own_total = sum(r[1] for r in rows.values()) or 1.0
+    print(f"{len(rows)} functions, {sum(r[0] for r in rows.values())} compiles, {own_total:.1f} s of wall in all")
+    print(f"{'compiles':>8} {'own s':>8} {'share':>6} {'with callees s':>15}  function")
+    for name, (n, own, inclusive) in sorted(rows.items(), key=lambda kv: -kv[1][1])[:args.top]:
+        print(f"{n:>8} {own:>8.1f} {100 * own / own_total:>5.1f}% {inclusive:>15.1f}  {name}")
     return 0
 
 
