@@ -66,6 +66,8 @@ def main() -> int:
                              "process would (a run compiles only within native.may_translate's limit)")
     parser.add_argument("--native-runs", type=int, default=3, metavar="N", help="runs per program with --native")
     opts = parser.parse_args()
+    if opts.native_runs < 1:
+        parser.error("--native-runs must be at least 1")
     names = opts.only or list(PROGRAMS)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:

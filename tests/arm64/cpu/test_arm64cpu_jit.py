@@ -35,14 +35,16 @@ def test_numbas_own_dispatcher_compiles_one_per_constant():
     assert all(any(isinstance(a, types.Literal) for a in sig) for sig in helper.overloads)
 
 
-def test_options_and_cache_pass_through():
-    @njit(cache=False, fastmath=False)
-    def twice(x):
-        return 2 * x
+def test_options_and_locals_pass_through():
+    @njit(fastmath=False, locals={"y": types.float64})
+    def half(x):
+        y = x
+        return y / 2
 
-    assert isinstance(twice, TypedByType)
-    assert twice(21) == 42
-    assert twice.targetoptions["nopython"] is True
+    assert isinstance(half, TypedByType)
+    assert half(21) == 10.5
+    assert half.targetoptions["nopython"] is True and half.targetoptions["fastmath"] is False
+    assert half.locals == {"y": types.float64}
 
 
 def test_the_cpus_helpers_use_it():

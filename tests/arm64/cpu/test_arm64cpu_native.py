@@ -405,7 +405,9 @@ def test_object_cache_is_bounded(tmp_path, monkeypatch):
         (d / "x.o").write_bytes(b"x")
     two_days_ago = time.time() - 2 * 86400
     os.utime(stale, (two_days_ago, two_days_ago))
-    monkeypatch.setattr(native, "OBJECT_DIR", current)
+    monkeypatch.setattr(native, "OBJECT_DIR", None)               # the cache's own layout
+    monkeypatch.setattr(native, "_rows_folder", tmp_path)
+    monkeypatch.setattr(native, "_rows_digest", "now")
     monkeypatch.setattr(native, "MAX_OBJECTS", 2)
     monkeypatch.delenv("NCPU_NATIVE_CACHE", raising=False)
     native._prune_once.cache_clear()
@@ -413,3 +415,26 @@ def test_object_cache_is_bounded(tmp_path, monkeypatch):
         native._store_object(key, b"object")
     assert sorted(p.name for p in current.glob("*.o")) == ["a.o", "b.o"]
     assert not stale.exists() and (recent / "x.o").exists()
+
+
+def test_a_given_object_directory_leaves_its_neighbours_alone(tmp_path, monkeypatch):
+    """$NCPU_NATIVE_OBJECTS names a directory of the user's: old directories beside it that
+    happen to be called pages_* are not the cache's to remove; one that is a file stores nothing."""
+    import os
+    import time
+
+    neighbour = tmp_path / "pages_old"
+    neighbour.mkdir()
+    two_days_ago = time.time() - 2 * 86400
+    os.utime(neighbour, (two_days_ago, two_days_ago))
+    monkeypatch.setattr(native, "OBJECT_DIR", tmp_path / "objects")
+    monkeypatch.delenv("NCPU_NATIVE_CACHE", raising=False)
+    native._prune_once.cache_clear()
+    native._store_object("a", b"object")
+    assert native._cached_object("a") == b"object"
+    assert neighbour.exists()
+    a_file = tmp_path / "not_a_directory"
+    a_file.write_bytes(b"")
+    monkeypatch.setattr(native, "OBJECT_DIR", a_file)
+    native._store_object("b", b"object")
+    assert native._cached_object("b") is None and a_file.read_bytes() == b""

@@ -28,14 +28,14 @@ class TypedByType(CPUDispatcher):
         return super().get_call_template(args, kws)
 
 
-def njit(fn=None, *, cache: bool = False, pipeline_class=None, **options):
-    """numba.njit's decorator (nopython; `cache`, `pipeline_class` and target options as
-    there), making a TypedByType dispatcher."""
+def njit(fn=None, *, cache: bool = False, pipeline_class=None, locals=None, **options):
+    """numba.njit's decorator (nopython; `cache`, `pipeline_class`, `locals` and target options
+    as there), making a TypedByType dispatcher."""
     options = {"nopython": True, "boundscheck": None, **options}
 
     def wrap(py_func):
         extra = {"pipeline_class": pipeline_class} if pipeline_class is not None else {}
-        dispatcher = TypedByType(py_func=py_func, locals={}, targetoptions=options, **extra)
+        dispatcher = TypedByType(py_func=py_func, locals=dict(locals or {}), targetoptions=options, **extra)
         if cache:
             dispatcher.enable_caching()
         return dispatcher

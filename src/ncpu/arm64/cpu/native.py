@@ -92,6 +92,7 @@ that the main cost).
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import importlib.util
@@ -344,16 +345,19 @@ def _stored_facts() -> dict:
         return {}
 
 
-def _write_whole(path: Path, data: bytes) -> None:
+def _write_whole(path: Path, data: bytes) -> bool:
     """Write a cache file whole or not at all (another process may read it meanwhile); a
-    failure only costs the next process the work again."""
+    failure (False) only costs the next process the work again."""
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp.write_bytes(data)
         os.replace(tmp, path)
+        return True
     except OSError:
-        tmp.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):        # (a parent that is a file: nothing to remove)
+            tmp.unlink()
+        return False
 
 
 def _read_row_facts(name: str) -> RowFacts:
@@ -544,7 +548,8 @@ def _straight_runs(slots: dict) -> dict:
 
 @global_compiler_lock
 def build(page: int, slots: dict, R, V, st, m, fallback=None, older=frozenset()):
-    """The page function for `slots` (see _slots): returns (address, library, key).
+    """The page function for `slots` (see _slots): returns (address, library, key), or None when
+    it would have to be compiled past the build limit (may_translate).
     `fallback`: (address, key) of the page's previous function, which runs slots `older`: a
     pc this function does not translate is passed on to it (not left), so a rebuild
     translates only the new runs.
@@ -569,6 +574,8 @@ def build(page: int, slots: dict, R, V, st, m, fallback=None, older=frozenset())
             _loaded[key] = address
             _phases["loaded"] = time.process_time() - t0
             return address, None, key
+    if not may_translate():                          # past the build limit: load, do not compile
+        return None
     rows_before = _rows_cpu
     ctx = cpu_target.target_context
     argtypes = (tcp, types.int64, types.int64, types.int64)
@@ -776,36 +783,45 @@ def _cached_object(key: str):
         framed = path.read_bytes() if path is not None else b""
     except OSError:
         return None
-    head, digest, data = framed[:len(_OBJECT_MAGIC)], framed[len(_OBJECT_MAGIC):len(_OBJECT_MAGIC) + 32], \
-        framed[len(_OBJECT_MAGIC) + 32:]
-    if head != _OBJECT_MAGIC or hashlib.sha256(data).digest() != digest:
+    if not framed.startswith(_OBJECT_MAGIC):
         return None
-    return data
+    digest, data = framed[len(_OBJECT_MAGIC):len(_OBJECT_MAGIC) + 32], framed[len(_OBJECT_MAGIC) + 32:]
+    return data if hashlib.sha256(data).digest() == digest else None
 
 
 MAX_OBJECTS = 4096           # objects kept per version of the row code (20-50 KB each)
 STALE_DAYS = 1.0             # another version's objects unchanged this long are removed
 
 
+_kept: dict = {}             # object directory -> objects in it (counted at this process's first store)
+
+
 def _store_object(key: str, data: bytes) -> None:
     """Keep a compiled page function on disk, unless MAX_OBJECTS are kept already (the cache
     then stops growing: later pages are compiled in each run).  The first store of a process
     removes the object directories of other versions of the row code left unchanged for
-    STALE_DAYS (each edit or upgrade of the loop starts a new one)."""
+    STALE_DAYS (each edit or upgrade of the loop starts a new one); not beside a directory
+    given as OBJECT_DIR ($NCPU_NATIVE_OBJECTS), whose neighbours are not ours."""
     path = _object_path(key) if disk_cache() else None
     if path is None:
         return
-    _prune_once(path.parent)
-    try:
-        if path.parent.is_dir() and sum(1 for _ in path.parent.glob("*.o")) >= MAX_OBJECTS:
+    folder = path.parent
+    if OBJECT_DIR is None:
+        _prune_once(folder)
+    if folder not in _kept:
+        try:
+            _kept[folder] = sum(1 for _ in folder.glob("*.o")) if folder.is_dir() else 0
+        except OSError:
             return
-    except OSError:
+    if _kept[folder] >= MAX_OBJECTS:
         return
-    _write_whole(path, _OBJECT_MAGIC + hashlib.sha256(data).digest() + data)
+    if _write_whole(path, _OBJECT_MAGIC + hashlib.sha256(data).digest() + data):
+        _kept[folder] += 1
 
 
 @functools.lru_cache(maxsize=None)
 def _prune_once(current: Path) -> None:
+    """Remove the other versions' object directories beside `current` unchanged for STALE_DAYS."""
     import shutil
     now = time.time()
     try:
@@ -1013,14 +1029,14 @@ def translate(mem, pcs, R, V, st) -> int:
         if chain is not None and chain.depth >= MAX_DEPTH:    # too deep: one function again
             chosen_slots = {**older, **chosen_slots}
             chain = None
-        if not may_translate():
-            break
+        fallback = (chain.address, chain.key) if chain is not None else None
+        built = build(page, chosen_slots, R, V, st, m, fallback, frozenset(older) if fallback else frozenset())
+        if built is None:                                     # not compiled: the build limit
+            continue
+        address, lib, key = built
         if chain is None:
-            address, lib, key = build(page, chosen_slots, R, V, st, m)
             chain = _Chain(row, address, chosen_slots, 1, key)
         else:
-            address, lib, key = build(page, chosen_slots, R, V, st, m, (chain.address, chain.key),
-                                      frozenset(older))
             chain = _Chain(row, address, {**older, **chosen_slots}, chain.depth + 1, key)
         if lib is not None:
             _libraries.append(lib)
