@@ -22,9 +22,9 @@ _resolved: dict[tuple, np.ndarray] = {}
 
 
 def _address(dispatcher, sig) -> int:
-    """The address of `dispatcher` compiled (or loaded from the cache) for `sig`, numba's convention."""
-    dispatcher.compile(sig)
-    compiled = dispatcher.overloads[sig.args]
+    """The address of `dispatcher` compiled (or loaded from the cache) for `sig`, numba's convention
+    (no Python wrappers: the loop calls it, Python does not)."""
+    compiled = dispatcher.compile_native(sig)
     return compiled.library.get_pointer_to_function(compiled.fndesc.llvm_func_name)
 
 

@@ -1,31 +1,106 @@
-"""`njit` for the CPU's numba code: a helper is compiled once, not once per constant argument.
+"""`njit` for the CPU's numba code: a helper is compiled once, not once per constant argument,
+and without the Python entry points that only a call from Python needs.
 
-numba types a call of a jitted function from jitted code with the arguments' literal
-types: `bits(w, 21, 5)` and `bits(w, 10, 12)` become two compiles of `bits`, each
-specialised to its constants.  The loop calls its helpers with constant field
-positions, sizes and operation codes, so `decoder.bits` was compiled 37 times,
-`decoder.fld` 13, `int_ops.lsr` 10, and the cold compile of the loop (numba's cache
-empty) spent about a quarter of its time on such copies
-(benchmarks/arm64_compile_profile.py).  The copies buy nothing: LLVM inlines the
-small helpers at the call site and folds the constants there anyway.
+One compile per type signature.  numba types a call of a jitted function from jitted
+code with the arguments' literal types: `bits(w, 21, 5)` and `bits(w, 10, 12)` become
+two compiles of `bits`, each specialised to its constants.  The loop calls its helpers
+with constant field positions, sizes and operation codes, so `decoder.bits` was compiled
+37 times, `decoder.fld` 13, `int_ops.lsr` 10, and the cold compile of the loop (numba's
+cache empty) spent about a quarter of its time on such copies
+(benchmarks/arm64_compile_profile.py).  The copies buy nothing: LLVM inlines the small
+helpers at the call site and folds the constants there anyway.  So the dispatchers made
+here type a call by the arguments' types only (`unliteral`).
 
-So the dispatchers made here type a call by the arguments' types only (`unliteral`):
-one compile per signature of types.  Otherwise they are numba's CPU dispatchers, used
-exactly as `numba.njit` (options, `cache=True`, `pipeline_class`).
+No wrappers for jitted callers.  numba gives every compiled function a CPython wrapper
+(so Python can call it) and a C wrapper, each lowered, optimised and turned into machine
+code with it; of the hundred functions the loop's cold compile makes, only the loop is
+called from Python.  A compile for a jitted caller (`get_call_template`) or for its
+address (`compile_native`) leaves both out, and is cached under its own index beside
+numba's (`<name>-bare`): a Python call of such a signature finds nothing it can call and
+compiles (or loads) the full version, which then serves jitted callers too.
+
+Otherwise these are numba's CPU dispatchers, used exactly as `numba.njit` (options,
+`cache=True`, `pipeline_class`).
 """
 from __future__ import annotations
 
-from numba.core import types
+from numba.core import sigutils, types
+from numba.core.caching import FunctionCache, IndexDataCacheFile, NullCache
 from numba.core.registry import CPUDispatcher
+
+BARE = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+
+
+class _BareCache(FunctionCache):
+    """numba's cache of one function (same directory, same source stamp) under its own
+    index, for the compiles without wrappers: numba's index does not tell them apart."""
+
+    def __init__(self, py_func):
+        super().__init__(py_func)
+        self._cache_file = IndexDataCacheFile(cache_path=self._cache_path,
+                                              filename_base=self._impl.filename_base + "-bare",
+                                              source_stamp=self._impl.locator.get_source_stamp())
 
 
 class TypedByType(CPUDispatcher):
-    """A CPU dispatcher whose calls from jitted code are typed without literal values."""
+    """A CPU dispatcher whose calls from jitted code are typed without literal values and
+    compiled without Python entry points (module docstring)."""
+
+    _bare: set | None = None           # signatures whose overload has no wrappers
+    _jitted_caller = 0                  # > 0 while a compile serves jitted code only
 
     def get_call_template(self, args, kws):
         args = tuple(types.unliteral(a) for a in args)
         kws = {k: types.unliteral(v) for k, v in kws.items()}
-        return super().get_call_template(args, kws)
+        self._jitted_caller += 1
+        try:
+            return super().get_call_template(args, kws)
+        finally:
+            self._jitted_caller -= 1
+
+    def compile_native(self, sig):
+        """Compile (or load) `sig` for a caller that takes the function's address (numba's
+        calling convention), not a Python call: without wrappers."""
+        self._jitted_caller += 1
+        try:
+            self.compile(sig)
+        finally:
+            self._jitted_caller -= 1
+        return self.overloads[sigutils.normalize_signature(sig)[0]]
+
+    def compile(self, sig):
+        args = tuple(sigutils.normalize_signature(sig)[0])
+        if self._bare is None:
+            self._bare = set()
+        if not self._jitted_caller:
+            if args in self._bare:      # Python calls it: the full version replaces the bare one
+                self._bare.discard(args)
+                del self.overloads[args]
+            return super().compile(sig)
+        if args in self.overloads:
+            return self.overloads[args].entry_point
+        full = self._compiler.targetoptions, self._cache
+        self._compiler.targetoptions = {**full[0], **BARE}
+        if not isinstance(full[1], NullCache):
+            self._cache = self.__dict__.get("_bare_cache") or _BareCache(self.py_func)
+            self._bare_cache = self._cache
+        self._bare.add(args)
+        try:
+            return super().compile(sig)
+        except BaseException:
+            self._bare.discard(args)
+            raise
+        finally:
+            self._compiler.targetoptions, self._cache = full
+
+    def add_overload(self, cres):
+        """numba's, except that a bare overload is not offered to Python calls (its entry
+        point is not callable): they come to `compile`, which makes the full one."""
+        args = tuple(cres.signature.args)
+        if self._jitted_caller and self._bare and args in self._bare:
+            self.overloads[args] = cres
+            return
+        super().add_overload(cres)
 
 
 def njit(fn=None, *, cache: bool = False, pipeline_class=None, locals=None, **options):

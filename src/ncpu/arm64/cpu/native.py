@@ -256,7 +256,7 @@ def _module_source() -> str:
     return "\n".join([
         '"""Row functions for native.py: GENERATED from gen_loop\'s row code (do not edit)."""',
         "import numpy as np  # noqa: F401",
-        "from numba import njit",
+        "from ncpu.arm64.cpu.jit import njit",
         "from ncpu.arm64.cpu import decode_table as T  # noqa: F401",
         "from ncpu.arm64.cpu.borrowed import borrowed_at",
         *imports, "", "", "\n\n".join(parts)])
@@ -403,10 +403,11 @@ _rows_cpu = 0.0              # CPU seconds spent compiling or loading row functi
 
 
 def _compiled(dispatcher, sig):
+    """The row's (or helper's) compiled code, for linking into a page: no Python wrappers (jit.py)."""
     global _rows_cpu
     if sig.args not in dispatcher.overloads:
         t0 = time.process_time()
-        dispatcher.compile(sig)
+        dispatcher.compile_native(sig)
         _rows_cpu += time.process_time() - t0
     return dispatcher.overloads[sig.args]
 
