@@ -6,8 +6,8 @@ instructions per CPU-second, best of 3 runs (process CPU time, which carries
 over from a shared machine to an idle one).
 Usage: python benchmarks/arm64_mem_loop.py [KIND ...]   (default: all)
 """
+import argparse
 import struct
-import sys
 import time
 
 from ncpu.arm64.cpu import Cpu, CpuState, Memory, StopReason
@@ -49,7 +49,13 @@ def run(word: int, rounds: int):
 
 
 def main():
-    kinds = sys.argv[1:] or list(KINDS)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("kinds", nargs="*", metavar="KIND",
+                        help=f"instructions to time (default: all): {', '.join(KINDS)}")
+    kinds = parser.parse_args().kinds or list(KINDS)
+    unknown = [k for k in kinds if k not in KINDS]
+    if unknown:
+        parser.error(f"unknown kind {unknown[0]!r}; choose from: {', '.join(KINDS)}")
     run(KINDS["add"], 10)                               # compile or load the loop first
     print(f"{'instruction':12s} {'MIPS per CPU-second':>20s}")
     for kind in kinds:

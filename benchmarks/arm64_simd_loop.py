@@ -9,8 +9,8 @@ shared machine to an idle one).  The structure loads and stores (ld1 v ...
 st1 lane) read and write a data page that x2 points to.
 Usage: python benchmarks/arm64_simd_loop.py [KIND ...]   (default: all)
 """
+import argparse
 import struct
-import sys
 import time
 
 from ncpu.arm64.cpu import Cpu, CpuState, Memory, StopReason
@@ -80,7 +80,13 @@ def best_seconds(word: int) -> float:
 
 
 def main():
-    kinds = sys.argv[1:] or [k for k in KINDS if k != "add x"]
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("kinds", nargs="*", metavar="KIND",
+                        help=f"instructions to time (default: all): {', '.join(KINDS)}")
+    kinds = parser.parse_args().kinds or [k for k in KINDS if k != "add x"]
+    unknown = [k for k in kinds if k not in KINDS]
+    if unknown:
+        parser.error(f"unknown kind {unknown[0]!r}; choose from: {', '.join(KINDS)}")
     for word in KINDS.values():                         # compile or load the loop, decode every kind
         run(word, 10)
     base = best_seconds(KINDS["add x"])
