@@ -25,6 +25,7 @@ Otherwise these are numba's CPU dispatchers, used exactly as `numba.njit` (optio
 from __future__ import annotations
 
 from numba.core import sigutils, types
+from numba.core.compiler_lock import global_compiler_lock
 from numba.core.caching import FunctionCache, IndexDataCacheFile, NullCache
 from numba.core.registry import CPUDispatcher
 
@@ -52,23 +53,30 @@ class TypedByType(CPUDispatcher):
     def get_call_template(self, args, kws):
         args = tuple(types.unliteral(a) for a in args)
         kws = {k: types.unliteral(v) for k, v in kws.items()}
-        self._jitted_caller += 1
-        try:
-            return super().get_call_template(args, kws)
-        finally:
-            self._jitted_caller -= 1
+        with global_compiler_lock:      # (held already: numba types calls while compiling)
+            self._jitted_caller += 1
+            try:
+                return super().get_call_template(args, kws)
+            finally:
+                self._jitted_caller -= 1
 
     def compile_native(self, sig):
         """Compile (or load) `sig` for a caller that takes the function's address (numba's
         calling convention), not a Python call: without wrappers."""
-        self._jitted_caller += 1
-        try:
-            self.compile(sig)
-        finally:
-            self._jitted_caller -= 1
-        return self.overloads[sigutils.normalize_signature(sig)[0]]
+        with global_compiler_lock:
+            self._jitted_caller += 1
+            try:
+                self.compile(sig)
+            finally:
+                self._jitted_caller -= 1
+            return self.overloads[sigutils.normalize_signature(sig)[0]]
 
     def compile(self, sig):
+        # numba's lock first: `_jitted_caller` says what the thread that holds it compiles for
+        with global_compiler_lock:
+            return self._compile(sig)
+
+    def _compile(self, sig):
         args = tuple(sigutils.normalize_signature(sig)[0])
         if self._bare is None:
             self._bare = set()
