@@ -118,3 +118,17 @@ def test_bare_and_full_compiles_are_cached_apart(tmp_path):
         assert sorted([first, second]) == sorted(want[order].split()), out.stdout
     indexes = sorted(p.name for p in (tmp_path / "cache").rglob("*.nbi"))
     assert any("-bare" in n for n in indexes) and any("-bare" not in n for n in indexes), indexes
+
+
+def test_the_cache_is_made_at_the_first_compile():
+    """cache=True makes numba's cache object when the function is first compiled (start-up
+    does not pay for the many functions a run never compiles or loads), and it is ours."""
+    from numba.core.caching import FunctionCache, NullCache
+
+    from ncpu import jitcache
+
+    fresh = njit(cache=True)(decoder.bits.py_func)
+    assert isinstance(fresh._cache, NullCache)
+    assert fresh(0b1011_0000, 4, 4) == 0b1011
+    assert isinstance(fresh._cache, FunctionCache)
+    assert isinstance(fresh._cache._impl.locator, jitcache.install())
