@@ -48,9 +48,12 @@ class TypedByType(CPUDispatcher):
     """A CPU dispatcher whose calls from jitted code are typed without literal values and
     compiled without Python entry points (module docstring)."""
 
-    _bare: set | None = None           # signatures whose overload has no wrappers
-    _jitted_caller = 0                  # > 0 while a compile serves jitted code only
-    _cache_wanted = False               # cache=True: numba's cache, made at the first compile
+    def __init__(self, *args, cache_on_compile: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._bare: set = set()             # signatures whose overload has no wrappers
+        self._bare_cache = None             # their cache (_BareCache), made at the first of them
+        self._jitted_caller = 0             # > 0 while a compile serves jitted code only
+        self._cache_wanted = cache_on_compile   # cache=True: numba's cache, made at the first compile
 
     def get_call_template(self, args, kws):
         args = tuple(types.unliteral(a) for a in args)
@@ -82,8 +85,6 @@ class TypedByType(CPUDispatcher):
 
     def _compile(self, sig):
         args = tuple(sigutils.normalize_signature(sig)[0])
-        if self._bare is None:
-            self._bare = set()
         if not self._jitted_caller:
             if args in self._bare:      # Python calls it: the full version replaces the bare one
                 self._bare.discard(args)
@@ -94,8 +95,8 @@ class TypedByType(CPUDispatcher):
         full = self._compiler.targetoptions, self._cache
         self._compiler.targetoptions = {**full[0], **BARE}
         if not isinstance(full[1], NullCache):
-            self._cache = self.__dict__.get("_bare_cache") or _BareCache(self.py_func)
-            self._bare_cache = self._cache
+            self._bare_cache = self._bare_cache or _BareCache(self.py_func)
+            self._cache = self._bare_cache
         self._bare.add(args)
         try:
             return super().compile(sig)
@@ -109,7 +110,7 @@ class TypedByType(CPUDispatcher):
         """numba's, except that a bare overload is not offered to Python calls (its entry
         point is not callable): they come to `compile`, which makes the full one."""
         args = tuple(cres.signature.args)
-        if self._jitted_caller and self._bare and args in self._bare:
+        if self._jitted_caller and args in self._bare:
             self.overloads[args] = cres
             return
         super().add_overload(cres)
@@ -122,11 +123,10 @@ def njit(fn=None, *, cache: bool = False, pipeline_class=None, locals=None, **op
 
     def wrap(py_func):
         extra = {"pipeline_class": pipeline_class} if pipeline_class is not None else {}
-        dispatcher = TypedByType(py_func=py_func, locals=dict(locals or {}), targetoptions=options, **extra)
         # The cache object is made at the first compile, not here: it locates the cache and
         # stamps the sources, about 0.2 s of start-up over the package's 300 functions, most of
         # which a run never compiles or loads (the loop links them in).
-        dispatcher._cache_wanted = cache
-        return dispatcher
+        return TypedByType(py_func=py_func, locals=dict(locals or {}), targetoptions=options,
+                           cache_on_compile=cache, **extra)
 
     return wrap(fn) if fn is not None else wrap
