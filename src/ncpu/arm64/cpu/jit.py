@@ -19,6 +19,9 @@ address (`compile_native`) leaves both out, and is cached under its own index be
 numba's (`<name>-bare`): a Python call of such a signature finds nothing it can call and
 compiles (or loads) the full version, which then serves jitted callers too.
 
+A call's type (an operator's, a numpy function's) is worked out once per compile, not at every
+call site (call_types.py).
+
 Otherwise these are numba's CPU dispatchers, used exactly as `numba.njit` (options,
 `cache=True`, `pipeline_class`), except that numba's cache object is made when the function is
 first compiled rather than when it is decorated.
@@ -29,6 +32,8 @@ from numba.core import sigutils, types
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.caching import FunctionCache, IndexDataCacheFile, NullCache
 from numba.core.registry import CPUDispatcher
+
+from . import call_types
 
 BARE = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 
@@ -78,7 +83,7 @@ class TypedByType(CPUDispatcher):
 
     def compile(self, sig):
         # numba's lock first: `_jitted_caller` says what the thread that holds it compiles for
-        with global_compiler_lock:
+        with global_compiler_lock, call_types.memoised():
             if self._cache_wanted and isinstance(self._cache, NullCache):
                 self.enable_caching()
             return self._compile(sig)
