@@ -22,13 +22,14 @@ from numba.core.codegen import JITCodeLibrary
 from numba.core.compiler import Compiler, DefaultPassBuilder
 from numba.core.compiler_machinery import register_pass
 from numba.core.inline_closurecall import InlineWorker
-from numba.core.typed_passes import NopythonRewrites
+from numba.core.typed_passes import NativeLowering, NopythonRewrites
 from numba.core.untyped_passes import InlineClosureLikes, InlineInlinables
 
 from . import decode_table as T
 from .decoder import UNDEF, decode, imm_of, regs_of
 from .calls import call_at, pointer_to, unresolved
 from .jit import njit
+from .loop_lowering import LoopNativeLowering
 from .memory import NPAGES
 from .borrowed import borrowed, borrowed_mem
 from .stops import (A_EXEC, COLD_GOES_ON, COLD_RETIRED, R_BUDGET, R_GROW, R_HOT, R_UNDEF, ST_ADDR, ST_REASON,
@@ -217,7 +218,9 @@ class _LoopCompiler(Compiler):
       rewrites (array expressions, constant arrays, string-literal items) matches
       anything here (logged), but the pass rebuilds the variables' lifetimes twice;
     - the inliner reads each `inline="always"` callee once (_InlineInlinablesOnce);
-    - the variables' lifetimes (rebuilt after most passes) from bit masks (_live_map)."""
+    - the variables' lifetimes (rebuilt after most passes) from bit masks (_live_map);
+    - lowered with less LLVM IR: array elements read and written without a stack copy of the
+      array, no code for the end of a variable without a reference count (loop_lowering.py)."""
 
     def _compile_core(self):
         if self.state.library is None:          # numba's lowering pass would make a plain one
@@ -235,8 +238,8 @@ class _LoopCompiler(Compiler):
     def define_pipelines(self):
         self.state.flags.enable_ssa = False
         pm = DefaultPassBuilder.define_nopython_pipeline(self.state)
-        pm.passes = [(_InlineInlinablesOnce if p is InlineInlinables else p, d) for p, d in pm.passes
-                     if p not in (InlineClosureLikes, NopythonRewrites)]
+        swap = {InlineInlinables: _InlineInlinablesOnce, NativeLowering: LoopNativeLowering}
+        pm.passes = [(swap.get(p, p), d) for p, d in pm.passes if p not in (InlineClosureLikes, NopythonRewrites)]
         pm.finalize()
         return [pm]
 

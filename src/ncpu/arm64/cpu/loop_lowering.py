@@ -1,0 +1,120 @@
+"""numba's lowering of the loop, with less LLVM IR and the same machine code (docs/arm64.md,
+"A call's type worked out once, and less IR for the loop").
+
+LLVM's share of the loop's compile grows with the IR numba hands it: 91,000 instructions.
+Counted per numba IR statement (an ad-hoc count of the instructions each one added), two kinds
+made half of it, each for a reason that does not apply to a number:
+
+- An array element read or written (`R[a]`, `dc_op[row, i] = x`; 15,300 instructions for the
+  273 stores, 12,900 for the 307 reads of int64 arrays): numba copies the array's structure
+  to a stack slot and reads its data pointer, shape and strides back out of the copy.  Here
+  the three are taken from the structure's value, and numba's own `basic_indexing`,
+  `load_item` and `store_item` do the rest, so negative indices, bounds checks (when on),
+  casts and alignment are numba's.  Slices and other indices are left to numba.
+- The end of a variable's life (`del`: 13,200 of them, 13,600 instructions): numba loads the
+  value, drops its reference and stores a zero over it.  For a type without a reference count
+  only the store is kept: it ends the value there, and LLVM then sees the same program.
+
+Both leave LLVM's result unchanged: the loop's optimised IR is numba's, instruction for
+instruction, up to the names of values (compared on a whole compile; the tests compare smaller
+functions the same way).  Two more were tried and not kept: no store at a `del` either, and
+no load of a slot's old value before storing over it (dead as well).  Together they changed
+LLVM's result (its jump threading differed) and the tight loop ran 8% slower; the second
+alone already changed it.
+
+Only the loop is lowered this way (`LoopNativeLowering`, in run.py's pipeline).
+"""
+from __future__ import annotations
+
+from llvmlite.ir import Constant
+from numba.core import cgutils, types
+from numba.core.compiler_machinery import register_pass
+from numba.core.lowering import Lower
+from numba.core.typed_passes import NativeLowering
+from numba.np.arrayobj import basic_indexing, load_item, store_item
+
+
+class _ArrayFields:
+    """What numba's `basic_indexing` reads of an array (data pointer, shape, strides), taken
+    from the array's value instead of from a copy of it on the stack."""
+
+    def __init__(self, context, builder, aryty, value):
+        model = context.data_model_manager[aryty]
+        self.data, self.shape, self.strides = (
+            builder.extract_value(value, model.get_field_position(f)) for f in ("data", "shape", "strides"))
+
+
+def _element_index_types(aryty, idxty):
+    """The index's types if `aryty[idxty]` names one element of a plain array (an integer per
+    dimension), else None (numba's lowering then)."""
+    index_types = idxty.types if isinstance(idxty, types.BaseTuple) else (idxty,)
+    if (type(aryty) is types.Array and isinstance(aryty.dtype, (types.Number, types.Boolean))
+            and len(index_types) == aryty.ndim and all(isinstance(t, types.Integer) for t in index_types)):
+        return index_types
+    return None
+
+
+class LoopLower(Lower):
+    """numba's Lower, with the two changes of the module docstring."""
+
+    def _counted(self, ty) -> bool:
+        return self.context.data_model_manager[ty].contains_nrt_meminfo()
+
+    def lower_getitem(self, resty, expr, value, index, signature):
+        aryty, idxty = signature.args
+        index_types = _element_index_types(aryty, idxty)
+        if index_types is None or self.typeof(value.name) != aryty:
+            return super().lower_getitem(resty, expr, value, index, signature)
+        idx = self.context.cast(self.builder, self.loadvar(index.name), self.typeof(index.name), idxty)
+        if isinstance(idxty, types.BaseTuple):
+            idx = cgutils.unpack_tuple(self.builder, idx, len(index_types))
+        else:
+            idx = (idx,)
+        ptr = self._pointer(aryty, self.loadvar(value.name), index_types, idx)
+        item = load_item(self.context, self.builder, aryty, ptr)
+        return self.context.cast(self.builder, item, signature.return_type, resty)
+
+    def lower_setitem(self, target_var, index_var, value_var, signature):
+        aryty, idxty, valty = signature.args
+        index_types = _element_index_types(aryty, idxty)
+        if index_types is None or self.typeof(target_var.name) != aryty:
+            return super().lower_setitem(target_var, index_var, value_var, signature)
+        idx = self.context.cast(self.builder, self.loadvar(index_var.name), self.typeof(index_var.name), idxty)
+        if isinstance(idxty, types.BaseTuple):
+            idx = cgutils.unpack_tuple(self.builder, idx, len(index_types))
+        else:
+            idx = (idx,)
+        val = self.context.cast(self.builder, self.loadvar(value_var.name), self.typeof(value_var.name), valty)
+        ptr = self._pointer(aryty, self.loadvar(target_var.name), index_types, idx)
+        store_item(self.context, self.builder, aryty, self.context.cast(self.builder, val, valty, aryty.dtype), ptr)
+        return self.context.get_dummy_value()
+
+    def _pointer(self, aryty, array, index_types, indices):
+        fields = _ArrayFields(self.context, self.builder, aryty, array)
+        ptr, shapes, _ = basic_indexing(self.context, self.builder, aryty, fields, index_types, indices,
+                                        boundscheck=self.context.enable_boundscheck)
+        assert not shapes               # one element: no dimension left
+        return ptr
+
+    def delvar(self, name):
+        """numba's, without loading a value that has no reference to drop."""
+        fetype = self.typeof(name)
+        if self._counted(fetype):
+            return super().delvar(name)
+        if name not in self._blk_local_varmap and not self._disable_sroa_like_opt:
+            self._singly_assigned_vars.discard(name)
+        self._alloca_var(name, fetype)
+        if name not in self._blk_local_varmap or self._disable_sroa_like_opt:
+            ptr = self.getvar(name)
+            self.builder.store(Constant(ptr.type.pointee, None), ptr)
+        return None
+
+
+@register_pass(mutates_CFG=True, analysis_only=False)
+class LoopNativeLowering(NativeLowering):
+    """numba's lowering pass, with LoopLower."""
+    _name = "loop_native_lowering"
+
+    @property
+    def lowering_class(self):
+        return LoopLower

@@ -1,0 +1,158 @@
+"""arm64/cpu/loop_lowering.py: the loop's leaner lowering gives numba's results.
+
+Each function is compiled twice, by numba's own pipeline and by the loop's
+(run._LoopCompiler, which lowers with LoopLower), and both run on the same
+random inputs."""
+import re
+
+import numpy as np
+import pytest
+from numba import njit as numba_njit
+from numba.core.runtime import _nrt_python as nrt, rtsys
+from numba.core.typed_passes import NativeLowering
+
+from ncpu.arm64.cpu import loop_lowering
+from ncpu.arm64.cpu.run import _LoopCompiler
+
+
+class _LoopPipelineNumbasLowering(_LoopCompiler):
+    """The loop's pipeline with numba's own lowering pass: what LoopLower must not change."""
+
+    def define_pipelines(self):
+        [pm] = super().define_pipelines()
+        pm.passes = [(NativeLowering if p is loop_lowering.LoopNativeLowering else p, d) for p, d in pm.passes]
+        pm.finalize()
+        return [pm]
+
+
+def _elements(a1, a2, u8, b, f, i, j, v):
+    """Single elements read and written: negative and unsigned indices, 1-D and 2-D arrays,
+    a value cast on store (int64 into uint8 and bool), floats."""
+    a1[i] = v
+    a1[-1] = a1[i] + 1
+    a2[i, j] = a1[-2]
+    a2[-1, -1] = a2[i, j] * 2
+    u8[i] = v
+    b[j] = v & 1
+    f[i] = f[j] * 0.5 + v
+    k = np.uint64(i if i >= 0 else -i)
+    a1[k] = a1[k] + 3
+    t = (i, j)
+    a2[t] = a2[t] - 1
+    s = 0
+    for n in range(a1.shape[0]):
+        s += a1[n] + a2[n % a2.shape[0], n % a2.shape[1]] + u8[n] + b[n % b.shape[0]]
+    return s, f[i]
+
+
+def _arrays_made_and_dropped(n):
+    """Arrays (reference counted) made in a loop, each freed at its end of life or when its
+    variable is assigned again (`b`, assigned in two places, lives in a stack slot)."""
+    total = 0.0
+    b = np.zeros(2)
+    for k in range(n):
+        a = np.full(4, k, np.float64)
+        if k % 3:
+            b = np.ones(2)
+        else:
+            b = np.full(2, k, np.float64)
+        total += a[k % 4] + b[k % 2]
+    return total
+
+
+def _both(py_func):
+    return numba_njit(py_func), numba_njit(pipeline_class=_LoopCompiler)(py_func)
+
+
+def _optimised_ir(dispatcher) -> str:
+    """The final LLVM IR of the function's one compile, numbers (value names, ids) left out."""
+    [ir_text] = dispatcher.inspect_llvm().values()
+    return "\n".join(re.sub(r"[0-9]+", "N", line) for line in ir_text.splitlines() if not line.startswith(";"))
+
+
+@pytest.mark.parametrize("py_func", [_elements, _arrays_made_and_dropped])
+def test_llvm_makes_the_same_code_of_it(py_func):
+    """Less IR in, the same IR out of LLVM's passes: the changes cost the loop nothing."""
+    ours = numba_njit(pipeline_class=_LoopCompiler)(py_func)
+    numbas = numba_njit(pipeline_class=_LoopPipelineNumbasLowering)(py_func)
+    args = (np.zeros(8, np.int64), np.zeros((8, 5), np.int64), np.zeros(8, np.uint8), np.zeros(3, np.bool_),
+            np.zeros(8), 1, 2, 3) if py_func is _elements else (5,)
+    assert ours(*args) == numbas(*args)
+    assert _optimised_ir(ours) == _optimised_ir(numbas)
+
+
+def test_elements_read_and_written_as_numba_does(monkeypatch):
+    lean_sites = []
+    numba_pointer = loop_lowering.LoopLower._pointer
+
+    def counting(self, *args):
+        lean_sites.append(args[0])
+        return numba_pointer(self, *args)
+
+    monkeypatch.setattr(loop_lowering.LoopLower, "_pointer", counting)
+    reference, loop = _both(_elements)
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        n = 8
+        arrays = (rng.integers(-2**40, 2**40, n), rng.integers(-9, 9, (n, 5)), rng.integers(0, 255, n).astype(np.uint8),
+                  rng.integers(0, 2, 3).astype(np.bool_), rng.standard_normal(n))
+        i, j = int(rng.integers(-n + 1, n)), int(rng.integers(-3, 3))
+        v = int(rng.integers(-2**63, 2**63 - 1))
+        ours = tuple(a.copy() for a in arrays)
+        theirs = tuple(a.copy() for a in arrays)
+        assert loop(*ours, i, j, v) == reference(*theirs, i, j, v)
+        for x, y in zip(ours, theirs):
+            assert np.array_equal(x, y)
+    assert lean_sites, "the loop's lowering did not take its own path"
+
+
+def test_reference_counted_values_still_released():
+    reference, loop = _both(_arrays_made_and_dropped)
+    assert loop(10) == reference(10)
+    was_on = nrt.memsys_stats_enabled()
+    nrt.memsys_enable_stats()
+    try:
+        before = rtsys.get_allocation_stats()
+        assert loop(1000) == reference(1000)
+        after = rtsys.get_allocation_stats()
+    finally:
+        if not was_on:
+            nrt.memsys_disable_stats()
+    assert after.alloc - before.alloc >= 4000
+    assert after.alloc - before.alloc == after.free - before.free
+
+
+@pytest.mark.parametrize("index, value", [(0, 5), (-1, -7), (3, 2**40)])
+def test_scalar_store_and_load_in_a_loop(index, value):
+    def body(a, index, value):
+        for k in range(3):
+            a[index] = a[index] + value
+            value = value * 2
+        return a[index]
+    reference, loop = _both(body)
+    a, b = np.arange(4, dtype=np.int64), np.arange(4, dtype=np.int64)
+    assert loop(a, index, value) == reference(b, index, value)
+    assert np.array_equal(a, b)
+
+
+@pytest.mark.slow
+def test_the_loop_compiles_to_the_same_code_as_with_numbas_lowering():
+    """The claim of loop_lowering.py on the loop itself (two compiles of it, about a minute)."""
+    import struct
+
+    from ncpu.arm64.cpu import Cpu, CpuState, Memory
+    from ncpu.arm64.cpu.jit import njit
+    from ncpu.arm64.cpu.run import run_loop
+
+    mem = Memory()
+    mem.map(0x10000, 0x1000, 5)
+    mem.write(0x10000, struct.pack("<I", 0xD4000001))     # svc #0
+    state = CpuState()
+    state.pc = 0x10000
+    Cpu(mem, state).run(10)                                 # the loop's argument types
+    [sig] = run_loop.signatures
+    ours = njit(pipeline_class=_LoopCompiler)(run_loop.py_func)
+    numbas = njit(pipeline_class=_LoopPipelineNumbasLowering)(run_loop.py_func)
+    ours.compile(sig)
+    numbas.compile(sig)
+    assert _optimised_ir(ours) == _optimised_ir(numbas)
