@@ -20,7 +20,8 @@ numba's (`<name>-bare`): a Python call of such a signature finds nothing it can 
 compiles (or loads) the full version, which then serves jitted callers too.
 
 A call's type (an operator's, a numpy function's) is worked out once per compile, not at every
-call site (call_types.py).
+call site (call_types.py), and the function is lowered with less LLVM IR for the same machine
+code (lean_lowering.py; a `pipeline_class` given to `njit` replaces that).
 
 Otherwise these are numba's CPU dispatchers, used exactly as `numba.njit` (options,
 `cache=True`, `pipeline_class`), except that numba's cache object is made when the function is
@@ -34,6 +35,7 @@ from numba.core.caching import FunctionCache, IndexDataCacheFile, NullCache
 from numba.core.registry import CPUDispatcher
 
 from . import call_types
+from .lean_lowering import LeanCompiler
 
 BARE = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 
@@ -123,15 +125,15 @@ class TypedByType(CPUDispatcher):
 
 def njit(fn=None, *, cache: bool = False, pipeline_class=None, locals=None, **options):
     """numba.njit's decorator (nopython; `cache`, `pipeline_class`, `locals` and target options
-    as there), making a TypedByType dispatcher."""
+    as there), making a TypedByType dispatcher; lowered by lean_lowering unless `pipeline_class`
+    says otherwise."""
     options = {"nopython": True, "boundscheck": None, **options}
 
     def wrap(py_func):
-        extra = {"pipeline_class": pipeline_class} if pipeline_class is not None else {}
         # The cache object is made at the first compile, not here: it locates the cache and
         # stamps the sources, about 0.2 s of start-up over the package's 300 functions, most of
         # which a run never compiles or loads (the loop links them in).
         return TypedByType(py_func=py_func, locals=dict(locals or {}), targetoptions=options,
-                           cache_on_compile=cache, **extra)
+                           cache_on_compile=cache, pipeline_class=pipeline_class or LeanCompiler)
 
     return wrap(fn) if fn is not None else wrap

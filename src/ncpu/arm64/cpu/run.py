@@ -29,7 +29,7 @@ from . import decode_table as T
 from .decoder import UNDEF, decode, imm_of, regs_of
 from .calls import call_at, pointer_to, unresolved
 from .jit import njit
-from .loop_lowering import LoopNativeLowering
+from .lean_lowering import LeanNativeLowering
 from .memory import NPAGES
 from .borrowed import borrowed, borrowed_mem
 from .stops import (A_EXEC, COLD_GOES_ON, COLD_RETIRED, R_BUDGET, R_GROW, R_HOT, R_UNDEF, ST_ADDR, ST_REASON,
@@ -220,7 +220,7 @@ class _LoopCompiler(Compiler):
     - the inliner reads each `inline="always"` callee once (_InlineInlinablesOnce);
     - the variables' lifetimes (rebuilt after most passes) from bit masks (_live_map);
     - lowered with less LLVM IR: array elements read and written without a stack copy of the
-      array, no code for the end of a variable without a reference count (loop_lowering.py)."""
+      array, no code for the end of a variable without a reference count (lean_lowering.py)."""
 
     def _compile_core(self):
         if self.state.library is None:          # numba's lowering pass would make a plain one
@@ -238,7 +238,7 @@ class _LoopCompiler(Compiler):
     def define_pipelines(self):
         self.state.flags.enable_ssa = False
         pm = DefaultPassBuilder.define_nopython_pipeline(self.state)
-        swap = {InlineInlinables: _InlineInlinablesOnce, NativeLowering: LoopNativeLowering}
+        swap = {InlineInlinables: _InlineInlinablesOnce, NativeLowering: LeanNativeLowering}
         pm.passes = [(swap.get(p, p), d) for p, d in pm.passes if p not in (InlineClosureLikes, NopythonRewrites)]
         pm.finalize()
         return [pm]

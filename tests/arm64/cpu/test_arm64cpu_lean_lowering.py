@@ -1,26 +1,29 @@
-"""arm64/cpu/loop_lowering.py: the loop's leaner lowering gives numba's results.
+"""arm64/cpu/lean_lowering.py: the loop's leaner lowering gives numba's results.
 
 Each function is compiled twice, by numba's own pipeline and by the loop's
-(run._LoopCompiler, which lowers with LoopLower), and both run on the same
+(run._LoopCompiler, which lowers with LeanLower), and both run on the same
 random inputs."""
 import re
 
 import numpy as np
 import pytest
 from numba import njit as numba_njit
+from numba.core import types
+from numba.core.compiler import Compiler
 from numba.core.runtime import _nrt_python as nrt, rtsys
 from numba.core.typed_passes import NativeLowering
 
-from ncpu.arm64.cpu import loop_lowering
+from ncpu.arm64.cpu import lean_lowering
+from ncpu.arm64.cpu.exec_int import add_sub_imm, bitfield, cond_compare, logic_reg
 from ncpu.arm64.cpu.run import _LoopCompiler
 
 
 class _LoopPipelineNumbasLowering(_LoopCompiler):
-    """The loop's pipeline with numba's own lowering pass: what LoopLower must not change."""
+    """The loop's pipeline with numba's own lowering pass: what LeanLower must not change."""
 
     def define_pipelines(self):
         [pm] = super().define_pipelines()
-        pm.passes = [(NativeLowering if p is loop_lowering.LoopNativeLowering else p, d) for p, d in pm.passes]
+        pm.passes = [(NativeLowering if p is lean_lowering.LeanNativeLowering else p, d) for p, d in pm.passes]
         pm.finalize()
         return [pm]
 
@@ -70,26 +73,43 @@ def _optimised_ir(dispatcher) -> str:
     return "\n".join(re.sub(r"[0-9]+", "N", line) for line in ir_text.splitlines() if not line.startswith(";"))
 
 
+_PIPELINES = [(_LoopCompiler, _LoopPipelineNumbasLowering),     # the loop's
+               (lean_lowering.LeanCompiler, Compiler)]            # every other CPU function's
+
+
+@pytest.mark.parametrize("pipelines", _PIPELINES, ids=["loop", "cpu"])
 @pytest.mark.parametrize("py_func", [_elements, _arrays_made_and_dropped])
-def test_llvm_makes_the_same_code_of_it(py_func):
-    """Less IR in, the same IR out of LLVM's passes: the changes cost the loop nothing."""
-    ours = numba_njit(pipeline_class=_LoopCompiler)(py_func)
-    numbas = numba_njit(pipeline_class=_LoopPipelineNumbasLowering)(py_func)
+def test_llvm_makes_the_same_code_of_it(py_func, pipelines):
+    """Less IR in, the same IR out of LLVM's passes: the changes cost the code nothing."""
+    ours, numbas = (numba_njit(pipeline_class=p)(py_func) for p in pipelines)
     args = (np.zeros(8, np.int64), np.zeros((8, 5), np.int64), np.zeros(8, np.uint8), np.zeros(3, np.bool_),
             np.zeros(8), 1, 2, 3) if py_func is _elements else (5,)
     assert ours(*args) == numbas(*args)
     assert _optimised_ir(ours) == _optimised_ir(numbas)
 
 
+@pytest.mark.parametrize("family", [add_sub_imm, bitfield, cond_compare, logic_reg])
+def test_cpu_families_compile_to_the_same_code(family):
+    """Executor families of the CPU (what the loop copies and the cold groups call), for the
+    argument types the loop gives them: (op, w, imm, pc, R, st, a, b, c, d)."""
+    row = types.Array(types.int64, 1, "C")
+    sig = (types.int64,) * 4 + (row, row) + (types.int64,) * 4
+    ours = numba_njit(pipeline_class=lean_lowering.LeanCompiler)(family.py_func)
+    numbas = numba_njit(pipeline_class=Compiler)(family.py_func)
+    ours.compile(sig)
+    numbas.compile(sig)
+    assert _optimised_ir(ours) == _optimised_ir(numbas)
+
+
 def test_elements_read_and_written_as_numba_does(monkeypatch):
     lean_sites = []
-    numba_pointer = loop_lowering.LoopLower._pointer
+    numba_pointer = lean_lowering.LeanLower._pointer
 
     def counting(self, *args):
         lean_sites.append(args[0])
         return numba_pointer(self, *args)
 
-    monkeypatch.setattr(loop_lowering.LoopLower, "_pointer", counting)
+    monkeypatch.setattr(lean_lowering.LeanLower, "_pointer", counting)
     reference, loop = _both(_elements)
     rng = np.random.default_rng(7)
     for _ in range(300):
@@ -137,7 +157,7 @@ def test_scalar_store_and_load_in_a_loop(index, value):
 
 @pytest.mark.slow
 def test_the_loop_compiles_to_the_same_code_as_with_numbas_lowering():
-    """The claim of loop_lowering.py on the loop itself (two compiles of it, about a minute)."""
+    """The claim of lean_lowering.py on the loop itself (two compiles of it, about a minute)."""
     import struct
 
     from ncpu.arm64.cpu import Cpu, CpuState, Memory

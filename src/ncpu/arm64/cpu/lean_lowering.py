@@ -1,7 +1,7 @@
-"""numba's lowering of the loop, with less LLVM IR and the same machine code (docs/arm64.md,
-"A call's type worked out once, and less IR for the loop").
+"""numba's lowering of the CPU's functions, with less LLVM IR and the same machine code
+(docs/arm64.md, "A call's type worked out once, and less IR for LLVM").
 
-LLVM's share of the loop's compile grows with the IR numba hands it: 91,000 instructions.
+LLVM's share of a compile grows with the IR numba hands it: 91,000 instructions for the loop.
 Counted per numba IR statement (an ad-hoc count of the instructions each one added), two kinds
 made half of it, each for a reason that does not apply to a number:
 
@@ -22,12 +22,15 @@ no load of a slot's old value before storing over it (dead as well).  Together t
 LLVM's result (its jump threading differed) and the tight loop ran 8% slower; the second
 alone already changed it.
 
-Only the loop is lowered this way (`LoopNativeLowering`, in run.py's pipeline).
+Every function `jit.njit` makes is lowered this way: `LeanCompiler` is numba's nopython
+pipeline with `LeanNativeLowering` in place of numba's lowering pass (run.py's loop pipeline
+makes the same swap).
 """
 from __future__ import annotations
 
 from llvmlite.ir import Constant
 from numba.core import cgutils, types
+from numba.core.compiler import Compiler, DefaultPassBuilder
 from numba.core.compiler_machinery import register_pass
 from numba.core.lowering import Lower
 from numba.core.typed_passes import NativeLowering
@@ -54,7 +57,7 @@ def _element_index_types(aryty, idxty):
     return None
 
 
-class LoopLower(Lower):
+class LeanLower(Lower):
     """numba's Lower, with the two changes of the module docstring."""
 
     def _counted(self, ty) -> bool:
@@ -111,10 +114,20 @@ class LoopLower(Lower):
 
 
 @register_pass(mutates_CFG=True, analysis_only=False)
-class LoopNativeLowering(NativeLowering):
-    """numba's lowering pass, with LoopLower."""
+class LeanNativeLowering(NativeLowering):
+    """numba's lowering pass, with LeanLower."""
     _name = "loop_native_lowering"
 
     @property
     def lowering_class(self):
-        return LoopLower
+        return LeanLower
+
+
+class LeanCompiler(Compiler):
+    """numba's nopython pipeline, lowered by LeanLower."""
+
+    def define_pipelines(self):
+        pm = DefaultPassBuilder.define_nopython_pipeline(self.state)
+        pm.passes = [(LeanNativeLowering if p is NativeLowering else p, d) for p, d in pm.passes]
+        pm.finalize()
+        return [pm]
