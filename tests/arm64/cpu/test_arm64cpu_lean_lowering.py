@@ -103,13 +103,15 @@ def test_cpu_families_compile_to_the_same_code(family):
 
 def test_elements_read_and_written_as_numba_does(monkeypatch):
     lean_sites = []
-    numba_pointer = lean_lowering.LeanLower._pointer
+    element_pointer = lean_lowering.LeanLower._element_pointer
 
     def counting(self, *args):
-        lean_sites.append(args[0])
-        return numba_pointer(self, *args)
+        ptr = element_pointer(self, *args)
+        if ptr is not None:
+            lean_sites.append(args[0])
+        return ptr
 
-    monkeypatch.setattr(lean_lowering.LeanLower, "_pointer", counting)
+    monkeypatch.setattr(lean_lowering.LeanLower, "_element_pointer", counting)
     reference, loop = _both(_elements)
     rng = np.random.default_rng(7)
     for _ in range(300):

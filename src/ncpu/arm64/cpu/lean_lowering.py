@@ -47,57 +47,45 @@ class _ArrayFields:
             builder.extract_value(value, model.get_field_position(f)) for f in ("data", "shape", "strides"))
 
 
-def _element_index_types(aryty, idxty):
-    """The index's types if `aryty[idxty]` names one element of a plain array (an integer per
-    dimension), else None (numba's lowering then)."""
-    index_types = idxty.types if isinstance(idxty, types.BaseTuple) else (idxty,)
-    if (type(aryty) is types.Array and isinstance(aryty.dtype, (types.Number, types.Boolean))
-            and len(index_types) == aryty.ndim and all(isinstance(t, types.Integer) for t in index_types)):
-        return index_types
-    return None
-
-
 class LeanLower(Lower):
     """numba's Lower, with the two changes of the module docstring."""
 
     def _counted(self, ty) -> bool:
         return self.context.data_model_manager[ty].contains_nrt_meminfo()
 
+    def _element_pointer(self, aryty, idxty, array_var, index_var):
+        """The address of `array_var[index_var]` if that names one element of a plain array
+        of numbers (an integer per dimension), else None: numba's lowering then."""
+        index_types = idxty.types if isinstance(idxty, types.BaseTuple) else (idxty,)
+        if not (type(aryty) is types.Array and isinstance(aryty.dtype, (types.Number, types.Boolean))
+                and self.typeof(array_var.name) == aryty and len(index_types) == aryty.ndim
+                and all(isinstance(t, types.Integer) for t in index_types)):
+            return None
+        index = self.context.cast(self.builder, self.loadvar(index_var.name), self.typeof(index_var.name), idxty)
+        indices = cgutils.unpack_tuple(self.builder, index, len(index_types)) if isinstance(
+            idxty, types.BaseTuple) else (index,)
+        fields = _ArrayFields(self.context, self.builder, aryty, self.loadvar(array_var.name))
+        ptr, shapes, _ = basic_indexing(self.context, self.builder, aryty, fields, index_types, indices,
+                                        boundscheck=self.context.enable_boundscheck)
+        assert not shapes               # one element: no dimension left
+        return ptr
+
     def lower_getitem(self, resty, expr, value, index, signature):
         aryty, idxty = signature.args
-        index_types = _element_index_types(aryty, idxty)
-        if index_types is None or self.typeof(value.name) != aryty:
+        ptr = self._element_pointer(aryty, idxty, value, index)
+        if ptr is None:
             return super().lower_getitem(resty, expr, value, index, signature)
-        idx = self.context.cast(self.builder, self.loadvar(index.name), self.typeof(index.name), idxty)
-        if isinstance(idxty, types.BaseTuple):
-            idx = cgutils.unpack_tuple(self.builder, idx, len(index_types))
-        else:
-            idx = (idx,)
-        ptr = self._pointer(aryty, self.loadvar(value.name), index_types, idx)
         item = load_item(self.context, self.builder, aryty, ptr)
         return self.context.cast(self.builder, item, signature.return_type, resty)
 
     def lower_setitem(self, target_var, index_var, value_var, signature):
         aryty, idxty, valty = signature.args
-        index_types = _element_index_types(aryty, idxty)
-        if index_types is None or self.typeof(target_var.name) != aryty:
+        ptr = self._element_pointer(aryty, idxty, target_var, index_var)
+        if ptr is None:
             return super().lower_setitem(target_var, index_var, value_var, signature)
-        idx = self.context.cast(self.builder, self.loadvar(index_var.name), self.typeof(index_var.name), idxty)
-        if isinstance(idxty, types.BaseTuple):
-            idx = cgutils.unpack_tuple(self.builder, idx, len(index_types))
-        else:
-            idx = (idx,)
-        val = self.context.cast(self.builder, self.loadvar(value_var.name), self.typeof(value_var.name), valty)
-        ptr = self._pointer(aryty, self.loadvar(target_var.name), index_types, idx)
-        store_item(self.context, self.builder, aryty, self.context.cast(self.builder, val, valty, aryty.dtype), ptr)
+        value = self.context.cast(self.builder, self.loadvar(value_var.name), self.typeof(value_var.name), valty)
+        store_item(self.context, self.builder, aryty, self.context.cast(self.builder, value, valty, aryty.dtype), ptr)
         return self.context.get_dummy_value()
-
-    def _pointer(self, aryty, array, index_types, indices):
-        fields = _ArrayFields(self.context, self.builder, aryty, array)
-        ptr, shapes, _ = basic_indexing(self.context, self.builder, aryty, fields, index_types, indices,
-                                        boundscheck=self.context.enable_boundscheck)
-        assert not shapes               # one element: no dimension left
-        return ptr
 
     def delvar(self, name):
         """numba's, without loading a value that has no reference to drop."""
@@ -116,7 +104,7 @@ class LeanLower(Lower):
 @register_pass(mutates_CFG=True, analysis_only=False)
 class LeanNativeLowering(NativeLowering):
     """numba's lowering pass, with LeanLower."""
-    _name = "loop_native_lowering"
+    _name = "lean_native_lowering"
 
     @property
     def lowering_class(self):
