@@ -54,4 +54,5 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    from ncpu.pipes import run_script
+    run_script(main)

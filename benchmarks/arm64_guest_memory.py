@@ -60,4 +60,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from ncpu.pipes import run_script
+    run_script(main)

@@ -160,4 +160,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from ncpu.pipes import run_script
+    run_script(main)

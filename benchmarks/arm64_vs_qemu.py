@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import resource
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -94,4 +93,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from ncpu.pipes import run_script
+    run_script(main)

@@ -9,4 +9,5 @@ The measurement code lives in `ncpu.commands.bench` so that the installed
 from ncpu.commands.bench import main
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from ncpu.pipes import run_script
+    run_script(main)

@@ -49,4 +49,5 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from ncpu.pipes import run_script
+    run_script(main)

@@ -84,4 +84,5 @@ def learned_details(details: dict) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from ncpu.pipes import run_script
+    run_script(main)

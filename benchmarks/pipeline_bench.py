@@ -68,4 +68,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from ncpu.pipes import run_script
+    run_script(main)

@@ -18,7 +18,6 @@ thresholds, trip head; float16 tensors), computed on the CPU.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 
@@ -106,4 +105,5 @@ def arm64(args) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from ncpu.pipes import run_script
+    run_script(main)

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import sys
 
 from ncpu import __version__
+from ncpu.pipes import closed_pipe
 
 # Module names under ncpu.commands, in the order `ncpu --help` lists them.
 COMMANDS = ["run", "asm", "disasm", "compile", "pipeline", "bench", "train", "verify", "discover", "arm64", "arm64_root",
@@ -75,19 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         print("ncpu: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
-        return _closed_pipe()
-
-
-def _closed_pipe() -> int:
-    """The reader of our output went away (`ncpu ... | head -1`): stop quietly,
-    as Unix tools do on SIGPIPE. Point stdout at /dev/null so that the
-    interpreter's final flush does not complain about the pipe again."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
-    return 128 + 13   # the shell's status for a process ended by SIGPIPE
+        return closed_pipe()
 
 
 if __name__ == "__main__":
