@@ -29,9 +29,7 @@ def _get_call_type(self, context, args, kws):
     key = (self, context, tuple(args), tuple(sorted(kws.items())))
     known = _answers.get(key)
     if known is None:
-        sig = _numba_get_call_type(self, context, args, kws)
-        if sig is None:
-            return None
+        sig = _numba_get_call_type(self, context, args, kws)      # raises if nothing matches
         known = _answers[key] = sig, self._impl_keys[sig.args]
     sig, impl_key = known
     self._impl_keys[sig.args] = impl_key
