@@ -58,7 +58,7 @@ def exclusive_shape(e: T.Entry, w: int):
 
 def random_instruction(rng: random.Random, e: T.Entry, index: int, length: int) -> int | None:
     """A word of entry e with registers from the pool (memory: base x28, offset x27), or None."""
-    opid = T.TABLE.index(e)
+    opid = T.BY_NAME_ID[e.name]
     for _ in range(50):
         fields = {k: rng.getrandbits(w) for k, (lsb, w) in e.fields.items()}
         for k in REGISTER_FIELDS:

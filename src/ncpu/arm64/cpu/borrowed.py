@@ -7,13 +7,11 @@ counting references (see `borrowed`).
 from numba import types
 from numba.extending import intrinsic
 
-from .jit import njit
-from .memory import MemArrays
-
 
 @intrinsic
 def borrowed(typingctx, arr):
-    """The same array without its reference count (meminfo NULL).
+    """The same array (or tuple of arrays, such as memory.MemArrays) without reference
+    counts (meminfo NULL).
 
     Why: numba increments and decrements the (atomic) reference count of
     every array argument on entry to and exit from each compiled call that
@@ -23,13 +21,6 @@ def borrowed(typingctx, arr):
     def codegen(context, builder, sig, args):
         return _without_counts(context, builder, sig.args[0], args[0])
     return arr(arr), codegen
-
-
-@njit(cache=True)
-def borrowed_mem(m):
-    return MemArrays(borrowed(m.pt), borrowed(m.perm), borrowed(m.data), borrowed(m.d16), borrowed(m.d32),
-                     borrowed(m.d64), borrowed(m.dc_row), borrowed(m.dc_op), borrowed(m.dc_word),
-                     borrowed(m.dc_imm), borrowed(m.dc_regs), borrowed(m.dc_meta), borrowed(m.dc_nat))
 
 
 def _without_counts(context, builder, ty, value):

@@ -20,7 +20,7 @@ from .decoder import bits
 from .exec_int import xr
 from .jit import njit
 from .memory import NPAGES
-from .guest_access import (host_read, host_write, load, load16, load32, load64,  # noqa: F401
+from .guest_access import (forget_decoded, host_read, host_write, load, load16, load32, load64,  # noqa: F401
                            store, store16, store32, store64, writable)  # (loadN/storeN: host_read/host_write's, in the loop)
 from .stops import A_ALIGN, ST_REASON, fault
 from .rows import executes, inlined
@@ -49,7 +49,7 @@ def host_index(m, addr, n, need):
     if need == 2:
         crow = m.dc_row[page]
         if crow >= 0:                                  # a store into decoded code
-            m.dc_op[crow, :] = -1
+            forget_decoded(m.dc_op, crow)
     return (prow << 12) + (addr & 4095)
 
 

@@ -130,7 +130,15 @@ def zero_block(m, st, addr, n):
 def _touch_code(m, page):
     r = m.dc_row[page]
     if r >= 0:
-        m.dc_op[r, :] = -1
+        forget_decoded(m.dc_op, r)
+
+
+@njit(cache=True)
+def forget_decoded(dc_op, row):
+    """Every slot of decode-cache row `row` to be decoded again (-1): a store reached its page,
+    or the row is new.  A call, not the slice store in place: numba lowers `dc_op[row, :] = -1`
+    to about 330 LLVM instructions, and the loop has one at each store path it carries."""
+    dc_op[row, :] = -1
 
 
 @njit(cache=True)

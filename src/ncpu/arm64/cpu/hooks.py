@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .borrowed import borrowed
 from .jit import njit
 from .stops import R_HOOK, ST_REASON
 from .state import ICOUNT, NZCV
@@ -39,13 +38,6 @@ HIT_FULL, HIT_BREAK = 1, 2
 COL_PC, COL_WORD, COL_COUNT, COL_X0, COL_NZCV = 0, 1, 2, 3, 35    # x0..x30 then sp at COL_X0 + 31
 WIDTH = 36
 FILTER_BITS = 16
-
-
-@njit(cache=True)
-def borrowed_hooks(hk):
-    """The arrays without reference counts (borrowed.py: counting them costs ~50 ns a call)."""
-    ctl, ring, bfilter, baddrs = hk
-    return borrowed(ctl), borrowed(ring), borrowed(bfilter), borrowed(baddrs)
 
 
 @njit(cache=True)

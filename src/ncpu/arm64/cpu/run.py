@@ -31,13 +31,13 @@ from .calls import call_at, pointer_to, unresolved
 from .jit import njit
 from .lean_lowering import LeanNativeLowering
 from .memory import NPAGES
-from .borrowed import borrowed, borrowed_mem
+from .borrowed import borrowed
 from .stops import (A_EXEC, COLD_GOES_ON, COLD_RETIRED, R_BUDGET, R_GROW, R_HOT, R_UNDEF, ST_ADDR, ST_REASON,
                     ST_WORD, cold_outcome, fault)
 from .memory import DC_HEAT, DC_NAT, DC_TRIES, MARK_BASE, MAX_TRIES
-from .hooks import borrowed_hooks, hook_page, hook_stop
+from .guest_access import forget_decoded
+from .hooks import hook_page, hook_stop
 from .state import PC
-from .vregs import borrowed_v
 
 # ---- GENERATED IMPORTS BEGIN
 from .decoder import (  # noqa: F811
@@ -57,8 +57,8 @@ from .fpu import (  # noqa: F811
     arith_flags, cvtf_flags, flags_settled, fma64, fma_flags, sqrt_flags, to_int, to_int_flags,
 )
 from .guest_access import (  # noqa: F811
-    load, load16, load32, load64, store, store16, store32, store64,
-    writable,
+    forget_decoded, load, load16, load32, load64, store, store16, store32,
+    store64, writable,
 )
 from .int_ops import (  # noqa: F811
     bswap64, clz64, extend_reg, lsr, rbit64, ror32, ror64, sdiv64,
@@ -260,11 +260,11 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
     The arrays are used without reference counts (borrowed.py): the caller holds them for the
     whole call.  They are borrowed here, not by a small wrapper, because numba would link this
     function's module into the wrapper's and optimise and compile it all a second time."""
-    R, V, m, st = borrowed(R_), borrowed_v(V_), borrowed_mem(m_), borrowed(st_)
+    R, V, m, st = borrowed(R_), borrowed(V_), borrowed(m_), borrowed(st_)
     # `hk is None` tests are pruned by hk's type (an argument): one variant compiled with hooks, one
     # without; the hooked one reads its arrays borrowed (hkb), the other never names them
     if hk is not None:
-        hkb = borrowed_hooks(hk)
+        hkb = borrowed(hk)
     steps = 0
     pc = R[PC]
     # the fields the generated code reads, bound once (gen_loop.HOISTED)
@@ -306,7 +306,7 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                     break
                 m_dc_meta[0] = row + 1
                 m_dc_row[page] = row
-                dc_op[row, :] = -1
+                forget_decoded(dc_op, row)
             cur_page = page
             # ---- DEBUG HOOK (page): compiled away when hk is None (hooks.py)
             if hk is not None:
@@ -966,7 +966,7 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                             if ldst_ui_host_index1_need == 2:
                                 ldst_ui_host_index1_crow = m_dc_row[ldst_ui_host_index1_page]
                                 if ldst_ui_host_index1_crow >= 0:
-                                    m_dc_op[ldst_ui_host_index1_crow, :] = -1
+                                    forget_decoded(m_dc_op, ldst_ui_host_index1_crow)
                             ldst_ui_idx = (ldst_ui_host_index1_prow << 12) + (ldst_ui_addr & 4095)
                     if ldst_ui_idx >= 0:
                         if ldst_ui_e == 8:
@@ -1012,7 +1012,7 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                             if ldst_ui_host_index4_need == 2:
                                 ldst_ui_host_index4_crow = m_dc_row[ldst_ui_host_index4_page]
                                 if ldst_ui_host_index4_crow >= 0:
-                                    m_dc_op[ldst_ui_host_index4_crow, :] = -1
+                                    forget_decoded(m_dc_op, ldst_ui_host_index4_crow)
                             ldst_ui_idx = (ldst_ui_host_index4_prow << 12) + (ldst_ui_addr & 4095)
                     if ldst_ui_idx >= 0:
                         if ldst_ui_e == 8:
@@ -1088,7 +1088,7 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                             if ldst_unsc_host_index1_need == 2:
                                 ldst_unsc_host_index1_crow = m_dc_row[ldst_unsc_host_index1_page]
                                 if ldst_unsc_host_index1_crow >= 0:
-                                    m_dc_op[ldst_unsc_host_index1_crow, :] = -1
+                                    forget_decoded(m_dc_op, ldst_unsc_host_index1_crow)
                             ldst_unsc_idx = (ldst_unsc_host_index1_prow << 12) + (ldst_unsc_addr & 4095)
                     if ldst_unsc_idx >= 0:
                         if ldst_unsc_e == 8:
@@ -1134,7 +1134,7 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                             if ldst_unsc_host_index4_need == 2:
                                 ldst_unsc_host_index4_crow = m_dc_row[ldst_unsc_host_index4_page]
                                 if ldst_unsc_host_index4_crow >= 0:
-                                    m_dc_op[ldst_unsc_host_index4_crow, :] = -1
+                                    forget_decoded(m_dc_op, ldst_unsc_host_index4_crow)
                             ldst_unsc_idx = (ldst_unsc_host_index4_prow << 12) + (ldst_unsc_addr & 4095)
                     if ldst_unsc_idx >= 0:
                         if ldst_unsc_e == 8:
@@ -1210,7 +1210,7 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                             if ldst_post_host_index1_need == 2:
                                 ldst_post_host_index1_crow = m_dc_row[ldst_post_host_index1_page]
                                 if ldst_post_host_index1_crow >= 0:
-                                    m_dc_op[ldst_post_host_index1_crow, :] = -1
+                                    forget_decoded(m_dc_op, ldst_post_host_index1_crow)
                             ldst_post_idx = (ldst_post_host_index1_prow << 12) + (ldst_post_addr & 4095)
                     if ldst_post_idx >= 0:
                         if ldst_post_e == 8:
@@ -1256,7 +1256,7 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                             if ldst_post_host_index4_need == 2:
                                 ldst_post_host_index4_crow = m_dc_row[ldst_post_host_index4_page]
                                 if ldst_post_host_index4_crow >= 0:
-                                    m_dc_op[ldst_post_host_index4_crow, :] = -1
+                                    forget_decoded(m_dc_op, ldst_post_host_index4_crow)
                             ldst_post_idx = (ldst_post_host_index4_prow << 12) + (ldst_post_addr & 4095)
                     if ldst_post_idx >= 0:
                         if ldst_post_e == 8:
@@ -1332,7 +1332,7 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                             if ldst_pre_host_index1_need == 2:
                                 ldst_pre_host_index1_crow = m_dc_row[ldst_pre_host_index1_page]
                                 if ldst_pre_host_index1_crow >= 0:
-                                    m_dc_op[ldst_pre_host_index1_crow, :] = -1
+                                    forget_decoded(m_dc_op, ldst_pre_host_index1_crow)
                             ldst_pre_idx = (ldst_pre_host_index1_prow << 12) + (ldst_pre_addr & 4095)
                     if ldst_pre_idx >= 0:
                         if ldst_pre_e == 8:
@@ -1378,7 +1378,7 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                             if ldst_pre_host_index4_need == 2:
                                 ldst_pre_host_index4_crow = m_dc_row[ldst_pre_host_index4_page]
                                 if ldst_pre_host_index4_crow >= 0:
-                                    m_dc_op[ldst_pre_host_index4_crow, :] = -1
+                                    forget_decoded(m_dc_op, ldst_pre_host_index4_crow)
                             ldst_pre_idx = (ldst_pre_host_index4_prow << 12) + (ldst_pre_addr & 4095)
                     if ldst_pre_idx >= 0:
                         if ldst_pre_e == 8:
@@ -1455,7 +1455,7 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                             if ldst_reg_host_index1_need == 2:
                                 ldst_reg_host_index1_crow = m_dc_row[ldst_reg_host_index1_page]
                                 if ldst_reg_host_index1_crow >= 0:
-                                    m_dc_op[ldst_reg_host_index1_crow, :] = -1
+                                    forget_decoded(m_dc_op, ldst_reg_host_index1_crow)
                             ldst_reg_idx = (ldst_reg_host_index1_prow << 12) + (ldst_reg_addr & 4095)
                     if ldst_reg_idx >= 0:
                         if ldst_reg_e == 8:
@@ -1501,7 +1501,7 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                             if ldst_reg_host_index4_need == 2:
                                 ldst_reg_host_index4_crow = m_dc_row[ldst_reg_host_index4_page]
                                 if ldst_reg_host_index4_crow >= 0:
-                                    m_dc_op[ldst_reg_host_index4_crow, :] = -1
+                                    forget_decoded(m_dc_op, ldst_reg_host_index4_crow)
                             ldst_reg_idx = (ldst_reg_host_index4_prow << 12) + (ldst_reg_addr & 4095)
                     if ldst_reg_idx >= 0:
                         if ldst_reg_e == 8:
@@ -1584,7 +1584,7 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                             if ldr_lit_host_index1_need == 2:
                                 ldr_lit_host_index1_crow = m_dc_row[ldr_lit_host_index1_page]
                                 if ldr_lit_host_index1_crow >= 0:
-                                    m_dc_op[ldr_lit_host_index1_crow, :] = -1
+                                    forget_decoded(m_dc_op, ldr_lit_host_index1_crow)
                             ldr_lit_idx = (ldr_lit_host_index1_prow << 12) + (ldr_lit_addr & 4095)
                     if ldr_lit_idx >= 0:
                         if ldr_lit_e == 8:
@@ -1630,7 +1630,7 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                             if ldr_lit_host_index4_need == 2:
                                 ldr_lit_host_index4_crow = m_dc_row[ldr_lit_host_index4_page]
                                 if ldr_lit_host_index4_crow >= 0:
-                                    m_dc_op[ldr_lit_host_index4_crow, :] = -1
+                                    forget_decoded(m_dc_op, ldr_lit_host_index4_crow)
                             ldr_lit_idx = (ldr_lit_host_index4_prow << 12) + (ldr_lit_addr & 4095)
                     if ldr_lit_idx >= 0:
                         if ldr_lit_e == 8:
@@ -1699,7 +1699,7 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                         if ldstnp_host_index1_need == 2:
                             ldstnp_host_index1_crow = m_dc_row[ldstnp_host_index1_page]
                             if ldstnp_host_index1_crow >= 0:
-                                m_dc_op[ldstnp_host_index1_crow, :] = -1
+                                forget_decoded(m_dc_op, ldstnp_host_index1_crow)
                         ldstnp_idx = (ldstnp_host_index1_prow << 12) + (ldstnp_addr & 4095)
                 if ldstnp_l == 0:
                     if ldstnp_v == 0:
@@ -1810,7 +1810,7 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                         if ldstp_post_host_index1_need == 2:
                             ldstp_post_host_index1_crow = m_dc_row[ldstp_post_host_index1_page]
                             if ldstp_post_host_index1_crow >= 0:
-                                m_dc_op[ldstp_post_host_index1_crow, :] = -1
+                                forget_decoded(m_dc_op, ldstp_post_host_index1_crow)
                         ldstp_post_idx = (ldstp_post_host_index1_prow << 12) + (ldstp_post_addr & 4095)
                 if ldstp_post_l == 0:
                     if ldstp_post_v == 0:
@@ -1921,7 +1921,7 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                         if ldstp_off_host_index1_need == 2:
                             ldstp_off_host_index1_crow = m_dc_row[ldstp_off_host_index1_page]
                             if ldstp_off_host_index1_crow >= 0:
-                                m_dc_op[ldstp_off_host_index1_crow, :] = -1
+                                forget_decoded(m_dc_op, ldstp_off_host_index1_crow)
                         ldstp_off_idx = (ldstp_off_host_index1_prow << 12) + (ldstp_off_addr & 4095)
                 if ldstp_off_l == 0:
                     if ldstp_off_v == 0:
@@ -2032,7 +2032,7 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                         if ldstp_pre_host_index1_need == 2:
                             ldstp_pre_host_index1_crow = m_dc_row[ldstp_pre_host_index1_page]
                             if ldstp_pre_host_index1_crow >= 0:
-                                m_dc_op[ldstp_pre_host_index1_crow, :] = -1
+                                forget_decoded(m_dc_op, ldstp_pre_host_index1_crow)
                         ldstp_pre_idx = (ldstp_pre_host_index1_prow << 12) + (ldstp_pre_addr & 4095)
                 if ldstp_pre_l == 0:
                     if ldstp_pre_v == 0:

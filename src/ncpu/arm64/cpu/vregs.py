@@ -7,7 +7,6 @@ from collections import namedtuple
 
 import numpy as np
 
-from .borrowed import borrowed
 from .jit import njit
 
 VR = namedtuple("VR", "d b h s f32 f64")
@@ -16,11 +15,6 @@ VR = namedtuple("VR", "d b h s f32 f64")
 def vr_views(v: np.ndarray) -> VR:
     return VR(v.view(np.int64), v.view(np.uint8), v.view(np.uint16), v.view(np.uint32),
               v.view(np.float32), v.view(np.float64))
-
-
-@njit(cache=True)
-def borrowed_v(V):
-    return VR(borrowed(V.d), borrowed(V.b), borrowed(V.h), borrowed(V.s), borrowed(V.f32), borrowed(V.f64))
 
 
 @njit(cache=True)
