@@ -14,6 +14,8 @@ once, in its family, and the loop still runs it with no call: numba does not
 inline calls between compiled functions, and a call per instruction costs more
 than most instructions (docs/arm64.md, "Adding an instruction", has the
 measurements).  A flat chain of `op ==` tests compiles to one jump table.
+Rows whose copies come out the same (LDST_UI and LDST_UNSC: they differ only in the
+immediate the decoder computes) share one, under `elif op == ID1 or op == ID2:`.
 A family reads a field by name, `fld(op, w, T.FLD_SIZE)`; with `op` a
 constant that becomes `(w >> 22) & 3` here.
 
@@ -331,11 +333,20 @@ def _home(name: str) -> str:
 
 def generated() -> tuple[str, str]:
     """(imports, row code) for run.py."""
-    lines, free = [], set()
-    for k, name in enumerate(rows()):
+    groups: dict[tuple, tuple[list[str], str]] = {}     # rows that share one copy, its code
+    free = set()
+    for name in rows():
         code, names = _row_code(name)
-        free |= names
-        lines.append(f"{INDENT}{'if' if k == 0 else 'elif'} op == {T.BY_NAME_ID[name]}:  # {name}")
+        # rows whose copies are the same code (LDST_UI and LDST_UNSC differ only in the
+        # immediate the decoder computed) share one
+        key = (EXECUTOR[name], code.replace(f"{name.lower()}_", "\0"))
+        if key not in groups:
+            groups[key], free = ([], code), free | names
+        groups[key][0].append(name)
+    lines = []
+    for family, code in groups.values():
+        test = " or ".join(f"op == {T.BY_NAME_ID[r]}" for r in family)
+        lines.append(f"{INDENT}{'elif' if lines else 'if'} {test}:  # {' '.join(family)}")
         lines += [f"{INDENT}    {line}" for line in code.splitlines()]
     lines += [f"{INDENT}else:                                          # a cold row (cold_rows.py)",
               f"{INDENT}    break"]
