@@ -260,7 +260,11 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
     The arrays are used without reference counts (borrowed.py): the caller holds them for the
     whole call.  They are borrowed here, not by a small wrapper, because numba would link this
     function's module into the wrapper's and optimise and compile it all a second time."""
-    R, V, m, st = borrowed(R_), borrowed(V_), borrowed(m_), borrowed(st_)
+    # one statement each: `a, b, c, d = ...` builds and unpacks a tuple of all four (2,800 IR lines)
+    R = borrowed(R_)
+    V = borrowed(V_)
+    m = borrowed(m_)
+    st = borrowed(st_)
     # `hk is None` tests are pruned by hk's type (an argument): one variant compiled with hooks, one
     # without; the hooked one reads its arrays borrowed (hkb), the other never names them
     if hk is not None:
@@ -268,19 +272,29 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
     steps = 0
     pc = R[PC]
     # the fields the generated code reads, bound once (gen_loop.HOISTED)
-    m_pt, m_perm, m_data, m_d16, m_d32, m_d64 = m.pt, m.perm, m.data, m.d16, m.d32, m.d64
-    m_dc_row, m_dc_op, m_dc_word, m_dc_imm, m_dc_regs, m_dc_meta = (
-        m.dc_row, m.dc_op, m.dc_word, m.dc_imm, m.dc_regs, m.dc_meta)
-    V_d, V_b, V_h, V_s, V_f32, V_f64 = V.d, V.b, V.h, V.s, V.f32, V.f64
+    m_pt = m.pt
+    m_perm = m.perm
+    m_data = m.data
+    m_d16 = m.d16
+    m_d32 = m.d32
+    m_d64 = m.d64
+    m_dc_row = m.dc_row
+    m_dc_op = m.dc_op
+    m_dc_word = m.dc_word
+    m_dc_imm = m.dc_imm
+    m_dc_regs = m.dc_regs
+    m_dc_meta = m.dc_meta
+    V_d = V.d
+    V_b = V.b
+    V_h = V.h
+    V_s = V.s
+    V_f32 = V.f32
+    V_f64 = V.f64
     mp = pointer_to(m)                  # the cold rows' memory arrays, stored once
     m_dc_nat = m.dc_nat
     cp = pointer_to((R, V, st, m))      # the page functions' arrays (native.py), stored once
     cur_page = np.int64(-1)
     row = np.int64(0)
-    dc_op = m.dc_op
-    dc_word = m.dc_word
-    dc_imm = m.dc_imm
-    dc_regs = m.dc_regs
     hooked = False
     # A marked slot whose straight run does not fit the budget left is unmarked and interpreted,
     # and marked again once it ran (`remark`: its slot, -1 none; the loop then steps one
@@ -301,12 +315,12 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
             row = np.int64(m_dc_row[page])
             if row < 0:
                 row = m_dc_meta[0]
-                if row >= dc_op.shape[0]:
+                if row >= m_dc_op.shape[0]:
                     st[ST_REASON] = R_GROW
                     break
                 m_dc_meta[0] = row + 1
                 m_dc_row[page] = row
-                forget_decoded(dc_op, row)
+                forget_decoded(m_dc_op, row)
             cur_page = page
             # ---- DEBUG HOOK (page): compiled away when hk is None (hooks.py)
             if hk is not None:
@@ -327,17 +341,17 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
         # this page.  Per instruction only the budget, the page and a stop are checked.
         while steps < limit:
             i = (pc & 4095) >> 2
-            op = np.int64(dc_op[row, i])
+            op = np.int64(m_dc_op[row, i])
             if op < 0:
                 break
             # ---- DEBUG HOOK (inner): compiled away when hk is None (hooks.py); a row without
             # a family leaves this loop below and is checked once, at the outer hook
             if hk is not None:
-                if hooked and DISPATCHED[op] and hook_stop(hkb, pc, dc_word[row, i], R, steps, st):
+                if hooked and DISPATCHED[op] and hook_stop(hkb, pc, m_dc_word[row, i], R, steps, st):
                     break
-            w = dc_word[row, i]
-            imm = dc_imm[row, i]
-            rg = dc_regs[row, i]
+            w = m_dc_word[row, i]
+            imm = m_dc_imm[row, i]
+            rg = m_dc_regs[row, i]
             a = rg & 0xFF
             b = (rg >> 8) & 0xFF
             c = (rg >> 16) & 0xFF
@@ -2578,7 +2592,7 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
         if steps >= max_steps or (pc >> 12) != page:
             continue
         i = (pc & 4095) >> 2
-        op = np.int64(dc_op[row, i])
+        op = np.int64(m_dc_op[row, i])
         if op <= MARK_BASE:                            # native code of the page starts here
             if hk is None:
                 n = call_at(m_dc_nat[row, DC_NAT], cp, pc, max_steps - steps, steps) - steps
@@ -2587,38 +2601,38 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                 if st[ST_REASON] != 0:
                     break
                 if n == 0:                             # the budget ends inside the straight run: interpret
-                    mark_again(dc_op, remark_row, remark, remark_op)    # the one before ran
-                    dc_op[row, i] = MARK_BASE - op
+                    mark_again(m_dc_op, remark_row, remark, remark_op)  # the one before ran
+                    m_dc_op[row, i] = MARK_BASE - op
                     remark, remark_row, remark_op = i, row, op
                 continue
-            dc_op[row, i] = MARK_BASE - op             # debug hooks see every instruction: interpret
+            m_dc_op[row, i] = MARK_BASE - op           # debug hooks see every instruction: interpret
             continue
         if op < 0:
             if op == -1:                               # not decoded yet
                 w = np.int64(m_d32[(np.int64(m_pt[page]) << 10) + i])
                 op = decode(w)
-                dc_op[row, i] = op
-                dc_word[row, i] = w
-                dc_imm[row, i] = imm_of(op, w) if op >= 0 else 0
-                dc_regs[row, i] = regs_of(op, w) if op >= 0 else 0
+                m_dc_op[row, i] = op
+                m_dc_word[row, i] = w
+                m_dc_imm[row, i] = imm_of(op, w) if op >= 0 else 0
+                m_dc_regs[row, i] = regs_of(op, w) if op >= 0 else 0
             if op == UNDEF:
                 st[ST_REASON] = R_UNDEF
-                st[ST_WORD] = dc_word[row, i]
+                st[ST_WORD] = m_dc_word[row, i]
                 st[ST_ADDR] = pc
                 break
         if DISPATCHED[op]:                             # just decoded: the inner loop runs it
             continue
         # ---- DEBUG HOOK (outer): compiled away when hk is None (hooks.py)
         if hk is not None:
-            if hooked and hook_stop(hkb, pc, dc_word[row, i], R, steps, st):
+            if hooked and hook_stop(hkb, pc, m_dc_word[row, i], R, steps, st):
                 break
-        w = dc_word[row, i]
-        imm = dc_imm[row, i]
+        w = m_dc_word[row, i]
+        imm = m_dc_imm[row, i]
         # the rows that run out of line (every row the inner loop does not carry): the function of
         # cold_rows.py for the row's module of families, by its address, resolved on first use
         k = np.int64(COLD_GROUP[op])
         if fp[k]:
-            npc = call_at(fp[k], op, w, imm, pc, R, V, st, dc_regs[row, i], mp, steps)
+            npc = call_at(fp[k], op, w, imm, pc, R, V, st, m_dc_regs[row, i], mp, steps)
         else:
             npc = unresolved(st, k, pc)
         outcome = cold_outcome(st, pc)
@@ -2629,6 +2643,6 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
             break
         pc = npc
         steps += 1
-    mark_again(dc_op, remark_row, remark, remark_op)
+    mark_again(m_dc_op, remark_row, remark, remark_op)
     R[PC] = pc
     return steps
