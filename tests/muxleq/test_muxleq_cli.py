@@ -42,6 +42,20 @@ def test_binary_bytes_pass_through_unchanged(cat_image):
     assert (done.returncode, done.stdout, done.stderr) == (0, data, b"")
 
 
+def test_a_reader_that_leaves_ends_it_quietly(cat_image, tmp_path):
+    """`ncpu muxleq run IMAGE | head -1`: SIGPIPE's status, nothing on stderr (ncpu.pipes)."""
+    big = tmp_path / "lines.txt"
+    big.write_bytes(b"line\n" * 200_000)
+    with open(big, "rb") as stdin:
+        proc = subprocess.Popen([sys.executable, "-m", "ncpu", "muxleq", "run", str(cat_image)], stdin=stdin,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ, PYTHONPATH=SRC))
+        first = proc.stdout.readline()
+        proc.stdout.close()
+        _, err = proc.communicate(timeout=300)
+    assert first == b"line\n"
+    assert (proc.returncode, err) == (128 + 13, b"")
+
+
 def test_bundled_program_by_name_and_stats():
     done = ncpu("run", "calculator", "--stats", data=b"1+1\n")
     assert done.returncode == 0 and done.stdout == b"2\n"

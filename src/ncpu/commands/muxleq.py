@@ -75,12 +75,9 @@ def run_image(args: argparse.Namespace) -> int:
         out.flush()
 
     started = time.perf_counter()
-    try:
-        state = run_streams(get_engine(args.mode), state, args.max_steps,
-                            lambda: os.read(stdin, 1 << 16), write, CHUNK[args.mode])
-    except BrokenPipeError:
-        sys.stderr.close()  # the reader went away: stop quietly
-        return 0
+    # a reader that goes away (`| head`) ends the command quietly with SIGPIPE's status (cli.main)
+    state = run_streams(get_engine(args.mode), state, args.max_steps,
+                        lambda: os.read(stdin, 1 << 16), write, CHUNK[args.mode])
     seconds = time.perf_counter() - started
     if args.stats:
         rate = f", {state.steps / seconds:,.0f} instructions/s" if seconds > 0 else ""

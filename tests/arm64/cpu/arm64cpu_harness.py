@@ -86,10 +86,10 @@ def edge_vectors(rng: random.Random) -> list[tuple[int, int]]:
 
 def saturating_rows() -> set[str]:
     """The SIMD rows of the saturating, rounding, halving and narrowing families."""
-    return {e.name for e in entries("simd") if e.name in EXECUTOR and EXECUTOR[e.name].__name__ in _SAT_FAMILIES}
+    return {e.name for e in entries("simd") if e.name in EXECUTOR and EXECUTOR[e.name].__name__ in SAT_FAMILIES}
 
 
-_SAT_FAMILIES = {"vec3_saturating", "vdiff_sqdm", "vdiff_narrow_high", "vmisc_saturating", "vmisc_narrow",
+SAT_FAMILIES = {"vec3_saturating", "vdiff_sqdm", "vdiff_narrow_high", "vmisc_saturating", "vmisc_narrow",
                  "velem_sqdmulh", "velem_sqdml", "vshift_round_sat", "vshift_narrow",
                  "scalar_saturating3", "scalar_saturating2", "scalar_narrow", "vrdm"}
 

@@ -74,7 +74,7 @@ def test_saturating_simd_matches_unicorn():
     registers of integer edge values, so that saturation (QC) and rounding
     ties are common rather than rare."""
     rows = H.saturating_rows()
-    assert {H.EXECUTOR[r].__name__ for r in rows} == H._SAT_FAMILIES     # none renamed away
+    assert {H.EXECUTOR[r].__name__ for r in rows} == H.SAT_FAMILIES     # none renamed away
     n, bad = H.compare_classes(["simd"], 300, seed=27, fpsr_mask=FPSR_MASK, only=rows, vectors=H.edge_vectors)
     assert n > 2000, n
     assert not bad, f"{len(bad)}/{n} divergences:\n" + "\n".join(bad[:25])
