@@ -328,4 +328,4 @@ def test_the_loop_passes_what_its_callees_by_address_take():
     assert set(calls) == {"k"}
     for group in cold_rows.GROUPS:
         cold = [*inspect.signature(group.py_func).parameters]
-        assert calls["k"].replace("[row, i]", "").split(", ") == [*cold[:7], "dc_regs", "mp", "steps"] and cold[7:] == ["rg", "mp", "steps"]
+        assert calls["k"].replace("[row, i]", "").split(", ") == [*cold[:7], "m_dc_regs", "mp", "steps"] and cold[7:] == ["rg", "mp", "steps"]
