@@ -11,7 +11,9 @@ compiles of the functions it calls left out, so the column adds up to the
 whole) and its time with them (numba compiles a callee inside its caller's
 compile), in wall seconds: on a loaded machine compare their shares, not the
 seconds.  --loop-only leaves the out-of-line executors out: what the cold
-compile of `benchmarks/arm64_cpu_loop.py` pays.
+compile of `benchmarks/arm64_cpu_loop.py` pays.  It also prints the size of the loop's
+LLVM IR as numba hands it to LLVM (lines of instructions in run_loop's module): what LLVM's
+passes and machine code grow with.
 """
 import argparse
 import os
@@ -53,7 +55,17 @@ def main() -> int:
                         help="the loop and what it calls directly, not the executors it calls by address")
     args = parser.parse_args()
     os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="ncpu-compile-profile-")
+    from numba.core import codegen
     from numba.core.event import install_recorder
+
+    loop_ir = []                        # instruction lines of run_loop's own module
+    add_ir_module = codegen.CPUCodeLibrary.add_ir_module
+
+    def counted(library, module):
+        if any(f.name.startswith("_ZN4ncpu5arm643cpu3run8run_loop") and f.blocks for f in module.functions):
+            loop_ir.append(sum(len(b.instructions) for f in module.functions for b in f.blocks))
+        return add_ir_module(library, module)
+    codegen.CPUCodeLibrary.add_ir_module = counted
 
     t0 = time.process_time()
     with install_recorder("numba:compile") as rec:
@@ -68,6 +80,7 @@ def main() -> int:
         if not args.loop_only:
             cpu.resolve_all()       # the executors the loop calls by address
     print(f"import + cold compile: {time.process_time() - t0:.1f} s of CPU")
+    print(f"the loop's IR as handed to LLVM: {', '.join(f'{n:,}' for n in loop_ir)} instructions")
     rows = per_function(rec.buffer)
     own_total = sum(r[1] for r in rows.values()) or 1.0
     print(f"{len(rows)} functions, {sum(r[0] for r in rows.values())} compiles, {own_total:.1f} s of wall in all")

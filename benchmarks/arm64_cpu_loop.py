@@ -8,8 +8,8 @@ rate per CPU-second is the figure that carries over to an idle core.
 Usage: python benchmarks/arm64_cpu_loop.py [iterations]   (default 20,000,000)
 With NCPU_NATIVE=on the hot loop is translated to native code (arm64/cpu/native.py).
 """
+import argparse
 import struct
-import sys
 import time
 
 t0 = time.perf_counter()
@@ -44,7 +44,10 @@ def run(iterations: int):
 
 
 def main():
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 20_000_000
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("iterations", type=int, nargs="?", default=20_000_000,
+                        help="loop iterations, 5 instructions each (default 20,000,000)")
+    n = parser.parse_args().iterations
     _, first, first_cpu = run(10)
     print(f"import + first call (compile or cache load): {time.perf_counter() - t0:.2f} s, "
           f"{time.process_time():.2f} s of CPU (first run call {first:.2f} s)")

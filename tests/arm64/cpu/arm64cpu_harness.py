@@ -90,8 +90,8 @@ def saturating_rows() -> set[str]:
 
 
 SAT_FAMILIES = {"vec3_saturating", "vdiff_sqdm", "vdiff_narrow_high", "vmisc_saturating", "vmisc_narrow",
-                 "velem_sqdmulh", "velem_sqdml", "vshift_round_sat", "vshift_narrow",
-                 "scalar_saturating3", "scalar_saturating2", "scalar_narrow", "vrdm"}
+                "velem_sqdmulh", "velem_sqdml", "vshift_round_sat", "vshift_narrow",
+                "scalar_saturating3", "scalar_saturating2", "scalar_narrow", "vrdm"}
 
 
 def random_v(rng: random.Random) -> tuple[int, int]:
