@@ -15,6 +15,7 @@ from ncpu.arm64.cpu.stops import R_BRK, R_SVC
 from ncpu.arm64.cpu import decode_table as T
 from ncpu.arm64.cpu import gen_loop
 from ncpu.arm64.cpu.decoder import imm_of, regs_of
+from ncpu.arm64.cpu.exec_vmove import vdup
 from ncpu.arm64.cpu.rows import EXECUTOR, HOT, OUT_OF_LINE
 from ncpu.arm64.cpu.state import DISCARD, NREGS, PC, ZR
 from ncpu.arm64.cpu.vregs import vr_views
@@ -82,6 +83,44 @@ def test_simd_rows_run_out_of_line():
     assert not set(cold) & set(gen_loop.rows())
     assert [e.name for e in T.TABLE if e.cls == "simd" and e.asm and e.name not in EXECUTOR] == []
 
+
+
+
+def test_each_cold_family_has_its_own_function():
+    """cold_rows.py has one function per cold family and the loop sends each cold row to its
+    family's, so that a program compiles only the families it runs."""
+    from ncpu.arm64.cpu import cold_rows, run
+    for name in gen_loop.cold_rows():
+        group = cold_rows.GROUPS[run.COLD_GROUP[T.BY_NAME_ID[name]]]
+        assert group.__name__ == "cold_" + EXECUTOR[name].__name__, name
+    assert len(cold_rows.GROUPS) == len({EXECUTOR[n] for n in gen_loop.cold_rows()})
+    assert all(run.COLD_GROUP[T.BY_NAME_ID[n]] == -1 for n in gen_loop.rows())
+
+
+def _compiled_ir(py_func) -> str:
+    """py_func compiled here (not loaded from a cache) for the signature the loop calls
+    cold_rows.py's functions with; its LLVM IR."""
+    from ncpu.arm64.cpu import entries, jit
+    mem = Memory()
+    cpu = Cpu(mem, CpuState())
+    s = cpu.state
+    sig = entries.group_signature(s.regs, vr_views(s.v), cpu._st, mem.arrays())
+    return jit.njit(py_func).compile_native(sig).library.get_llvm_str()
+
+
+def _cold_vdup_elsewhere(op, w, imm, pc, R, V, st, rg, mp, steps):
+    return vdup(op, w, imm, pc, R, V, st, rg & 0xFF, (rg >> 8) & 0xFF, (rg >> 16) & 0xFF, rg >> 24)
+
+
+def test_a_cold_family_is_compiled_inside_its_function():
+    """numba inlines a cold family into its cold_rows.py function (rows.INLINE_INTO): the
+    family's code is compiled there, not also as a function of its own that it calls.  The
+    same call from any other module stays a call."""
+    from ncpu.arm64.cpu import cold_rows
+    family = "10exec_vmove4vdup"                    # exec_vmove.vdup, as numba mangles it
+    inlined = _compiled_ir(cold_rows.cold_vdup.py_func)
+    assert "9cold_vdup" in inlined and family not in inlined
+    assert family in _compiled_ir(_cold_vdup_elsewhere)
 
 
 

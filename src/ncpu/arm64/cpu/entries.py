@@ -1,10 +1,9 @@
 """The executors the hot loop calls by address (calls.py), and their addresses.
 
-run.py reads `addresses(...)[k]`: cold_rows.GROUPS[k], one function per module of
-cold families (run.COLD_GROUP gives each row's k), each resolved the first time one
-of its rows runs, so a program compiles only the groups it uses.  run.py does not
-import them, so an edit of a cold family recompiles that family and its group, not
-the loop (ncpu.jitcache stamps each function with the sources its module imports).
+run.py reads `addresses(...)[k]`: cold_rows.GROUPS[k], one function per cold family
+(run.COLD_GROUP gives each row's k), each resolved the first time one of its rows
+runs, so a program compiles only the families it uses.  run.py does not import
+them, so an edit of a cold family recompiles that family's function, not the loop (ncpu.jitcache stamps each function with the sources its module imports).
 """
 import numpy as np
 from numba import typeof, types
@@ -45,5 +44,10 @@ def resolve(fp: np.ndarray, k: int, R, V, st, m) -> None:
     long as its dispatcher (a module global).  The memory arrays are passed by address
     (calls.pointer_to)."""
     assert 0 <= k < NATIVE, k
-    argtypes = (_SCALAR,) * 4 + (typeof(R), typeof(V), typeof(st), _SCALAR, types.CPointer(typeof(m)), _SCALAR)
-    fp[k] = _address(GROUPS[k], signature(argtypes))
+    fp[k] = _address(GROUPS[k], group_signature(R, V, st, m))
+
+
+def group_signature(R, V, st, m):
+    """The signature the loop calls cold_rows.py's functions with (calls.call_at), from the types
+    of the loop's registers, vector views, stop array and memory arrays."""
+    return signature((_SCALAR,) * 4 + (typeof(R), typeof(V), typeof(st), _SCALAR, types.CPointer(typeof(m)), _SCALAR))

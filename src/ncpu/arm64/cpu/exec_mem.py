@@ -382,16 +382,24 @@ def _atomic(m, st, R, w):
     return True
 
 
-@executes("LDST_EX", "CAS", "CASP", "ATOMIC", cold=True)
-def ldst_atomic(op, w, imm, pc, R, m, st):
-    """The exclusives (LDXR/STXR and pairs, LDAR/STLR), CAS, CASP and the LSE atomics,
-    out of line (cold_rows.py): rare in the programs we measure, and long."""
-    if op == T.LDST_EX:
-        ok = _exclusive(m, st, R, w)
-    elif op == T.CAS:
-        ok = _cas(m, st, R, w)
-    elif op == T.CASP:
-        ok = _casp(m, st, R, w)
-    else:
-        ok = _atomic(m, st, R, w)
-    return pc + 4 if ok else pc
+# The exclusives (LDXR/STXR and pairs, LDAR/STLR), CAS, CASP and the LSE atomics run out of
+# line (cold_rows.py): rare in the programs we measure, and long.  One family each, so that a
+# program compiles only the ones it runs (glibc's start-up: the exclusives and CAS).
+@executes("LDST_EX", cold=True)
+def ldst_exclusive(op, w, imm, pc, R, m, st):
+    return pc + 4 if _exclusive(m, st, R, w) else pc
+
+
+@executes("CAS", cold=True)
+def compare_and_swap(op, w, imm, pc, R, m, st):
+    return pc + 4 if _cas(m, st, R, w) else pc
+
+
+@executes("CASP", cold=True)
+def compare_and_swap_pair(op, w, imm, pc, R, m, st):
+    return pc + 4 if _casp(m, st, R, w) else pc
+
+
+@executes("ATOMIC", cold=True)
+def atomic_memory_op(op, w, imm, pc, R, m, st):
+    return pc + 4 if _atomic(m, st, R, w) else pc

@@ -23,23 +23,26 @@ Cold rows.  Rows of the classes in COLD_CLASSES (Advanced SIMD: rare in hot
 loops, and many) and rows registered with `@executes(..., cold=True)` (rare
 scalar FP rows, the vector structure loads and stores) are not copied into the
 loop: cold_rows.py (written whole
-by this generator) gets one out-of-line function per module of cold families
-(`cold_vec3`, `cold_int`, ...: cold_groups) that calls the row's family, and the
-loop calls the row's function (the generated COLD_GROUP table says which) through
-its address when the row leaves the inner loop.  Each address is resolved the
-first time one of its rows runs, so a program compiles only the groups it uses
-(the whole of the out-of-line code, one function, was 45% of the cold compile of a
-loop that ends with SVC: docs/arm64.md).  So the
+by this generator) gets one out-of-line function per cold family
+(`cold_vec3_pairwise`, `cold_supervisor_call`, ...: cold_groups) that calls the family
+with the loop's arguments, and the loop calls the row's function (the generated
+COLD_GROUP table says which) through its address when the row leaves the inner loop.
+Each address is resolved the first time one of its rows runs, so a program compiles
+only the families it uses (the whole of the out-of-line code, one function, was 45%
+of the cold compile of a loop that ends with SVC; one function per module of families,
+until 2026-11-29, compiled the families of the module a program did not use:
+docs/arm64.md).  numba inlines the family into its function (rows.INLINE_INTO), so it
+is compiled once, not also on its own.  So the
 loop does not contain the cold families' code: an edit of a family recompiles
-that family and its group, not the loop.  (A group calls its families
-directly: calling them by address too made an edit recompile the family
-alone, 3.1 s instead of 6.2, but cost arm64_fp, whose vectorised loops run
-many cold rows, about 15% of its time against 8%: docs/arm64.md.)  A cold family
+that family's function, not the loop.  (Calling the families by address from one
+function per module made an edit recompile the family alone, 3.1 s instead of 6.2,
+but cost arm64_fp, whose vectorised loops run many cold rows, about 15% of its time
+against 8%: docs/arm64.md.)  A cold family
 that takes the memory arrays `m` (the vector structure loads and stores) gets them from
 its group's last argument, a pointer to the loop's own copy (calls.pointer_to): numba
 passes a tuple field by field, and the twelve arrays would be copied at every call.
 Every row of the table has a family (a test checks it), so every row the loop does not
-carry is one of a group's.  So the hot loop's compile does not grow with the SIMD rows.
+carry is run by one of these functions.  So the hot loop's compile does not grow with the SIMD rows.
 The few SIMD rows that vectorised loops live on are registered hot
 (rows.executes(hot=True)) and copied in like any other.
 tests/arm64/cpu/test_arm64cpu_rows.py checks that run.py and cold_rows.py
@@ -64,7 +67,6 @@ from .rows import EXECUTOR, HOT, INLINED, OUT_OF_LINE
 RUN = Path(__file__).with_name("run.py")
 COLD = Path(__file__).with_name("cold_rows.py")
 COLD_CLASSES = ("simd",)
-NO_FAMILY = -1          # a cold group's answer for a row it does not run (none: every row has a family)
 BEGIN_IMPORTS, END_IMPORTS = "# ---- GENERATED IMPORTS BEGIN", "# ---- GENERATED IMPORTS END"
 BEGIN, END = "# ---- GENERATED ROWS BEGIN", "# ---- GENERATED ROWS END"
 # The loop's own names a family's parameters may use (bound by name; `op` becomes the row id).
@@ -366,10 +368,9 @@ def generated() -> tuple[str, str]:
     imports.append("])] = True")
     groups = cold_groups()
     group = [-1] * T.NOPS
-    for k, families in enumerate(groups.values()):
-        for ids in families.values():
-            for i in ids:
-                group[i] = k
+    for k, (_, ids) in enumerate(groups.values()):
+        for i in ids:
+            group[i] = k
     imports.append("# each row's function of cold_rows.py (GROUPS[k], whose address is fp[k]); -1: a row the loop runs")
     imports.append("COLD_GROUP = np.array([")
     imports += textwrap.wrap(", ".join(map(str, group)), 96, initial_indent="    ", subsequent_indent="    ")
@@ -383,60 +384,46 @@ def cold_rows() -> list[str]:
     return [e.name for e in T.TABLE if e.name in EXECUTOR and _cold(e.name)]
 
 
-def cold_groups() -> dict[str, dict[object, list[int]]]:
-    """The cold rows' families by module (cold_rows.py's functions, named after it), each family
+def cold_groups() -> dict[str, tuple[object, list[int]]]:
+    """The cold rows' families (cold_rows.py's functions, `cold_` + the family's name), each
     with its rows' ids, in order of first row."""
-    groups: dict[str, dict[object, list[int]]] = {}     # one call site per family (each one is big)
+    groups: dict[str, tuple[object, list[int]]] = {}
     for name in cold_rows():
         fn = EXECUTOR[name]
-        group = "cold_" + fn.py_func.__module__.rsplit(".", 1)[-1].removeprefix("exec_")
-        groups.setdefault(group, {}).setdefault(fn, []).append(T.BY_NAME_ID[name])
+        groups.setdefault("cold_" + fn.__name__, (fn, []))[1].append(T.BY_NAME_ID[name])
     return groups
 
 
 def cold_source() -> str:
-    """The whole of cold_rows.py: one function per module of cold families, which calls the row's
-    family (the loop calls these by address, so the families' code stays out of the loop:
-    calls.py; each is compiled the first time a row of its own needs it)."""
+    """The whole of cold_rows.py: one function per cold family, which calls the family with the
+    loop's arguments (the loop calls these by address, so the families' code stays out of the
+    loop: calls.py; each is compiled the first time a row of its own needs it)."""
     by_module: dict[str, set[str]] = {}
-    functions, family, k = [], [-1] * T.NOPS, 0
-    for group, families in cold_groups().items():
+    functions = []
+    for group, (fn, ids) in cold_groups().items():
+        by_module.setdefault(fn.py_func.__module__.rsplit(".", 1)[-1], set()).add(fn.__name__)
+        params = [a.arg for a in _family_ast(fn).args.args]
+        if "m" in params:                       # the memory arrays, by address (module docstring)
+            by_module.setdefault("calls", set()).add("value_at")
+        args = ", ".join("value_at(mp)" if p == "m" else p for p in params)
+        rows_run = textwrap.wrap(", ".join(T.TABLE[i].name for i in ids), 92)
         functions += ["", "", "@njit(cache=True)", f"def {group}(op, w, imm, pc, R, V, st, rg, mp, steps):",
-                      "    a = rg & 0xFF", "    b = (rg >> 8) & 0xFF", "    c = (rg >> 16) & 0xFF",
-                      "    d = (rg >> 24) & 0xFF", "    k = FAMILY[op]"]
-        for j, (fn, ids) in enumerate(families.items()):
-            by_module.setdefault(fn.py_func.__module__.rsplit(".", 1)[-1], set()).add(fn.__name__)
-            params = [a.arg for a in _family_ast(fn).args.args]
-            if "m" in params:                       # the memory arrays, by address (module docstring)
-                by_module.setdefault("calls", set()).add("value_at")
-            args = ", ".join("value_at(mp)" if p == "m" else p for p in params)
-            functions.append(f"    {'if' if j == 0 else 'elif'} k == {k}:  # {', '.join(T.TABLE[i].name for i in ids)}")
-            functions.append(f"        return {fn.__name__}({args})")
-            for i in ids:
-                family[i] = k
-            k += 1
-        functions.append(f"    return {NO_FAMILY}")
+                      *(f"    # {line}" for line in rows_run)]
+        functions += [f"    {r} = (rg >> {8 * j}) & 0xFF" if j else f"    {r} = rg & 0xFF"
+                      for j, r in enumerate("abcd") if r in params]
+        functions.append(f"    return {fn.__name__}({args})")
     imports = [f"from .{mod} import {', '.join(sorted(names))}" for mod, names in sorted(by_module.items())]
     return "\n".join([
         '"""Out-of-line rows: GENERATED by gen_loop.py from rows.py (do not edit).',
         "",
         "The hot loop (run.py) calls one of these functions, through its address, for the rows it",
-        "does not run itself (run.COLD_GROUP says which); each cold row calls its executor family.",
-        "One function per module of families: the loop resolves each the first time one of its",
-        "rows runs, so a program compiles only the cold rows' modules it uses.  mp: the address",
-        f"of the loop's memory arrays (calls.pointer_to).  Other rows get {NO_FAMILY} (there are none).",
+        "does not run itself (run.COLD_GROUP says which): one function per executor family, which",
+        "calls the family with the row's operands.  The loop resolves each the first time one of",
+        "its rows runs, so a program compiles only the families it uses.  rg: the row's register",
+        "fields packed a byte each; mp: the address of the loop's memory arrays (calls.pointer_to).",
         '"""',
-        "import numpy as np",
-        "",
         "from .jit import njit",
         *imports,
-        "",
-        "# each row's family, numbered in the order of the tests below (-1: not a cold row): one",
-        "# test of a small integer per family, which compiles to a jump table, where tests of",
-        "# op-id ranges were a chain of compares",
-        "FAMILY = np.array([",
-        *textwrap.wrap(", ".join(map(str, family)), 96, initial_indent="    ", subsequent_indent="    "),
-        "], np.int16)",
         *functions,
         "",
         "",

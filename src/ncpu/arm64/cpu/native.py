@@ -223,12 +223,11 @@ def _family_functions() -> tuple[list[str], dict[str, set[str]]]:
     every array by value and dispatched on op at run time (57% of arm64_fp's time, natively)."""
     from . import gen_loop
     parts, imports = [], {}
-    for families in gen_loop.cold_groups().values():
-        for fn in families:
-            params = [a.arg for a in gen_loop._family_ast(fn).args.args]
-            imports.setdefault(fn.py_func.__module__.rsplit(".", 1)[-1], set()).add(fn.__name__)
-            parts.append(f"@njit(cache=True)\ndef family_{fn.__name__}({FAMILY_PARAMS}):\n"
-                         f"    R, V, st, m = borrowed_at(cp)\n    return {fn.__name__}({', '.join(params)})\n")
+    for fn, _ in gen_loop.cold_groups().values():
+        params = [a.arg for a in gen_loop._family_ast(fn).args.args]
+        imports.setdefault(fn.py_func.__module__.rsplit(".", 1)[-1], set()).add(fn.__name__)
+        parts.append(f"@njit(cache=True)\ndef family_{fn.__name__}({FAMILY_PARAMS}):\n"
+                     f"    R, V, st, m = borrowed_at(cp)\n    return {fn.__name__}({', '.join(params)})\n")
     return parts, imports
 
 

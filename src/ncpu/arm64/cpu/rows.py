@@ -21,6 +21,17 @@ INLINED: dict[str, object] = {}      # helper name -> helper the loop generator 
 OUT_OF_LINE: set[str] = set()        # rows of other classes than SIMD that run out of line too (cold=True)
 HOT: set[str] = set()                # SIMD rows that the loop carries inline all the same (hot=True)
 
+# The callers that take a family's code in place of a call to it (numba's untyped inliner): the
+# one-line functions that give a cold family the loop's calling convention (cold_rows.py) and a
+# page's (native.py's rows module).  Called, the family was compiled on its own as well, and its
+# code went through numba's pipeline, LLVM's passes and code generation twice.
+INLINE_INTO = ("ncpu.arm64.cpu.cold_rows", "ncpu_native_rows_")
+
+
+def _into_wrappers(call, caller_ir, family_ir) -> bool:
+    """numba's inline cost model (`inline=` a callable): inline a family into INLINE_INTO only."""
+    return caller_ir.func_id.modname.startswith(INLINE_INTO)
+
 
 def executes(*names: str, cold: bool = False, hot: bool | tuple[str, ...] = False):
     """Register the decorated function as the executor of the named rows.
@@ -29,7 +40,7 @@ def executes(*names: str, cold: bool = False, hot: bool | tuple[str, ...] = Fals
     hot=True: SIMD rows the loop carries inline all the same (the few that gcc's
     vectorised loops live on); hot=(NAME, ...): only those of the family's rows."""
     def register(fn):
-        jitted = njit(cache=True)(fn)
+        jitted = njit(cache=True, inline=_into_wrappers)(fn)
         for name in names:
             if name not in T.BY_NAME:
                 raise ValueError(f"{fn.__name__}: no table row named {name}")
