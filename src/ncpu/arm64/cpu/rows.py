@@ -22,10 +22,12 @@ OUT_OF_LINE: set[str] = set()        # rows of other classes than SIMD that run 
 HOT: set[str] = set()                # SIMD rows that the loop carries inline all the same (hot=True)
 
 # The callers that take a family's code in place of a call to it (numba's untyped inliner): the
-# one-line functions that give a cold family the loop's calling convention (cold_rows.py) and a
-# page's (native.py's rows module).  Called, the family was compiled on its own as well, and its
-# code went through numba's pipeline, LLVM's passes and code generation twice.
-INLINE_INTO = ("ncpu.arm64.cpu.cold_rows", "ncpu_native_rows_")
+# one-line functions that give each cold family the loop's calling convention (cold_rows.py).
+# Called, the family was compiled on its own as well, its code through numba's pipeline, LLVM's
+# passes and code generation twice.  Not into native.py's family_ functions: they call the
+# family, compiled on its own once for all of them, which cost less than inlining it into each
+# (arm64_native_build.py on arm64_fp, docs/arm64.md).
+INLINE_INTO = ("ncpu.arm64.cpu.cold_rows",)
 
 
 def _into_wrappers(call, caller_ir, family_ir) -> bool:
