@@ -29,6 +29,30 @@ def test_generated_loop_is_current():
     assert gen_loop.main(["--check"]) == 0, "run python -m ncpu.arm64.cpu.gen_loop"
 
 
+def test_the_generator_runs_after_a_family_is_renamed(tmp_path):
+    """run.py and cold_rows.py name the families they call; a family renamed leaves them stale
+    until the generator rewrites them, so the generator must not import them (the package's
+    Cpu is imported at first use)."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import ncpu
+    copy = tmp_path / "ncpu"
+    shutil.copytree(Path(ncpu.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    exec_mem = copy / "arm64" / "cpu" / "exec_mem.py"
+    text = exec_mem.read_text()
+    assert "def compare_and_swap_pair(" in text
+    exec_mem.write_text(text.replace("def compare_and_swap_pair(", "def cas_pair("))
+    env = {**os.environ, "PYTHONPATH": str(tmp_path), "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-m", "ncpu.arm64.cpu.gen_loop"], env=env, cwd=tmp_path,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "def cold_cas_pair(" in (copy / "arm64" / "cpu" / "cold_rows.py").read_text()
+
+
 def test_every_row_has_one_executor():
     """The table names the execute function of every instruction (rows.executes), and the
     loop runs each row either inline (gen_loop.rows) or through cold_rows.py, once."""

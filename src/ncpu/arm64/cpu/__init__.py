@@ -38,10 +38,19 @@ from ncpu.jitcache import install as _install_jit_cache
 
 _install_jit_cache()    # before any module below is compiled: see ncpu.jitcache
 
-from .cpu import Cpu, Stop, StopReason  # noqa: E402
 from .disasm import disassemble  # noqa: E402
 from .memory import PROT_EXEC, PROT_NONE, PROT_READ, PROT_WRITE, GuestFault, Memory  # noqa: E402
 from .state import CpuState  # noqa: E402
 
 __all__ = ["Memory", "CpuState", "Cpu", "Stop", "StopReason", "GuestFault", "disassemble",
            "PROT_NONE", "PROT_READ", "PROT_WRITE", "PROT_EXEC"]
+
+
+def __getattr__(name: str):
+    """Cpu, Stop and StopReason, imported at first use: cpu.py imports the generated run.py and
+    cold_rows.py, which name the executor families, and `python -m ncpu.arm64.cpu.gen_loop` (which
+    rewrites them) imports this package first, so a renamed or removed family must not stop it."""
+    if name in ("Cpu", "Stop", "StopReason"):
+        from . import cpu
+        return getattr(cpu, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
