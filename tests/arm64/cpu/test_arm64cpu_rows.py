@@ -30,7 +30,7 @@ def test_generated_loop_is_current():
 
 
 def test_the_generator_runs_after_a_family_is_renamed(tmp_path):
-    """run.py and cold_rows.py name the families they call; a family renamed leaves them stale
+    """run.py and cold_rows name the families they call; a family renamed leaves them stale
     until the generator rewrites them, so the generator must not import them (the package's
     Cpu is imported at first use)."""
     import os
@@ -50,12 +50,12 @@ def test_the_generator_runs_after_a_family_is_renamed(tmp_path):
     done = subprocess.run([sys.executable, "-m", "ncpu.arm64.cpu.gen_loop"], env=env, cwd=tmp_path,
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert "def cold_cas_pair(" in (copy / "arm64" / "cpu" / "cold_rows.py").read_text()
+    assert "def cold_cas_pair(" in (copy / "arm64" / "cpu" / "cold_rows" / "exec_mem.py").read_text()
 
 
 def test_every_row_has_one_executor():
     """The table names the execute function of every instruction (rows.executes), and the
-    loop runs each row either inline (gen_loop.rows) or through cold_rows.py, once."""
+    loop runs each row either inline (gen_loop.rows) or through cold_rows, once."""
     missing = [e.name for e in T.TABLE if e.name not in EXECUTOR]
     assert missing == []
     assert sorted(gen_loop.rows() + gen_loop.cold_rows(), key=T.BY_NAME_ID.get) == [e.name for e in T.TABLE]
@@ -66,7 +66,7 @@ def test_every_row_has_one_executor():
 
 
 def test_rare_scalar_fp_rows_run_out_of_line():
-    """Rows registered cold=True are in cold_rows.py's dispatch, not in the hot loop."""
+    """Rows registered cold=True are in cold_rows' dispatch, not in the hot loop."""
     assert OUT_OF_LINE and OUT_OF_LINE <= set(gen_loop.cold_rows())
     assert not OUT_OF_LINE & set(gen_loop.rows())
 
@@ -101,7 +101,7 @@ def test_decoder_imports_no_executor():
 
 
 def test_simd_rows_run_out_of_line():
-    """Every SIMD row with a family is in cold_rows.py's dispatch, none in the hot loop."""
+    """Every SIMD row with a family is in cold_rows' dispatch, none in the hot loop."""
     cold = gen_loop.cold_rows()
     assert cold and all(T.BY_NAME[n].cls == "simd" or n in OUT_OF_LINE for n in cold)
     assert not set(cold) & set(gen_loop.rows())
@@ -111,7 +111,7 @@ def test_simd_rows_run_out_of_line():
 
 
 def test_each_cold_family_has_its_own_function():
-    """cold_rows.py has one function per cold family and the loop sends each cold row to its
+    """cold_rows has one function per cold family and the loop sends each cold row to its
     family's, so that a program compiles only the families it runs."""
     from ncpu.arm64.cpu import cold_rows, run
     for name in gen_loop.cold_rows():
@@ -123,7 +123,7 @@ def test_each_cold_family_has_its_own_function():
 
 def _compiled_ir(py_func) -> str:
     """py_func compiled here (not loaded from a cache) for the signature the loop calls
-    cold_rows.py's functions with; its LLVM IR."""
+    cold_rows' functions with; its LLVM IR."""
     from ncpu.arm64.cpu import entries, jit
     mem = Memory()
     cpu = Cpu(mem, CpuState())
@@ -137,7 +137,7 @@ def _cold_vdup_elsewhere(op, w, imm, pc, R, V, st, rg, mp, steps):
 
 
 def test_a_cold_family_is_compiled_inside_its_function():
-    """numba inlines a cold family into its cold_rows.py function (rows.INLINE_INTO): the
+    """numba inlines a cold family into its cold_rows function (rows.INLINE_INTO): the
     family's code is compiled there, not also as a function of its own that it calls.  The
     same call from any other module stays a call."""
     from ncpu.arm64.cpu import cold_rows
@@ -170,7 +170,7 @@ def _machine(rng, w):
 @pytest.mark.parametrize("name", gen_loop.rows() + sorted(OUT_OF_LINE))
 def test_loop_matches_family(name):
     """One instruction through Cpu.run (the generated copy, or for a cold row the call
-    from cold_rows.py) against a direct call of its family on a copy of the machine:
+    from cold_rows) against a direct call of its family on a copy of the machine:
     registers, vector registers, memory, and the stop (SVC retires, BRK and faults do not)."""
     rng = random.Random(name)
     e = T.BY_NAME[name]

@@ -48,7 +48,7 @@ __all__ = ["Memory", "CpuState", "Cpu", "Stop", "StopReason", "GuestFault", "dis
 
 def __getattr__(name: str):
     """Cpu, Stop and StopReason, imported at first use: cpu.py imports the generated run.py and
-    cold_rows.py, which name the executor families, and `python -m ncpu.arm64.cpu.gen_loop` (which
+    cold_rows, which name the executor families, and `python -m ncpu.arm64.cpu.gen_loop` (which
     rewrites them) imports this package first, so a renamed or removed family must not stop it."""
     if name in ("Cpu", "Stop", "StopReason"):
         from . import cpu

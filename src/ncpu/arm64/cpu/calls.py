@@ -3,7 +3,7 @@
 Why: numba links a callee's code into its caller, so the hot loop (run.py)
 was recompiled whenever any executor it calls changed, and each of its
 compiles optimised the out-of-line executors again.  The loop instead calls
-the functions of cold_rows.py (which call the cold rows' families) through
+the functions of cold_rows (which call the cold rows' families) through
 addresses it receives as an argument (entries.py resolves them); run.py does not import
 cold_rows, so an edit of a cold family reaches neither the loop's code nor
 its cache stamp (ncpu.jitcache).
@@ -66,7 +66,7 @@ def pointer_to(typingctx, value):
     frame (one slot per call site, in the function's entry block), valid until the caller
     returns.  Why: numba passes a tuple argument field by field, so the memory arrays
     (memory.MemArrays: twelve arrays, about a hundred machine words) would be copied onto
-    the stack at every call into cold_rows.py; the loop stores them once and passes the address."""
+    the stack at every call into cold_rows; the loop stores them once and passes the address."""
     def codegen(context, builder, sig, args):
         model = context.data_model_manager[sig.args[0]]
         slot = cgutils.alloca_once(builder, model.get_data_type())

@@ -48,6 +48,6 @@ def resolve(fp: np.ndarray, k: int, R, V, st, m) -> None:
 
 
 def group_signature(R, V, st, m):
-    """The signature the loop calls cold_rows.py's functions with (calls.call_at), from the types
+    """The signature the loop calls cold_rows' functions with (calls.call_at), from the types
     of the loop's registers, vector views, stop array and memory arrays."""
     return signature((_SCALAR,) * 4 + (typeof(R), typeof(V), typeof(st), _SCALAR, types.CPointer(typeof(m)), _SCALAR))

@@ -10,7 +10,7 @@ arithmetic, flush-to-zero (so IDC), half precision.
 
 The hot rows (arithmetic, FMA, compare, moves, conversions to and from
 integers, FSQRT) are copied into the hot loop by gen_loop; the others run
-out of line (`cold=True`, cold_rows.py).  A hot family handles the common
+out of line (`cold=True`, cold_rows).  A hot family handles the common
 case itself, double precision with no NaN operand, and passes the rest (a
 NaN operand, or single precision) to its `_rare` function, which never
 sees the common case: so each case is written once and the loop carries

@@ -359,7 +359,7 @@ def _sysreg_read(key, R, icount):
 
 
 # ---- system rows: families like the others.  HINT, BARRIER and CLREX are carried inline
-# (a line each); the rest run out of line (cold_rows.py): carried inline they made the loop's
+# (a line each); the rest run out of line (cold_rows): carried inline they made the loop's
 # code bigger for rows a benchmark runs rarely, and the tight loop measured slower.  SVC and
 # BRK stop the loop through `st` (SVC retires, pc past it; BRK does not).
 

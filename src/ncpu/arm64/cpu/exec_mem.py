@@ -383,7 +383,7 @@ def _atomic(m, st, R, w):
 
 
 # The exclusives (LDXR/STXR and pairs, LDAR/STLR), CAS, CASP and the LSE atomics run out of
-# line (cold_rows.py): rare in the programs we measure, and long.  One family each, so that a
+# line (cold_rows): rare in the programs we measure, and long.  One family each, so that a
 # program compiles only the ones it runs (glibc's start-up: the exclusives and CAS).
 @executes("LDST_EX", cold=True)
 def ldst_exclusive(op, w, imm, pc, R, m, st):

@@ -22,30 +22,32 @@ constant that becomes `(w >> 22) & 3` here.
 Cold rows.  Rows of the classes in COLD_CLASSES (Advanced SIMD: rare in hot
 loops, and many) and rows registered with `@executes(..., cold=True)` (rare
 scalar FP rows, the vector structure loads and stores) are not copied into the
-loop: cold_rows.py (written whole
+loop: the package cold_rows (written whole
 by this generator) gets one out-of-line function per cold family
 (`cold_vec3_pairwise`, `cold_supervisor_call`, ...: cold_groups) that calls the family
-with the loop's arguments, and the loop calls the row's function (the generated
-COLD_GROUP table says which) through its address when the row leaves the inner loop.
-Each address is resolved the first time one of its rows runs, so a program compiles
-only the families it uses (the whole of the out-of-line code, one function, was 45%
-of the cold compile of a loop that ends with SVC; one function per module of families,
-until 2026-11-29, compiled the families of the module a program did not use:
-docs/arm64.md).  numba inlines the family into its function (rows.INLINE_INTO), so it
-is compiled once, not also on its own.  So the
-loop does not contain the cold families' code: an edit of a family recompiles
-that family's function, not the loop.  (Calling the families by address from one
+with the loop's arguments, in a module named after the family's (cold_rows/exec_vec3.py),
+and the loop calls the row's function (the generated COLD_GROUP table says which) through
+its address when the row leaves the inner loop.  Each address is resolved the first time
+one of its rows runs, so a program compiles only the families it uses (the whole of the
+out-of-line code, one function, was 45% of the cold compile of a loop that ends with SVC;
+one function per module of families, until 2026-11-29, compiled the families of the module
+a program did not use: docs/arm64.md).  numba inlines the family into its function
+(rows.INLINE_INTO), so it is compiled once, not also on its own; and since ncpu.jitcache
+stamps a function with the sources its module reaches, an edit of a family module
+recompiles the functions of its own cold_rows module only.  So the
+loop does not contain the cold families' code: an edit of a family does not recompile
+the loop.  (Calling the families by address from one
 function per module made an edit recompile the family alone, 3.1 s instead of 6.2,
 but cost arm64_fp, whose vectorised loops run many cold rows, about 15% of its time
 against 8%: docs/arm64.md.)  A cold family
 that takes the memory arrays `m` (the vector structure loads and stores) gets them from
-its group's last argument, a pointer to the loop's own copy (calls.pointer_to): numba
+its function's last argument, a pointer to the loop's own copy (calls.pointer_to): numba
 passes a tuple field by field, and the twelve arrays would be copied at every call.
 Every row of the table has a family (a test checks it), so every row the loop does not
 carry is run by one of these functions.  So the hot loop's compile does not grow with the SIMD rows.
 The few SIMD rows that vectorised loops live on are registered hot
 (rows.executes(hot=True)) and copied in like any other.
-tests/arm64/cpu/test_arm64cpu_rows.py checks that run.py and cold_rows.py
+tests/arm64/cpu/test_arm64cpu_rows.py checks that run.py and cold_rows
 are current.
 """
 from __future__ import annotations
@@ -65,7 +67,7 @@ from . import (exec_fp, exec_int, exec_mem, exec_vacross, exec_vdiff, exec_vec3,
 from .rows import EXECUTOR, HOT, INLINED, OUT_OF_LINE
 
 RUN = Path(__file__).with_name("run.py")
-COLD = Path(__file__).with_name("cold_rows.py")
+COLD = Path(__file__).with_name("cold_rows")     # a generated package
 COLD_CLASSES = ("simd",)
 BEGIN_IMPORTS, END_IMPORTS = "# ---- GENERATED IMPORTS BEGIN", "# ---- GENERATED IMPORTS END"
 BEGIN, END = "# ---- GENERATED ROWS BEGIN", "# ---- GENERATED ROWS END"
@@ -350,7 +352,7 @@ def generated() -> tuple[str, str]:
         test = " or ".join(f"op == {T.BY_NAME_ID[r]}" for r in family)
         lines.append(f"{INDENT}{'elif' if lines else 'if'} {test}:  # {' '.join(family)}")
         lines += [f"{INDENT}    {line}" for line in code.splitlines()]
-    lines += [f"{INDENT}else:                                          # a cold row (cold_rows.py)",
+    lines += [f"{INDENT}else:                                          # a cold row (cold_rows)",
               f"{INDENT}    break"]
     by_module: dict[str, list[str]] = {}
     for name in sorted(free):
@@ -361,7 +363,7 @@ def generated() -> tuple[str, str]:
         imports += [f"    {', '.join(names[k:k + 8])}," for k in range(0, len(names), 8)]
         imports.append(")")
     ids = ", ".join(str(T.BY_NAME_ID[name]) for name in rows())
-    imports.append("# the rows that run in the generated code (the others: cold_rows.py)")
+    imports.append("# the rows that run in the generated code (the others: cold_rows)")
     imports.append(f"DISPATCHED = np.zeros({T.NOPS}, np.bool_)")
     imports.append("DISPATCHED[np.array([")
     imports += textwrap.wrap(ids, 96, initial_indent="    ", subsequent_indent="    ")
@@ -371,7 +373,7 @@ def generated() -> tuple[str, str]:
     for k, (_, ids) in enumerate(groups.values()):
         for i in ids:
             group[i] = k
-    imports.append("# each row's function of cold_rows.py (GROUPS[k], whose address is fp[k]); -1: a row the loop runs")
+    imports.append("# each row's function of cold_rows (GROUPS[k], whose address is fp[k]); -1: a row the loop runs")
     imports.append("COLD_GROUP = np.array([")
     imports += textwrap.wrap(", ".join(map(str, group)), 96, initial_indent="    ", subsequent_indent="    ")
     imports.append("], np.int8)")
@@ -385,7 +387,7 @@ def cold_rows() -> list[str]:
 
 
 def cold_groups() -> dict[str, tuple[object, list[int]]]:
-    """The cold rows' families (cold_rows.py's functions, `cold_` + the family's name), each
+    """The cold rows' families (cold_rows' functions, `cold_` + the family's name), each
     with its rows' ids, in order of first row."""
     groups: dict[str, tuple[object, list[int]]] = {}
     for name in cold_rows():
@@ -394,38 +396,60 @@ def cold_groups() -> dict[str, tuple[object, list[int]]]:
     return groups
 
 
-def cold_source() -> str:
-    """The whole of cold_rows.py: one function per cold family, which calls the family with the
-    loop's arguments (the loop calls these by address, so the families' code stays out of the
-    loop: calls.py; each is compiled the first time a row of its own needs it)."""
-    by_module: dict[str, set[str]] = {}
-    functions = []
+def _module_of(fn) -> str:
+    return fn.py_func.__module__.rsplit(".", 1)[-1]
+
+
+def _import_lines(module: str, names: list[str]) -> list[str]:
+    line = f"from {module} import {', '.join(names)}"
+    if len(line) <= 100:
+        return [line]
+    return [f"from {module} import (", *textwrap.wrap(", ".join(names) + ",", 96, initial_indent="    ",
+                                                     subsequent_indent="    "), ")"]
+
+
+def cold_sources() -> dict[Path, str]:
+    """The generated package cold_rows: for each module of cold families a module of the same
+    name with one function per family, which calls the family with the loop's arguments (the
+    loop calls these by address, so the families' code stays out of the loop: calls.py; each is
+    compiled the first time a row of its own needs it), and __init__.py, their index.  One module
+    per family module because ncpu.jitcache stamps a function with the sources its module
+    imports: an edit of exec_vshift.py recompiles the functions of cold_rows/exec_vshift.py only."""
+    by_module: dict[str, list[str]] = {}
     for group, (fn, ids) in cold_groups().items():
-        by_module.setdefault(fn.py_func.__module__.rsplit(".", 1)[-1], set()).add(fn.__name__)
         params = [a.arg for a in _family_ast(fn).args.args]
-        if "m" in params:                       # the memory arrays, by address (module docstring)
-            by_module.setdefault("calls", set()).add("value_at")
         args = ", ".join("value_at(mp)" if p == "m" else p for p in params)
         rows_run = textwrap.wrap(", ".join(T.TABLE[i].name for i in ids), 92)
-        functions += ["", "", "@njit(cache=True)", f"def {group}(op, w, imm, pc, R, V, st, rg, mp, steps):",
-                      *(f"    # {line}" for line in rows_run)]
-        functions += [f"    {r} = (rg >> {8 * j}) & 0xFF" if j else f"    {r} = rg & 0xFF"
-                      for j, r in enumerate("abcd") if r in params]
-        functions.append(f"    return {fn.__name__}({args})")
-    imports = [f"from .{mod} import {', '.join(sorted(names))}" for mod, names in sorted(by_module.items())]
-    return "\n".join([
+        by_module.setdefault(_module_of(fn), []).extend([
+            "", "", "@njit(cache=True)", f"def {group}(op, w, imm, pc, R, V, st, rg, mp, steps):",
+            *(f"    # {line}" for line in rows_run),
+            *(f"    {r} = (rg >> {8 * j}) & 0xFF" if j else f"    {r} = rg & 0xFF"
+              for j, r in enumerate("abcd") if r in params),
+            f"    return {fn.__name__}({args})"])
+    out = {}
+    for mod, functions in by_module.items():
+        families = sorted({fn.__name__ for fn, _ in cold_groups().values() if _module_of(fn) == mod})
+        uses_m = any("value_at(mp)" in line for line in functions)
+        out[COLD / f"{mod}.py"] = "\n".join([
+            f'"""The out-of-line rows of {mod}.py\'s families: GENERATED by gen_loop.py (do not edit; see',
+            '__init__.py)."""',
+            "from ..jit import njit",
+            *(["from ..calls import value_at"] if uses_m else []),
+            *_import_lines(f"..{mod}", families),
+            *functions, ""])
+    index = [line for mod in by_module
+             for line in _import_lines(f".{mod}", [g for g, (fn, _) in cold_groups().items() if _module_of(fn) == mod])]
+    out[COLD / "__init__.py"] = "\n".join([
         '"""Out-of-line rows: GENERATED by gen_loop.py from rows.py (do not edit).',
         "",
         "The hot loop (run.py) calls one of these functions, through its address, for the rows it",
         "does not run itself (run.COLD_GROUP says which): one function per executor family, which",
-        "calls the family with the row's operands.  The loop resolves each the first time one of",
-        "its rows runs, so a program compiles only the families it uses.  rg: the row's register",
-        "fields packed a byte each; mp: the address of the loop's memory arrays (calls.pointer_to).",
+        "calls the family with the row's operands, in a module named after the family's.  The loop",
+        "resolves each the first time one of its rows runs, so a program compiles only the families",
+        "it uses.  rg: the row's register fields packed a byte each; mp: the address of the loop's",
+        "memory arrays (calls.pointer_to).",
         '"""',
-        "from .jit import njit",
-        *imports,
-        *functions,
-        "",
+        *index,
         "",
         "# in run.COLD_GROUP's numbering: the address of GROUPS[k] is the loop's fp[k]",
         "GROUPS = (",
@@ -433,6 +457,7 @@ def cold_source() -> str:
         ")",
         "",
     ])
+    return out
 
 
 def _splice(text: str, begin: str, end: str, new: str) -> str:
@@ -450,16 +475,21 @@ def updated_run_source() -> str:
 
 
 def main(argv: list[str]) -> int:
-    outputs = {RUN: updated_run_source(), COLD: cold_source()}
+    outputs = {RUN: updated_run_source(), **cold_sources()}
+    extra = sorted(set(COLD.glob("*.py")) - set(outputs))       # a family module's that went
     if "--check" in argv:
         stale = [p.name for p, new in outputs.items() if not p.exists() or p.read_text() != new]
+        stale += [f"{p.name} (to remove)" for p in extra]
         if stale:
             print(f"{', '.join(stale)} stale: run python -m ncpu.arm64.cpu.gen_loop", file=sys.stderr)
             return 1
         return 0
+    COLD.mkdir(exist_ok=True)
     for path, new in outputs.items():
         if not path.exists() or path.read_text() != new:
             path.write_text(new)
+    for path in extra:
+        path.unlink()
     return 0
 
 

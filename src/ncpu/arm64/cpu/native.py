@@ -34,7 +34,7 @@ tail call instead of returning to the loop, after retiring at least one
 instruction and with budget left (so a chain ends; the stack does not grow);
 that is why it returns the absolute step count.  Counting is exact, so a run
 takes the same number of instructions in every mode.  Rows the loop does not
-carry inline (cold_rows.py: Advanced SIMD, the rare scalar FP rows, SVC, ...)
+carry inline (cold_rows: Advanced SIMD, the rare scalar FP rows, SVC, ...)
 are translated too: the page function calls the row's family as its cold group
 does (`family_*` in the rows module), inlined with the operands constant, and
 handles a stop as the loop's outer path does (SVC retired, a fault or BRK not,
@@ -217,8 +217,8 @@ FAMILY_PARAMS = "cp, op, w, imm, pc, a, b, c, d, steps"
 
 
 def _family_functions() -> tuple[list[str], dict[str, set[str]]]:
-    """For each family of the rows the loop runs out of line (cold_rows.py), a function that
-    calls it as cold_rows.py does, the arrays taken from cp: inlined into a page with the row's
+    """For each family of the rows the loop runs out of line (cold_rows), a function that
+    calls it as cold_rows does, the arrays taken from cp: inlined into a page with the row's
     operands constant, its tests of `op` fold away, where a call of the cold group passed
     every array by value and dispatched on op at run time (57% of arm64_fp's time, natively)."""
     from . import gen_loop
@@ -317,7 +317,7 @@ class RowFacts(NamedTuple):
     may_stop: bool     # it can record a stop (a fault, SVC, BRK) in `st`
     may_write: bool    # it can write guest memory, and so reset this page's decode row (it passes
                        # the memory arrays on, or touches the decode cache or the backing store)
-    cold: bool         # the loop does not carry it: it runs through its cold_rows.py group
+    cold: bool         # the loop does not carry it: it runs through its cold_rows function
 
 
 @functools.lru_cache(maxsize=None)
@@ -454,7 +454,7 @@ def frame_type(R, V, st, m):
 def _slots(m, row):
     """The page's translatable slots, marked ones included: {slot: (name, op, word, imm, regs)}:
     every decoded row (each has a family: the loop's own rows are inlined, the others called
-    through their cold_rows.py group)."""
+    through their cold_rows function)."""
     from . import decode_table as T
     ops = m.dc_op[row].astype(np.int64)
     ops = np.where(ops <= MARK_BASE, MARK_BASE - ops, ops)
@@ -625,7 +625,7 @@ def build(page: int, slots: dict, R, V, st, m, fallback=None, older=frozenset())
         leave_at(i64(pc), over, bodies[i])
         n = b.load(count)
         regs = [rg & 0xFF, (rg >> 8) & 0xFF, (rg >> 16) & 0xFF, (rg >> 24) & 0xFF]
-        if cold:                                     # its family, as its cold_rows.py group calls it
+        if cold:                                     # its family, as its cold_rows function calls it
             cres = _compiled(getattr(rows, f"family_{_family_of(name)}"), family_sig)
             npc = P.call(cres, [cp, i64(op), i64(w), i64(imm), i64(pc), *map(i64, regs), b.add(steps0, n)])
             if stops:                                # the loop's outer path: SVC retires, not the others

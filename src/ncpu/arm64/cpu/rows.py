@@ -22,7 +22,7 @@ OUT_OF_LINE: set[str] = set()        # rows of other classes than SIMD that run 
 HOT: set[str] = set()                # SIMD rows that the loop carries inline all the same (hot=True)
 
 # The callers that take a family's code in place of a call to it (numba's untyped inliner): the
-# one-line functions that give each cold family the loop's calling convention (cold_rows.py).
+# one-line functions that give each cold family the loop's calling convention (cold_rows).
 # Called, the family was compiled on its own as well, its code through numba's pipeline, LLVM's
 # passes and code generation twice.  Not into native.py's family_ functions: they call the
 # family, compiled on its own once for all of them, which cost less than inlining it into each
@@ -37,7 +37,7 @@ def _into_wrappers(call, caller_ir, family_ir) -> bool:
 
 def executes(*names: str, cold: bool = False, hot: bool | tuple[str, ...] = False):
     """Register the decorated function as the executor of the named rows.
-    cold=True: rare rows, called from cold_rows.py rather than copied into the
+    cold=True: rare rows, called from cold_rows rather than copied into the
     hot loop (as every SIMD row is), so that they do not lengthen its compile.
     hot=True: SIMD rows the loop carries inline all the same (the few that gcc's
     vectorised loops live on); hot=(NAME, ...): only those of the family's rows."""
