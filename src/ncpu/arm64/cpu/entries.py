@@ -3,7 +3,8 @@
 run.py reads `addresses(...)[k]`: cold_rows.GROUPS[k], one function per cold family
 (run.COLD_GROUP gives each row's k), each resolved the first time one of its rows
 runs, so a program compiles only the families it uses.  run.py does not import
-them, so an edit of a cold family recompiles that family's function, not the loop (ncpu.jitcache stamps each function with the sources its module imports).
+them, so an edit of a cold family does not recompile the loop (ncpu.jitcache stamps
+each function with the sources its module imports).
 """
 import numpy as np
 from numba import typeof, types

@@ -225,7 +225,7 @@ def _family_functions() -> tuple[list[str], dict[str, set[str]]]:
     parts, imports = [], {}
     for fn, _ in gen_loop.cold_groups().values():
         params = [a.arg for a in gen_loop._family_ast(fn).args.args]
-        imports.setdefault(fn.py_func.__module__.rsplit(".", 1)[-1], set()).add(fn.__name__)
+        imports.setdefault(gen_loop._module_of(fn), set()).add(fn.__name__)
         parts.append(f"@njit(cache=True)\ndef family_{fn.__name__}({FAMILY_PARAMS}):\n"
                      f"    R, V, st, m = borrowed_at(cp)\n    return {fn.__name__}({', '.join(params)})\n")
     return parts, imports
