@@ -1,7 +1,7 @@
 """arm64/cpu/lean_lowering.py: the loop's leaner lowering gives numba's results.
 
 Each function is compiled twice, by numba's own pipeline and by the loop's
-(run._LoopCompiler, which lowers with LeanLower), and both run on the same
+(loop_compiler.LoopCompiler, which lowers with LeanLower), and both run on the same
 random inputs."""
 import re
 
@@ -15,10 +15,10 @@ from numba.core.typed_passes import NativeLowering
 
 from ncpu.arm64.cpu import lean_lowering
 from ncpu.arm64.cpu.exec_int import add_sub_imm, bitfield, cond_compare, logic_reg
-from ncpu.arm64.cpu.run import _LoopCompiler
+from ncpu.arm64.cpu.loop_compiler import LoopCompiler
 
 
-class _LoopPipelineNumbasLowering(_LoopCompiler):
+class _LoopPipelineNumbasLowering(LoopCompiler):
     """The loop's pipeline with numba's own lowering pass: what LeanLower must not change."""
 
     def define_pipelines(self):
@@ -64,7 +64,7 @@ def _arrays_made_and_dropped(n):
 
 
 def _both(py_func):
-    return numba_njit(py_func), numba_njit(pipeline_class=_LoopCompiler)(py_func)
+    return numba_njit(py_func), numba_njit(pipeline_class=LoopCompiler)(py_func)
 
 
 def _optimised_ir(dispatcher) -> str:
@@ -73,7 +73,7 @@ def _optimised_ir(dispatcher) -> str:
     return "\n".join(re.sub(r"[0-9]+", "N", line) for line in ir_text.splitlines() if not line.startswith(";"))
 
 
-_PIPELINES = [(_LoopCompiler, _LoopPipelineNumbasLowering),     # the loop's
+_PIPELINES = [(LoopCompiler, _LoopPipelineNumbasLowering),     # the loop's
                (lean_lowering.LeanCompiler, Compiler)]            # every other CPU function's
 
 
@@ -173,7 +173,7 @@ def test_the_loop_compiles_to_the_same_code_as_with_numbas_lowering():
     state.pc = 0x10000
     Cpu(mem, state).run(10)                                 # the loop's argument types
     [sig] = run_loop.signatures
-    ours = njit(pipeline_class=_LoopCompiler)(run_loop.py_func)
+    ours = njit(pipeline_class=LoopCompiler)(run_loop.py_func)
     numbas = njit(pipeline_class=_LoopPipelineNumbasLowering)(run_loop.py_func)
     ours.compile(sig)
     numbas.compile(sig)

@@ -179,18 +179,3 @@ def test_32bit_move_wide():
     m, s, cpu = machine([0x52800021, 0x72A00041, 0x12800002, 0xD4000001])
     assert cpu.run(10).reason is StopReason.SVC
     assert int(s.x[1]) == 0x20001 and int(s.x[2]) == 0xFFFFFFFF
-
-
-def test_loop_live_map_is_numbas():
-    """The loop's pipeline computes variable lifetimes with bit masks (run._live_map): the same
-    sets as numba's compute_live_map, on functions with loops, early exits and many branches."""
-    from numba.core import analysis, compiler
-    from numba.core.postproc import VariableLifetime
-    from ncpu.arm64.cpu import decoder, exec_vstruct, run
-    for fn in (decoder.decode, decoder.imm_of, exec_vstruct.vstruct_multiple, run.run_loop):
-        blocks = compiler.run_frontend(fn.py_func).blocks
-        lifetimes = VariableLifetime(blocks)
-        args = (lifetimes.cfg, blocks, lifetimes.usedefs.usemap, lifetimes.usedefs.defmap)
-        expected = analysis.compute_live_map(*args)
-        assert any(expected.values()), fn
-        assert run._live_map(*args) == expected, fn
