@@ -5,7 +5,6 @@ check that the copy is current and that it computes what the family itself
 computes when called, on random words and random registers of every row."""
 import inspect
 import random
-import re
 import struct
 
 import numpy as np
@@ -80,33 +79,6 @@ def test_the_loads_and_stores_of_registers_and_pairs_have_executors():
     names = ["LDST_UI", "LDST_UNSC", "LDST_PRE", "LDST_POST", "LDST_REG", "LDR_LIT",
              "LDSTNP", "LDSTP_POST", "LDSTP_OFF", "LDSTP_PRE"]
     assert [n for n in names if n not in EXECUTOR] == []
-
-
-def test_rare_load_store_forms_share_one_copy():
-    """LDR (literal) and the pre- and post-indexed forms are one copy of their family in the
-    loop (rows.executes(shared=...)), the common forms one copy each."""
-    _, code = gen_loop.generated()
-    heads = [line.split("#", 1)[1].split() for line in code.splitlines()
-             if line.lstrip().startswith(("if op ==", "elif op ==")) and "#" in line]
-    assert ["LDST_POST", "LDST_PRE", "LDR_LIT"] in heads and ["LDSTP_POST", "LDSTP_PRE"] in heads
-    for alone in ("LDST_REG", "LDST_POST", "LDSTP_OFF"):
-        assert sum(alone in head for head in heads) == 1
-    assert ["LDST_REG"] in heads
-
-
-def test_a_shared_copy_tests_op_where_its_rows_differ():
-    shared, _ = gen_loop._row_code("LDST_POST", "LDST_PRE", "LDR_LIT")
-    assert "op == T.LDR_LIT" in shared and "op == T.LDST_POST" in shared
-    assert "T.LDST_REG" not in shared               # false for all three: folded away
-    alone, _ = gen_loop._row_code("LDST_POST")
-    assert not re.search(r"\bop\b", alone) and "T.LD" not in alone      # one row: every test folded
-
-
-@pytest.mark.parametrize("shared", [("LDST_UI",), ("LDST_UI", "LDSTP_PRE")])
-def test_shared_names_two_rows_of_the_family(shared):
-    from ncpu.arm64.cpu.rows import executes
-    with pytest.raises(ValueError, match="shared="):
-        executes("LDST_UI", "LDST_REG", shared=shared)
 
 
 def test_register_31_resolves_by_role():

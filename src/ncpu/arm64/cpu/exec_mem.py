@@ -53,10 +53,7 @@ def host_index(m, addr, n, need):
     return (prow << 12) + (addr & 4095)
 
 
-# The loop carries one copy for the rare forms (literal, pre- and post-index: under 5% of the
-# instructions of arm64_bench, arm64_calls, arm64_fp, arm64_mem), one each for the others.
-@executes("LDST_UI", "LDST_UNSC", "LDST_PRE", "LDST_POST", "LDST_REG", "LDR_LIT",
-          shared=("LDR_LIT", "LDST_PRE", "LDST_POST"))
+@executes("LDST_UI", "LDST_UNSC", "LDST_PRE", "LDST_POST", "LDST_REG", "LDR_LIT")
 def ldst_single(op, w, imm, pc, R, V, m, st):
     """LDR/STR (and LDRB/LDRSW/..., PRFM) of an X/W or B/H/S/D/Q register;
     LDR (literal) as the pc-relative load it is."""
@@ -138,7 +135,7 @@ def ldst_single(op, w, imm, pc, R, V, m, st):
     return pc + 4
 
 
-@executes("LDSTNP", "LDSTP_POST", "LDSTP_OFF", "LDSTP_PRE", shared=("LDSTP_PRE", "LDSTP_POST"))
+@executes("LDSTNP", "LDSTP_POST", "LDSTP_OFF", "LDSTP_PRE")
 def ldst_pair(op, w, imm, pc, R, V, m, st):
     """LDP/STP/LDNP/STNP/LDPSW of X/W or S/D/Q registers."""
     opc = (w >> 30) & 3

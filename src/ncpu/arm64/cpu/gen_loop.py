@@ -15,9 +15,7 @@ inline calls between compiled functions, and a call per instruction costs more
 than most instructions (docs/arm64.md, "Adding an instruction", has the
 measurements).  A flat chain of `op ==` tests compiles to one jump table.
 Rows whose copies come out the same (LDST_UI and LDST_UNSC: they differ only in the
-immediate the decoder computes) share one, under `elif op == ID1 or op == ID2:`; so do
-rare rows of one family registered to share (rows.executes(shared=...): LDR (literal) and
-the pre- and post-indexed forms), `op` tested at run time where their code differs.
+immediate the decoder computes) share one, under `elif op == ID1 or op == ID2:`.
 A family reads a field by name, `fld(op, w, T.FLD_SIZE)`; with `op` a
 constant that becomes `(w >> 22) & 3` here.
 
@@ -66,7 +64,7 @@ from . import decode_table as T
 from . import (exec_fp, exec_int, exec_mem, exec_vacross, exec_vdiff, exec_vec3,  # noqa: F401  (register their families)
                exec_velem, exec_vestimate, exec_vfparith, exec_vmisc, exec_vmove, exec_vperm, exec_vrdm,
                exec_vfhm, exec_vscalar, exec_vshift, exec_vstruct)
-from .rows import EXECUTOR, HOT, INLINED, OUT_OF_LINE, SHARED
+from .rows import EXECUTOR, HOT, INLINED, OUT_OF_LINE
 
 RUN = Path(__file__).with_name("run.py")
 COLD = Path(__file__).with_name("cold_rows")     # a generated package
@@ -78,18 +76,14 @@ LOOP_NAMES = ("op", "w", "imm", "pc", "R", "V", "m", "st", "a", "b", "c", "d", "
 INDENT = " " * 12
 
 
-def _constant(node: ast.AST, ops: tuple[int, ...] = ()):
-    """The value of an expression made only of constants, T.NAME and `op` where `ops` are the
-    rows it may be (the value when it is the same for each of them), else None."""
-    names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
-    if names - {"T", "op"} or ("op" in names and not ops):
+def _constant(node: ast.AST):
+    """The value of an expression made only of constants and T.NAME, else None."""
+    if any(isinstance(n, ast.Name) and n.id != "T" for n in ast.walk(node)):
         return None
     try:
-        code = compile(ast.Expression(node), "<row>", "eval")
-        values = {(type(v), v) for v in (eval(code, {"T": T, "op": op}) for op in ops or (None,))}
+        return eval(compile(ast.Expression(node), "<row>", "eval"), {"T": T})
     except Exception:       # not constant after all (e.g. a call): keep the test
         return None
-    return values.pop()[1] if len(values) == 1 else None
 
 
 # Arrays of the loop-invariant tuples that the loop binds once, before it starts
@@ -102,8 +96,7 @@ HOISTED = {"m": ("pt", "perm", "data", "d16", "d32", "d64", "dc_row", "dc_op", "
 
 class _Specialise(ast.NodeTransformer):
     """`op` -> the row id, locals -> prefixed, `m.pt` -> `m_pt` (HOISTED),
-    constant tests and `if`s folded.  For rows that share one copy (rows.SHARED) `op`
-    stays the loop's variable, and a test folds where it is the same for all of them."""
+    constant tests and `if`s folded."""
 
     def visit_Attribute(self, node):
         if isinstance(node.value, ast.Name) and node.attr in HOISTED.get(node.value.id, ()):
@@ -111,22 +104,19 @@ class _Specialise(ast.NodeTransformer):
         self.generic_visit(node)
         return node
 
-    def __init__(self, op_ids: tuple[int, ...], prefix: str, local_names: set[str]):
-        self.op_ids, self.prefix, self.local_names = op_ids, prefix, local_names
+    def __init__(self, op_id: int, prefix: str, local_names: set[str]):
+        self.op_id, self.prefix, self.local_names = op_id, prefix, local_names
 
     def visit_Name(self, node):
-        if node.id == "op" and len(self.op_ids) == 1:
-            return ast.copy_location(ast.Constant(self.op_ids[0]), node)
+        if node.id == "op":
+            return ast.copy_location(ast.Constant(self.op_id), node)
         if node.id in self.local_names:
             return ast.copy_location(ast.Name(self.prefix + node.id, node.ctx), node)
         return node
 
-    def _value(self, node):
-        return _constant(node, self.op_ids)
-
     def _fold(self, node):
         self.generic_visit(node)
-        value = self._value(node)
+        value = _constant(node)
         return node if value is None else ast.copy_location(ast.Constant(value), node)
 
     visit_Compare = _fold          # `op == T.SUB_I or ...` passed as an argument
@@ -156,15 +146,11 @@ class _Specialise(ast.NodeTransformer):
         """fld(ROW, w, T.FLD_X) -> (w >> lsb) & mask, from the table."""
         self.generic_visit(node)
         if isinstance(node.func, ast.Name) and node.func.id == "fld" and len(node.args) == 3:
-            row, k = node.args[0], _constant(node.args[2])
-            ops = self.op_ids if isinstance(row, ast.Name) and row.id == "op" else (_constant(row),)
-            # the field's place, the same in every row the copy may be (None: no such field)
-            places = {T.TABLE[op].fields.get(T.FIELD_NAMES[k]) for op in ops} if None not in ops and k is not None else ()
-            if len(places) == 1:
-                place = places.pop()
-                if place is None:                   # as fld: a row without the field reads 0
+            op, k = _constant(node.args[0]), _constant(node.args[2])
+            if op is not None and k is not None:
+                if T.FIELD_NAMES[k] not in T.TABLE[op].fields:      # as fld: a row without the field reads 0
                     return ast.copy_location(ast.Constant(0), node)
-                lsb, width = place
+                lsb, width = T.TABLE[op].fields[T.FIELD_NAMES[k]]
                 shifted = ast.BinOp(node.args[1], ast.RShift(), ast.Constant(lsb))
                 return ast.copy_location(ast.BinOp(shifted, ast.BitAnd(), ast.Constant((1 << width) - 1)), node)
         return node
@@ -173,7 +159,7 @@ class _Specialise(ast.NodeTransformer):
     # fields may not exist in this row, e.g. the size of NOT in `0 if op == T.NOT_v else fld(...)`).
     def visit_If(self, node):
         node.test = self.visit(node.test)
-        value = self._value(node.test)
+        value = _constant(node.test)
         if value is None:
             node.body, node.orelse = self._statements(node.body), self._statements(node.orelse)
             return node
@@ -181,7 +167,7 @@ class _Specialise(ast.NodeTransformer):
 
     def visit_IfExp(self, node):
         node.test = self.visit(node.test)
-        value = self._value(node.test)
+        value = _constant(node.test)
         if value is None:
             node.body, node.orelse = self.visit(node.body), self.visit(node.orelse)
             return node
@@ -302,31 +288,27 @@ def _family_ast(fn, check: bool = True) -> ast.FunctionDef:
     return func
 
 
-def row_body(*names: str) -> tuple[ast.Module, set[str]]:
+def row_body(name: str) -> tuple[ast.Module, set[str]]:
     """The row's family specialised to it (helpers copied in, constant tests folded, locals
-    prefixed with the first row's name), its `return`s still there, and its local names; for
-    rows of one family that share a copy (rows.SHARED), specialised to all of them.  native.py
-    reads what a row does to pc from these returns, also for cold rows whose returns the loop
-    could not place."""
-    [family] = {EXECUTOR[name] for name in names}
-    func = _family_ast(family)
+    prefixed), its `return`s still there, and its local names.  native.py reads what a row
+    does to pc from these returns, also for cold rows whose returns the loop could not place."""
+    func = _family_ast(EXECUTOR[name])
     module = ast.Module(body=_inline_helpers(copy.deepcopy(_docless(func.body)), [0]), type_ignores=[])
     local_names = {n.id for n in ast.walk(module) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-    ids = tuple(T.BY_NAME_ID[name] for name in names)
-    module = _Specialise(ids, f"{names[0].lower()}_", local_names).visit(module)
+    module = _Specialise(T.BY_NAME_ID[name], f"{name.lower()}_", local_names).visit(module)
     return ast.fix_missing_locations(module), local_names
 
 
-def _row_code(*names: str) -> tuple[str, set[str]]:
-    """The row's (or the shared rows') body as loop code, and the global names it uses."""
-    module, local_names = row_body(*names)
+def _row_code(name: str) -> tuple[str, set[str]]:
+    """The row's body as loop code, and the global names it uses."""
+    module, local_names = row_body(name)
     module.body = _returns_to(module.body, "pc")
     if any(isinstance(n, ast.Return) for n in ast.walk(module)):
-        raise ValueError(f"{names[0]}: a `return` nested where the loop cannot turn it into `pc =`; "
+        raise ValueError(f"{name}: a `return` nested where the loop cannot turn it into `pc =`; "
                          "return early only from an `if` at the top of the family's body")
     ast.fix_missing_locations(module)
     used = {n.id for n in ast.walk(module) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-    prefixed = {f"{names[0].lower()}_{v}" for v in local_names}
+    prefixed = {f"{name.lower()}_{v}" for v in local_names}
     hoisted = {f"{t}_{f}" for t, fields in HOISTED.items() for f in fields}
     free = used - prefixed - set(LOOP_NAMES) - hoisted - set(dir(builtins)) - {"T", "np"}
     return ast.unparse(module), free
@@ -339,18 +321,6 @@ def _cold(name: str) -> bool:
 def rows() -> list[str]:
     """Rows the loop runs itself, in op-id order."""
     return [e.name for e in T.TABLE if e.name in EXECUTOR and not _cold(e.name)]
-
-
-def copies() -> list[tuple[str, ...]]:
-    """The rows of each copy of a family's code in the loop, in op-id order of its first row:
-    the rows of a group of rows.SHARED together, every other row alone."""
-    group_of = {name: tuple(sorted(group, key=T.BY_NAME_ID.get)) for group in SHARED for name in group}
-    out: list[tuple[str, ...]] = []
-    for name in rows():
-        group = group_of.get(name, (name,))
-        if group not in out:
-            out.append(group)
-    return out
 
 
 def _home(name: str) -> str:
@@ -369,14 +339,14 @@ def generated() -> tuple[str, str]:
     """(imports, row code) for run.py."""
     groups: dict[tuple, tuple[list[str], str]] = {}     # rows that share one copy, its code
     free = set()
-    for copy_of in copies():
-        code, names = _row_code(*copy_of)
+    for name in rows():
+        code, names = _row_code(name)
         # rows whose copies are the same code (LDST_UI and LDST_UNSC differ only in the
         # immediate the decoder computed) share one
-        key = (EXECUTOR[copy_of[0]], code.replace(f"{copy_of[0].lower()}_", "\0"))
+        key = (EXECUTOR[name], code.replace(f"{name.lower()}_", "\0"))
         if key not in groups:
             groups[key], free = ([], code), free | names
-        groups[key][0].extend(copy_of)
+        groups[key][0].append(name)
     lines = []
     for family, code in groups.values():
         test = " or ".join(f"op == {T.BY_NAME_ID[r]}" for r in family)

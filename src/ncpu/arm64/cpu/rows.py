@@ -20,7 +20,6 @@ EXECUTOR: dict[str, object] = {}     # row name -> its executor family (numba di
 INLINED: dict[str, object] = {}      # helper name -> helper the loop generator copies in (inlined)
 OUT_OF_LINE: set[str] = set()        # rows of other classes than SIMD that run out of line too (cold=True)
 HOT: set[str] = set()                # SIMD rows that the loop carries inline all the same (hot=True)
-SHARED: list[tuple[str, ...]] = []   # rows of a family the loop carries as one copy (shared=)
 
 # The callers that take a family's code in place of a call to it (numba's untyped inliner): the
 # one-line functions that give each cold family the loop's calling convention (cold_rows).
@@ -36,20 +35,12 @@ def _into_wrappers(call, caller_ir, family_ir) -> bool:
     return caller_ir.func_id.modname.startswith(INLINE_INTO)
 
 
-def executes(*names: str, cold: bool = False, hot: bool | tuple[str, ...] = False, shared: tuple[str, ...] = ()):
+def executes(*names: str, cold: bool = False, hot: bool | tuple[str, ...] = False):
     """Register the decorated function as the executor of the named rows.
     cold=True: rare rows, called from cold_rows rather than copied into the
     hot loop (as every SIMD row is), so that they do not lengthen its compile.
     hot=True: SIMD rows the loop carries inline all the same (the few that gcc's
-    vectorised loops live on); hot=(NAME, ...): only those of the family's rows.
-    shared=(NAME, ...): rows the loop carries as one copy of the family's code, with `op`
-    tested at run time where they differ, instead of a copy each specialised to its row:
-    rows rare enough that the test costs less than the copy's compile (gen_loop)."""
-    if shared and (len(shared) < 2 or not set(shared) <= set(names) or cold):
-        raise ValueError(f"shared= names two or more of the rows {names}, of a family the loop carries")
-    if shared:
-        SHARED.append(tuple(shared))
-
+    vectorised loops live on); hot=(NAME, ...): only those of the family's rows."""
     def register(fn):
         jitted = njit(cache=True, inline=_into_wrappers)(fn)
         for name in names:

@@ -924,27 +924,16 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                 else:
                     pass
                     pc = pc + 4
-            elif op == 87 or op == 88 or op == 90:  # LDST_POST LDST_PRE LDR_LIT
+            elif op == 87:  # LDST_POST
                 ldst_post_size = w >> 30 & 3
                 ldst_post_v = w >> 26 & 1
                 ldst_post_opc = w >> 22 & 3
                 ldst_post_rt = w & 31
                 ldst_post_rn = w >> 5 & 31
                 ldst_post_base = R[ldst_post_rn]
-                if op == T.LDR_LIT:
-                    ldst_post_lit = ldst_post_size
-                    ldst_post_base = pc
-                    if ldst_post_v == 1:
-                        ldst_post_size = 0 if ldst_post_lit == 2 else 2 + ldst_post_lit
-                        ldst_post_opc = 3 if ldst_post_lit == 2 else 1
-                    else:
-                        ldst_post_size = 2 if ldst_post_lit == 0 or ldst_post_lit == 2 else 3
-                        ldst_post_opc = 1 if ldst_post_lit < 2 else 2
+                pass
                 ldst_post_sz = 4 if ldst_post_v == 1 and ldst_post_opc >= 2 else ldst_post_size
-                if op == T.LDST_POST:
-                    ldst_post_addr = ldst_post_base
-                else:
-                    ldst_post_addr = ldst_post_base + imm
+                ldst_post_addr = ldst_post_base
                 ldst_post_e = 8 if ldst_post_sz == 4 else np.int64(1) << ldst_post_sz
                 ldst_post_store_ = ldst_post_opc == 0 or (ldst_post_v == 1 and ldst_post_opc == 2)
                 ldst_post_ok = True
@@ -1055,10 +1044,129 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                 if not ldst_post_ok:
                     pc = pc
                 else:
-                    if op == T.LDST_PRE:
-                        R[ldst_post_rn] = ldst_post_addr
-                    elif op == T.LDST_POST:
-                        R[ldst_post_rn] = ldst_post_base + imm
+                    R[ldst_post_rn] = ldst_post_base + imm
+                    pc = pc + 4
+            elif op == 88:  # LDST_PRE
+                ldst_pre_size = w >> 30 & 3
+                ldst_pre_v = w >> 26 & 1
+                ldst_pre_opc = w >> 22 & 3
+                ldst_pre_rt = w & 31
+                ldst_pre_rn = w >> 5 & 31
+                ldst_pre_base = R[ldst_pre_rn]
+                pass
+                ldst_pre_sz = 4 if ldst_pre_v == 1 and ldst_pre_opc >= 2 else ldst_pre_size
+                ldst_pre_addr = ldst_pre_base + imm
+                ldst_pre_e = 8 if ldst_pre_sz == 4 else np.int64(1) << ldst_pre_sz
+                ldst_pre_store_ = ldst_pre_opc == 0 or (ldst_pre_v == 1 and ldst_pre_opc == 2)
+                ldst_pre_ok = True
+                if ldst_pre_v == 0 and ldst_pre_size == 3 and (ldst_pre_opc == 2):
+                    pass
+                elif ldst_pre_store_:
+                    if ldst_pre_v == 0:
+                        ldst_pre_lo = R[ldst_pre_rt] if ldst_pre_rt != 31 else 0
+                    else:
+                        ldst_pre_lo = V_d[ldst_pre_rt, 0]
+                    ldst_pre_host_index1_n = np.int64(1) << ldst_pre_sz
+                    ldst_pre_host_index1_need = 2
+                    ldst_pre_host_index1_page = ldst_pre_addr >> 12
+                    if ldst_pre_host_index1_page < 0 or ldst_pre_host_index1_page >= NPAGES or (ldst_pre_addr & 4095) + ldst_pre_host_index1_n > 4096:
+                        ldst_pre_idx = np.int64(-1)
+                    else:
+                        ldst_pre_host_index1_prow = np.int64(m_pt[ldst_pre_host_index1_page])
+                        if ldst_pre_host_index1_prow < 0 or m_perm[ldst_pre_host_index1_page] & ldst_pre_host_index1_need == 0:
+                            ldst_pre_idx = np.int64(-1)
+                        else:
+                            if ldst_pre_host_index1_need == 2:
+                                ldst_pre_host_index1_crow = m_dc_row[ldst_pre_host_index1_page]
+                                if ldst_pre_host_index1_crow >= 0:
+                                    forget_decoded(m_dc_op, ldst_pre_host_index1_crow)
+                            ldst_pre_idx = (ldst_pre_host_index1_prow << 12) + (ldst_pre_addr & 4095)
+                    if ldst_pre_idx >= 0:
+                        if ldst_pre_e == 8:
+                            store64(m_data, ldst_pre_idx, ldst_pre_lo)
+                        elif ldst_pre_e == 4:
+                            store32(m_data, ldst_pre_idx, ldst_pre_lo)
+                        elif ldst_pre_e == 2:
+                            store16(m_data, ldst_pre_idx, ldst_pre_lo)
+                        else:
+                            m_data[ldst_pre_idx] = ldst_pre_lo & 255
+                        if ldst_pre_sz == 4:
+                            ldst_pre_host_write3_idx = ldst_pre_idx + 8
+                            ldst_pre_host_write3_e = 8
+                            ldst_pre_host_write3_x = V_d[ldst_pre_rt, 1]
+                            if ldst_pre_host_write3_e == 8:
+                                store64(m_data, ldst_pre_host_write3_idx, ldst_pre_host_write3_x)
+                            elif ldst_pre_host_write3_e == 4:
+                                store32(m_data, ldst_pre_host_write3_idx, ldst_pre_host_write3_x)
+                            elif ldst_pre_host_write3_e == 2:
+                                store16(m_data, ldst_pre_host_write3_idx, ldst_pre_host_write3_x)
+                            else:
+                                m_data[ldst_pre_host_write3_idx] = ldst_pre_host_write3_x & 255
+                    elif ldst_pre_sz == 4:
+                        ldst_pre_ok = writable(m, st, ldst_pre_addr, 16)
+                        if ldst_pre_ok:
+                            store(m, st, ldst_pre_addr, 8, ldst_pre_lo)
+                            store(m, st, ldst_pre_addr + 8, 8, V_d[ldst_pre_rt, 1])
+                    else:
+                        store(m, st, ldst_pre_addr, ldst_pre_e, ldst_pre_lo)
+                        ldst_pre_ok = st[ST_REASON] == 0
+                else:
+                    ldst_pre_hi = np.int64(0)
+                    ldst_pre_host_index4_n = np.int64(1) << ldst_pre_sz
+                    ldst_pre_host_index4_need = 1
+                    ldst_pre_host_index4_page = ldst_pre_addr >> 12
+                    if ldst_pre_host_index4_page < 0 or ldst_pre_host_index4_page >= NPAGES or (ldst_pre_addr & 4095) + ldst_pre_host_index4_n > 4096:
+                        ldst_pre_idx = np.int64(-1)
+                    else:
+                        ldst_pre_host_index4_prow = np.int64(m_pt[ldst_pre_host_index4_page])
+                        if ldst_pre_host_index4_prow < 0 or m_perm[ldst_pre_host_index4_page] & ldst_pre_host_index4_need == 0:
+                            ldst_pre_idx = np.int64(-1)
+                        else:
+                            if ldst_pre_host_index4_need == 2:
+                                ldst_pre_host_index4_crow = m_dc_row[ldst_pre_host_index4_page]
+                                if ldst_pre_host_index4_crow >= 0:
+                                    forget_decoded(m_dc_op, ldst_pre_host_index4_crow)
+                            ldst_pre_idx = (ldst_pre_host_index4_prow << 12) + (ldst_pre_addr & 4095)
+                    if ldst_pre_idx >= 0:
+                        if ldst_pre_e == 8:
+                            ldst_pre_x = load64(m_data, ldst_pre_idx)
+                        elif ldst_pre_e == 4:
+                            ldst_pre_x = load32(m_data, ldst_pre_idx)
+                        elif ldst_pre_e == 2:
+                            ldst_pre_x = load16(m_data, ldst_pre_idx)
+                        else:
+                            ldst_pre_x = np.int64(m_data[ldst_pre_idx])
+                        if ldst_pre_sz == 4:
+                            ldst_pre_host_read6_idx = ldst_pre_idx + 8
+                            ldst_pre_host_read6_e = 8
+                            if ldst_pre_host_read6_e == 8:
+                                ldst_pre_hi = load64(m_data, ldst_pre_host_read6_idx)
+                            elif ldst_pre_host_read6_e == 4:
+                                ldst_pre_hi = load32(m_data, ldst_pre_host_read6_idx)
+                            elif ldst_pre_host_read6_e == 2:
+                                ldst_pre_hi = load16(m_data, ldst_pre_host_read6_idx)
+                            else:
+                                ldst_pre_hi = np.int64(m_data[ldst_pre_host_read6_idx])
+                    else:
+                        ldst_pre_x = load(m, st, ldst_pre_addr, ldst_pre_e)
+                        if ldst_pre_sz == 4:
+                            ldst_pre_hi = load(m, st, ldst_pre_addr + 8, 8)
+                        ldst_pre_ok = st[ST_REASON] == 0
+                    if not ldst_pre_ok:
+                        pass
+                    elif ldst_pre_v == 1:
+                        V_d[ldst_pre_rt, 0] = ldst_pre_x
+                        V_d[ldst_pre_rt, 1] = ldst_pre_hi
+                    elif ldst_pre_rt != 31:
+                        if ldst_pre_opc == 2 and ldst_pre_e < 8:
+                            ldst_pre_x = sextn(ldst_pre_x, 8 * ldst_pre_e)
+                        elif ldst_pre_opc == 3:
+                            ldst_pre_x = sextn(ldst_pre_x, 8 * ldst_pre_e) & 4294967295
+                        R[ldst_pre_rt] = ldst_pre_x
+                if not ldst_pre_ok:
+                    pc = pc
+                else:
+                    R[ldst_pre_rn] = ldst_pre_addr
                     pc = pc + 4
             elif op == 89:  # LDST_REG
                 ldst_reg_size = w >> 30 & 3
@@ -1183,6 +1291,135 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                 else:
                     pass
                     pc = pc + 4
+            elif op == 90:  # LDR_LIT
+                ldr_lit_size = w >> 30 & 3
+                ldr_lit_v = w >> 26 & 1
+                ldr_lit_opc = w >> 22 & 3
+                ldr_lit_rt = w & 31
+                ldr_lit_rn = w >> 5 & 31
+                ldr_lit_base = R[ldr_lit_rn]
+                ldr_lit_lit = ldr_lit_size
+                ldr_lit_base = pc
+                if ldr_lit_v == 1:
+                    ldr_lit_size = 0 if ldr_lit_lit == 2 else 2 + ldr_lit_lit
+                    ldr_lit_opc = 3 if ldr_lit_lit == 2 else 1
+                else:
+                    ldr_lit_size = 2 if ldr_lit_lit == 0 or ldr_lit_lit == 2 else 3
+                    ldr_lit_opc = 1 if ldr_lit_lit < 2 else 2
+                ldr_lit_sz = 4 if ldr_lit_v == 1 and ldr_lit_opc >= 2 else ldr_lit_size
+                ldr_lit_addr = ldr_lit_base + imm
+                ldr_lit_e = 8 if ldr_lit_sz == 4 else np.int64(1) << ldr_lit_sz
+                ldr_lit_store_ = ldr_lit_opc == 0 or (ldr_lit_v == 1 and ldr_lit_opc == 2)
+                ldr_lit_ok = True
+                if ldr_lit_v == 0 and ldr_lit_size == 3 and (ldr_lit_opc == 2):
+                    pass
+                elif ldr_lit_store_:
+                    if ldr_lit_v == 0:
+                        ldr_lit_lo = R[ldr_lit_rt] if ldr_lit_rt != 31 else 0
+                    else:
+                        ldr_lit_lo = V_d[ldr_lit_rt, 0]
+                    ldr_lit_host_index1_n = np.int64(1) << ldr_lit_sz
+                    ldr_lit_host_index1_need = 2
+                    ldr_lit_host_index1_page = ldr_lit_addr >> 12
+                    if ldr_lit_host_index1_page < 0 or ldr_lit_host_index1_page >= NPAGES or (ldr_lit_addr & 4095) + ldr_lit_host_index1_n > 4096:
+                        ldr_lit_idx = np.int64(-1)
+                    else:
+                        ldr_lit_host_index1_prow = np.int64(m_pt[ldr_lit_host_index1_page])
+                        if ldr_lit_host_index1_prow < 0 or m_perm[ldr_lit_host_index1_page] & ldr_lit_host_index1_need == 0:
+                            ldr_lit_idx = np.int64(-1)
+                        else:
+                            if ldr_lit_host_index1_need == 2:
+                                ldr_lit_host_index1_crow = m_dc_row[ldr_lit_host_index1_page]
+                                if ldr_lit_host_index1_crow >= 0:
+                                    forget_decoded(m_dc_op, ldr_lit_host_index1_crow)
+                            ldr_lit_idx = (ldr_lit_host_index1_prow << 12) + (ldr_lit_addr & 4095)
+                    if ldr_lit_idx >= 0:
+                        if ldr_lit_e == 8:
+                            store64(m_data, ldr_lit_idx, ldr_lit_lo)
+                        elif ldr_lit_e == 4:
+                            store32(m_data, ldr_lit_idx, ldr_lit_lo)
+                        elif ldr_lit_e == 2:
+                            store16(m_data, ldr_lit_idx, ldr_lit_lo)
+                        else:
+                            m_data[ldr_lit_idx] = ldr_lit_lo & 255
+                        if ldr_lit_sz == 4:
+                            ldr_lit_host_write3_idx = ldr_lit_idx + 8
+                            ldr_lit_host_write3_e = 8
+                            ldr_lit_host_write3_x = V_d[ldr_lit_rt, 1]
+                            if ldr_lit_host_write3_e == 8:
+                                store64(m_data, ldr_lit_host_write3_idx, ldr_lit_host_write3_x)
+                            elif ldr_lit_host_write3_e == 4:
+                                store32(m_data, ldr_lit_host_write3_idx, ldr_lit_host_write3_x)
+                            elif ldr_lit_host_write3_e == 2:
+                                store16(m_data, ldr_lit_host_write3_idx, ldr_lit_host_write3_x)
+                            else:
+                                m_data[ldr_lit_host_write3_idx] = ldr_lit_host_write3_x & 255
+                    elif ldr_lit_sz == 4:
+                        ldr_lit_ok = writable(m, st, ldr_lit_addr, 16)
+                        if ldr_lit_ok:
+                            store(m, st, ldr_lit_addr, 8, ldr_lit_lo)
+                            store(m, st, ldr_lit_addr + 8, 8, V_d[ldr_lit_rt, 1])
+                    else:
+                        store(m, st, ldr_lit_addr, ldr_lit_e, ldr_lit_lo)
+                        ldr_lit_ok = st[ST_REASON] == 0
+                else:
+                    ldr_lit_hi = np.int64(0)
+                    ldr_lit_host_index4_n = np.int64(1) << ldr_lit_sz
+                    ldr_lit_host_index4_need = 1
+                    ldr_lit_host_index4_page = ldr_lit_addr >> 12
+                    if ldr_lit_host_index4_page < 0 or ldr_lit_host_index4_page >= NPAGES or (ldr_lit_addr & 4095) + ldr_lit_host_index4_n > 4096:
+                        ldr_lit_idx = np.int64(-1)
+                    else:
+                        ldr_lit_host_index4_prow = np.int64(m_pt[ldr_lit_host_index4_page])
+                        if ldr_lit_host_index4_prow < 0 or m_perm[ldr_lit_host_index4_page] & ldr_lit_host_index4_need == 0:
+                            ldr_lit_idx = np.int64(-1)
+                        else:
+                            if ldr_lit_host_index4_need == 2:
+                                ldr_lit_host_index4_crow = m_dc_row[ldr_lit_host_index4_page]
+                                if ldr_lit_host_index4_crow >= 0:
+                                    forget_decoded(m_dc_op, ldr_lit_host_index4_crow)
+                            ldr_lit_idx = (ldr_lit_host_index4_prow << 12) + (ldr_lit_addr & 4095)
+                    if ldr_lit_idx >= 0:
+                        if ldr_lit_e == 8:
+                            ldr_lit_x = load64(m_data, ldr_lit_idx)
+                        elif ldr_lit_e == 4:
+                            ldr_lit_x = load32(m_data, ldr_lit_idx)
+                        elif ldr_lit_e == 2:
+                            ldr_lit_x = load16(m_data, ldr_lit_idx)
+                        else:
+                            ldr_lit_x = np.int64(m_data[ldr_lit_idx])
+                        if ldr_lit_sz == 4:
+                            ldr_lit_host_read6_idx = ldr_lit_idx + 8
+                            ldr_lit_host_read6_e = 8
+                            if ldr_lit_host_read6_e == 8:
+                                ldr_lit_hi = load64(m_data, ldr_lit_host_read6_idx)
+                            elif ldr_lit_host_read6_e == 4:
+                                ldr_lit_hi = load32(m_data, ldr_lit_host_read6_idx)
+                            elif ldr_lit_host_read6_e == 2:
+                                ldr_lit_hi = load16(m_data, ldr_lit_host_read6_idx)
+                            else:
+                                ldr_lit_hi = np.int64(m_data[ldr_lit_host_read6_idx])
+                    else:
+                        ldr_lit_x = load(m, st, ldr_lit_addr, ldr_lit_e)
+                        if ldr_lit_sz == 4:
+                            ldr_lit_hi = load(m, st, ldr_lit_addr + 8, 8)
+                        ldr_lit_ok = st[ST_REASON] == 0
+                    if not ldr_lit_ok:
+                        pass
+                    elif ldr_lit_v == 1:
+                        V_d[ldr_lit_rt, 0] = ldr_lit_x
+                        V_d[ldr_lit_rt, 1] = ldr_lit_hi
+                    elif ldr_lit_rt != 31:
+                        if ldr_lit_opc == 2 and ldr_lit_e < 8:
+                            ldr_lit_x = sextn(ldr_lit_x, 8 * ldr_lit_e)
+                        elif ldr_lit_opc == 3:
+                            ldr_lit_x = sextn(ldr_lit_x, 8 * ldr_lit_e) & 4294967295
+                        R[ldr_lit_rt] = ldr_lit_x
+                if not ldr_lit_ok:
+                    pc = pc
+                else:
+                    pass
+                    pc = pc + 4
             elif op == 91 or op == 93:  # LDSTNP LDSTP_OFF
                 ldstnp_opc = w >> 30 & 3
                 ldstnp_v = w >> 26 & 1
@@ -1294,7 +1531,7 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                 else:
                     pass
                     pc = pc + 4
-            elif op == 92 or op == 94:  # LDSTP_POST LDSTP_PRE
+            elif op == 92:  # LDSTP_POST
                 ldstp_post_opc = w >> 30 & 3
                 ldstp_post_v = w >> 26 & 1
                 ldstp_post_l = w >> 22 & 1
@@ -1302,7 +1539,7 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                 ldstp_post_rt2 = w >> 10 & 31
                 ldstp_post_rn = w >> 5 & 31
                 ldstp_post_base = R[ldstp_post_rn]
-                ldstp_post_addr = ldstp_post_base if op == T.LDSTP_POST else ldstp_post_base + imm
+                ldstp_post_addr = ldstp_post_base
                 ldstp_post_sz = 2 + ldstp_post_opc if ldstp_post_v == 1 else 3 if ldstp_post_opc == 2 else 2
                 ldstp_post_n = np.int64(1) << ldstp_post_sz
                 ldstp_post_e = 8 if ldstp_post_sz == 4 else ldstp_post_n
@@ -1403,10 +1640,118 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                 if not ldstp_post_ok:
                     pc = pc
                 else:
-                    if op == T.LDSTP_PRE:
-                        R[ldstp_post_rn] = ldstp_post_addr
-                    elif op == T.LDSTP_POST:
-                        R[ldstp_post_rn] = ldstp_post_base + imm
+                    R[ldstp_post_rn] = ldstp_post_base + imm
+                    pc = pc + 4
+            elif op == 94:  # LDSTP_PRE
+                ldstp_pre_opc = w >> 30 & 3
+                ldstp_pre_v = w >> 26 & 1
+                ldstp_pre_l = w >> 22 & 1
+                ldstp_pre_rt = w & 31
+                ldstp_pre_rt2 = w >> 10 & 31
+                ldstp_pre_rn = w >> 5 & 31
+                ldstp_pre_base = R[ldstp_pre_rn]
+                ldstp_pre_addr = ldstp_pre_base + imm
+                ldstp_pre_sz = 2 + ldstp_pre_opc if ldstp_pre_v == 1 else 3 if ldstp_pre_opc == 2 else 2
+                ldstp_pre_n = np.int64(1) << ldstp_pre_sz
+                ldstp_pre_e = 8 if ldstp_pre_sz == 4 else ldstp_pre_n
+                ldstp_pre_k = 2 * ldstp_pre_n // ldstp_pre_e
+                ldstp_pre_host_index1_n = 2 * ldstp_pre_n
+                ldstp_pre_host_index1_need = 2 - ldstp_pre_l
+                ldstp_pre_host_index1_page = ldstp_pre_addr >> 12
+                if ldstp_pre_host_index1_page < 0 or ldstp_pre_host_index1_page >= NPAGES or (ldstp_pre_addr & 4095) + ldstp_pre_host_index1_n > 4096:
+                    ldstp_pre_idx = np.int64(-1)
+                else:
+                    ldstp_pre_host_index1_prow = np.int64(m_pt[ldstp_pre_host_index1_page])
+                    if ldstp_pre_host_index1_prow < 0 or m_perm[ldstp_pre_host_index1_page] & ldstp_pre_host_index1_need == 0:
+                        ldstp_pre_idx = np.int64(-1)
+                    else:
+                        if ldstp_pre_host_index1_need == 2:
+                            ldstp_pre_host_index1_crow = m_dc_row[ldstp_pre_host_index1_page]
+                            if ldstp_pre_host_index1_crow >= 0:
+                                forget_decoded(m_dc_op, ldstp_pre_host_index1_crow)
+                        ldstp_pre_idx = (ldstp_pre_host_index1_prow << 12) + (ldstp_pre_addr & 4095)
+                if ldstp_pre_l == 0:
+                    if ldstp_pre_v == 0:
+                        ldstp_pre_x0 = R[ldstp_pre_rt] if ldstp_pre_rt != 31 else 0
+                        ldstp_pre_x1 = R[ldstp_pre_rt2] if ldstp_pre_rt2 != 31 else 0
+                        ldstp_pre_x2 = np.int64(0)
+                        ldstp_pre_x3 = np.int64(0)
+                    elif ldstp_pre_sz == 4:
+                        ldstp_pre_x0 = V_d[ldstp_pre_rt, 0]
+                        ldstp_pre_x1 = V_d[ldstp_pre_rt, 1]
+                        ldstp_pre_x2 = V_d[ldstp_pre_rt2, 0]
+                        ldstp_pre_x3 = V_d[ldstp_pre_rt2, 1]
+                    else:
+                        ldstp_pre_x0 = V_d[ldstp_pre_rt, 0]
+                        ldstp_pre_x1 = V_d[ldstp_pre_rt2, 0]
+                        ldstp_pre_x2 = np.int64(0)
+                        ldstp_pre_x3 = np.int64(0)
+                    ldstp_pre_ok = ldstp_pre_idx >= 0 or writable(m, st, ldstp_pre_addr, 2 * ldstp_pre_n)
+                    for ldstp_pre_j in range(ldstp_pre_k if ldstp_pre_ok else 0):
+                        ldstp_pre_x = ldstp_pre_x0 if ldstp_pre_j == 0 else ldstp_pre_x1 if ldstp_pre_j == 1 else ldstp_pre_x2 if ldstp_pre_j == 2 else ldstp_pre_x3
+                        if ldstp_pre_idx >= 0:
+                            ldstp_pre_host_write2_idx = ldstp_pre_idx + ldstp_pre_j * ldstp_pre_e
+                            if ldstp_pre_e == 8:
+                                store64(m_data, ldstp_pre_host_write2_idx, ldstp_pre_x)
+                            elif ldstp_pre_e == 4:
+                                store32(m_data, ldstp_pre_host_write2_idx, ldstp_pre_x)
+                            elif ldstp_pre_e == 2:
+                                store16(m_data, ldstp_pre_host_write2_idx, ldstp_pre_x)
+                            else:
+                                m_data[ldstp_pre_host_write2_idx] = ldstp_pre_x & 255
+                        else:
+                            store(m, st, ldstp_pre_addr + ldstp_pre_j * ldstp_pre_e, ldstp_pre_e, ldstp_pre_x)
+                else:
+                    ldstp_pre_x0 = np.int64(0)
+                    ldstp_pre_x1 = np.int64(0)
+                    ldstp_pre_x2 = np.int64(0)
+                    ldstp_pre_x3 = np.int64(0)
+                    for ldstp_pre_j in range(ldstp_pre_k):
+                        if ldstp_pre_idx >= 0:
+                            ldstp_pre_host_read3_idx = ldstp_pre_idx + ldstp_pre_j * ldstp_pre_e
+                            if ldstp_pre_e == 8:
+                                ldstp_pre_x = load64(m_data, ldstp_pre_host_read3_idx)
+                            elif ldstp_pre_e == 4:
+                                ldstp_pre_x = load32(m_data, ldstp_pre_host_read3_idx)
+                            elif ldstp_pre_e == 2:
+                                ldstp_pre_x = load16(m_data, ldstp_pre_host_read3_idx)
+                            else:
+                                ldstp_pre_x = np.int64(m_data[ldstp_pre_host_read3_idx])
+                        else:
+                            ldstp_pre_x = load(m, st, ldstp_pre_addr + ldstp_pre_j * ldstp_pre_e, ldstp_pre_e)
+                        if ldstp_pre_j == 0:
+                            ldstp_pre_x0 = ldstp_pre_x
+                        elif ldstp_pre_j == 1:
+                            ldstp_pre_x1 = ldstp_pre_x
+                        elif ldstp_pre_j == 2:
+                            ldstp_pre_x2 = ldstp_pre_x
+                        else:
+                            ldstp_pre_x3 = ldstp_pre_x
+                    ldstp_pre_ok = st[ST_REASON] == 0
+                    if not ldstp_pre_ok:
+                        pass
+                    elif ldstp_pre_v == 0:
+                        if ldstp_pre_opc == 1:
+                            ldstp_pre_x0 = sextn(ldstp_pre_x0, 32)
+                            ldstp_pre_x1 = sextn(ldstp_pre_x1, 32)
+                        if ldstp_pre_rt != 31:
+                            R[ldstp_pre_rt] = ldstp_pre_x0
+                        if ldstp_pre_rt2 != 31:
+                            R[ldstp_pre_rt2] = ldstp_pre_x1
+                    elif ldstp_pre_sz == 4:
+                        V_d[ldstp_pre_rt, 0] = ldstp_pre_x0
+                        V_d[ldstp_pre_rt, 1] = ldstp_pre_x1
+                        V_d[ldstp_pre_rt2, 0] = ldstp_pre_x2
+                        V_d[ldstp_pre_rt2, 1] = ldstp_pre_x3
+                    else:
+                        V_d[ldstp_pre_rt, 0] = ldstp_pre_x0
+                        V_d[ldstp_pre_rt, 1] = 0
+                        V_d[ldstp_pre_rt2, 0] = ldstp_pre_x1
+                        V_d[ldstp_pre_rt2, 1] = 0
+                if not ldstp_pre_ok:
+                    pc = pc
+                else:
+                    R[ldstp_pre_rn] = ldstp_pre_addr
                     pc = pc + 4
             elif op == 151:  # FMUL_S
                 fmul_s_rd = w >> 0 & 31
