@@ -5,6 +5,7 @@ check that the copy is current and that it computes what the family itself
 computes when called, on random words and random registers of every row."""
 import inspect
 import random
+import re
 import struct
 
 import numpy as np
@@ -117,8 +118,40 @@ def test_each_cold_family_has_its_own_function():
     for name in gen_loop.cold_rows():
         group = cold_rows.GROUPS[run.COLD_GROUP[T.BY_NAME_ID[name]]]
         assert group.__name__ == "cold_" + EXECUTOR[name].__name__, name
-    assert len(cold_rows.GROUPS) == len({EXECUTOR[n] for n in gen_loop.cold_rows()})
-    assert all(run.COLD_GROUP[T.BY_NAME_ID[n]] == -1 for n in gen_loop.rows())
+    rare = gen_loop.rare_groups()
+    assert len(cold_rows.GROUPS) == len({EXECUTOR[n] for n in gen_loop.cold_rows()}) + len(rare)
+    for name in gen_loop.rows():                    # -1, or the function that runs its rare case
+        k = run.COLD_GROUP[T.BY_NAME_ID[name]]
+        assert k == -1 if "cold_" + EXECUTOR[name].__name__ not in rare else \
+            cold_rows.GROUPS[k].__name__ == "cold_" + EXECUTOR[name].__name__, name
+
+
+def test_rare_cases_run_out_of_the_loop():
+    """The FP families' rare cases (NaN operands, single precision: rows.rare) are not in the
+    loop: its copies call their family's cold_rows function by its address instead."""
+    from ncpu.arm64.cpu import run
+    from ncpu.arm64.cpu.rows import RARE
+    source = inspect.getsource(run)
+    assert {"_arith_rare", "_unary", "_fma_rare", "_compare_rare"} <= set(RARE)
+    assert not [name for name in RARE if re.search(rf"\b{name}\(", source)]
+    assert set(gen_loop.rare_groups()) == {"cold_fp_arith", "cold_fsqrt", "cold_fp_fma", "cold_fcmp"}
+    code, _ = gen_loop._row_code("FADD_S", rare_out_of_line=True)
+    k = run.COLD_GROUP[T.BY_NAME_ID["FADD_S"]]
+    assert code.splitlines()[-4:] == [f"elif fp[{k}]:", f"    pc = call_at(fp[{k}], op, w, imm, pc, R, V, st, rg, mp, steps)",
+                                      "else:", f"    pc = unresolved(st, {k}, pc)"]
+    assert "_arith_rare" in gen_loop._row_code("FADD_S")[0]          # native code calls it
+
+
+@pytest.mark.parametrize("before", ["R[2] = x", "if x:\n    R[2] = x", "store(m, st, x, 8, x)"])
+def test_a_rare_case_only_before_anything_changed(before):
+    """The instruction runs again, whole, out of line: the loop's copy may not have changed
+    anything before it leaves (gen_loop._leave_for_rare refuses the family)."""
+    import ast
+    body = ast.parse(f"x = R[1]\n{before}\n_arith_rare(op, w, R, V)\nreturn pc + 4").body
+    with pytest.raises(ValueError, match="before _arith_rare"):
+        gen_loop._leave_for_rare("ROW", body)
+    fine = ast.parse("x = R[1]\nif x:\n    R[2] = x\n    return pc + 4\n_arith_rare(op, w, R, V)\nreturn pc + 4").body
+    assert ast.unparse(gen_loop._leave_for_rare("FADD_S", fine)[-1]).startswith("return unresolved(st, ")
 
 
 def _compiled_ir(py_func) -> str:

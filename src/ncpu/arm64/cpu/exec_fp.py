@@ -29,7 +29,7 @@ from .fpu import (
     DN_BIT, IOC, IXC, K_ADD, K_DIV, K_MUL, K_SUB, arith_flags, cvtf_flags, default_nan, fixed_flags,
     fixed_to_fp, flags_settled, fma32, fma64, fma_bits_flags, fma_flags, fma_nan, fp_to_fixed, i32_as_f32,
     i64_as_f64, is_nan, nan_flags, pick_nan, result_flags, round_int, sqrt_flags, to_int, to_int_flags)
-from .rows import executes, inlined
+from .rows import executes, inlined, rare
 from .state import FPCR, FPSR, NZCV
 
 
@@ -123,7 +123,7 @@ def fp_arith(op, w, pc, R, V):
     return pc + 4
 
 
-@njit(cache=True)
+@rare
 def _arith_rare(op, w, R, V):
     """fp_arith with a NaN operand, or in single precision."""
     rd, rn, rm = fld(op, w, T.FLD_RD), fld(op, w, T.FLD_RN), fld(op, w, T.FLD_RM)
@@ -216,7 +216,7 @@ def fp_unary(op, w, pc, R, V):
     return pc + 4
 
 
-@njit(cache=True)
+@rare
 def _unary(op, w, R, V):
     """FCVT (single <-> double), FRINT*, and FSQRT's rare cases (a NaN, a negative, -0, single)."""
     rd, rn = fld(op, w, T.FLD_RD), fld(op, w, T.FLD_RN)
@@ -293,7 +293,7 @@ def fp_fma(op, w, pc, R, V):
     return pc + 4
 
 
-@njit(cache=True)
+@rare
 def _fma_rare(op, w, R, V):
     """fp_fma with a NaN operand, or in single precision."""
     rd = fld(op, w, T.FLD_RD)
@@ -335,7 +335,7 @@ def fcmp(op, w, pc, R, V):
     return pc + 4
 
 
-@njit(cache=True)
+@rare
 def _compare_rare(op, w, R, V):
     """fcmp with a NaN operand, or in single precision (its condition held)."""
     dbl = fld(op, w, T.FLD_FTYPE) == 1

@@ -64,7 +64,7 @@ from . import decode_table as T
 from . import (exec_fp, exec_int, exec_mem, exec_vacross, exec_vdiff, exec_vec3,  # noqa: F401  (register their families)
                exec_velem, exec_vestimate, exec_vfparith, exec_vmisc, exec_vmove, exec_vperm, exec_vrdm,
                exec_vfhm, exec_vscalar, exec_vshift, exec_vstruct)
-from .rows import EXECUTOR, HOT, INLINED, OUT_OF_LINE
+from .rows import EXECUTOR, HOT, INLINED, OUT_OF_LINE, RARE
 
 RUN = Path(__file__).with_name("run.py")
 COLD = Path(__file__).with_name("cold_rows")     # a generated package
@@ -73,6 +73,8 @@ BEGIN_IMPORTS, END_IMPORTS = "# ---- GENERATED IMPORTS BEGIN", "# ---- GENERATED
 BEGIN, END = "# ---- GENERATED ROWS BEGIN", "# ---- GENERATED ROWS END"
 # The loop's own names a family's parameters may use (bound by name; `op` becomes the row id).
 LOOP_NAMES = ("op", "w", "imm", "pc", "R", "V", "m", "st", "a", "b", "c", "d", "steps")
+# What the call of a rare case's function by address names (_leave_for_rare): the loop's own
+RARE_CALL_NAMES = {"fp", "call_at", "unresolved", "rg", "mp"}
 INDENT = " " * 12
 
 
@@ -299,9 +301,47 @@ def row_body(name: str) -> tuple[ast.Module, set[str]]:
     return ast.fix_missing_locations(module), local_names
 
 
-def _row_code(name: str) -> tuple[str, set[str]]:
-    """The row's body as loop code, and the global names it uses."""
+def _leave_for_rare(name: str, body: list) -> list:
+    """The loop's copy of a family that calls a rare case (rows.rare) at the top of its body:
+    `rare(...)` and the `return` after it become a call of the family's cold_rows function by
+    its address (resolved the first time, like a cold row's: calls.unresolved stops the loop
+    before the instruction), which runs the instruction again, whole.  So only before anything
+    changed: what comes before the call at the top level sets local names or returns early."""
+    out = []
+    for k, stmt in enumerate(body):
+        call = stmt.value if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) else None
+        if call is not None and isinstance(call.func, ast.Name) and call.func.id in RARE:
+            if len(body) != k + 2 or not isinstance(body[k + 1], ast.Return):
+                raise ValueError(f"{name}: call {call.func.id}(...) followed by `return`, last in the family")
+            for prior in out:
+                names_only = isinstance(prior, ast.Assign) and all(
+                    isinstance(n, ast.Name) for tgt in prior.targets for n in (tgt.elts if isinstance(tgt, ast.Tuple) else [tgt]))
+                returns = isinstance(prior, ast.Pass) or (
+                    isinstance(prior, ast.If) and _ends_in_return(prior.body) and not prior.orelse)
+                if not (names_only or returns):
+                    raise ValueError(f"{name}: before {call.func.id}(...) the family may only set local names "
+                                     f"or return early (the loop runs the instruction again out of line)")
+            group = list(out_of_line_groups()).index("cold_" + EXECUTOR[name].__name__)
+            return out + ast.parse(f"if fp[{group}]:\n"
+                                   f"    return call_at(fp[{group}], op, w, imm, pc, R, V, st, rg, mp, steps)\n"
+                                   f"return unresolved(st, {group}, pc)\n").body
+        out.append(stmt)
+    return out
+
+
+def _rare_calls(module: ast.AST) -> set[str]:
+    return {n.func.id for n in ast.walk(module)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in RARE}
+
+
+def _row_code(name: str, rare_out_of_line: bool = False) -> tuple[str, set[str]]:
+    """The row's body as loop code, and the global names it uses; with rare_out_of_line (the
+    loop's copy), a call of a rare case leaves the inner loop instead (_leave_for_rare)."""
     module, local_names = row_body(name)
+    if rare_out_of_line:
+        module.body = _leave_for_rare(name, module.body)
+        if _rare_calls(module):
+            raise ValueError(f"{name}: a rare case (rows.rare) is called at the top of the family's body only")
     module.body = _returns_to(module.body, "pc")
     if any(isinstance(n, ast.Return) for n in ast.walk(module)):
         raise ValueError(f"{name}: a `return` nested where the loop cannot turn it into `pc =`; "
@@ -310,7 +350,7 @@ def _row_code(name: str) -> tuple[str, set[str]]:
     used = {n.id for n in ast.walk(module) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
     prefixed = {f"{name.lower()}_{v}" for v in local_names}
     hoisted = {f"{t}_{f}" for t, fields in HOISTED.items() for f in fields}
-    free = used - prefixed - set(LOOP_NAMES) - hoisted - set(dir(builtins)) - {"T", "np"}
+    free = used - prefixed - set(LOOP_NAMES) - hoisted - set(dir(builtins)) - {"T", "np"} - RARE_CALL_NAMES
     return ast.unparse(module), free
 
 
@@ -340,7 +380,7 @@ def generated() -> tuple[str, str]:
     groups: dict[tuple, tuple[list[str], str]] = {}     # rows that share one copy, its code
     free = set()
     for name in rows():
-        code, names = _row_code(name)
+        code, names = _row_code(name, rare_out_of_line=True)
         # rows whose copies are the same code (LDST_UI and LDST_UNSC differ only in the
         # immediate the decoder computed) share one
         key = (EXECUTOR[name], code.replace(f"{name.lower()}_", "\0"))
@@ -368,12 +408,13 @@ def generated() -> tuple[str, str]:
     imports.append("DISPATCHED[np.array([")
     imports += textwrap.wrap(ids, 96, initial_indent="    ", subsequent_indent="    ")
     imports.append("])] = True")
-    groups = cold_groups()
+    groups = out_of_line_groups()
     group = [-1] * T.NOPS
     for k, (_, ids) in enumerate(groups.values()):
         for i in ids:
             group[i] = k
-    imports.append("# each row's function of cold_rows (GROUPS[k], whose address is fp[k]); -1: a row the loop runs")
+    imports.append("# each row's function of cold_rows (GROUPS[k], whose address is fp[k]); -1: a row the loop runs,")
+    imports.append("# without a rare case (rows.rare) that its copy calls that function for")
     imports.append("COLD_GROUP = np.array([")
     imports += textwrap.wrap(", ".join(map(str, group)), 96, initial_indent="    ", subsequent_indent="    ")
     imports.append("], np.int8)")
@@ -396,6 +437,24 @@ def cold_groups() -> dict[str, tuple[object, list[int]]]:
     return groups
 
 
+def rare_groups() -> dict[str, tuple[object, list[int]]]:
+    """The families the loop carries whose rare case runs out of line (rows.rare), each with
+    its rows' ids: their cold_rows function runs a row's instruction when its copy in the loop
+    met the rare case."""
+    groups: dict[str, tuple[object, list[int]]] = {}
+    for name in rows():
+        fn = EXECUTOR[name]
+        if _rare_calls(_family_ast(fn)):
+            groups.setdefault("cold_" + fn.__name__, (fn, []))[1].append(T.BY_NAME_ID[name])
+    return groups
+
+
+def out_of_line_groups() -> dict[str, tuple[object, list[int]]]:
+    """cold_rows' functions in the order of their numbers (fp[k]): the cold families', then
+    those of the loop's families with a rare case."""
+    return {**cold_groups(), **rare_groups()}
+
+
 def _module_of(fn) -> str:
     return fn.py_func.__module__.rsplit(".", 1)[-1]
 
@@ -415,7 +474,7 @@ def cold_sources() -> dict[Path, str]:
     compiled the first time a row of its own needs it), and __init__.py, their index.  One module
     per family module because ncpu.jitcache stamps a function with the sources its module
     imports: an edit of exec_vshift.py recompiles the functions of cold_rows/exec_vshift.py only."""
-    groups = cold_groups()
+    groups = out_of_line_groups()
     modules: dict[str, dict] = {}       # family module -> its families, its functions' names, their code
     for group, (fn, ids) in groups.items():
         params = [a.arg for a in _family_ast(fn).args.args]

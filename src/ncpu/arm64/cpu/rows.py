@@ -20,6 +20,7 @@ EXECUTOR: dict[str, object] = {}     # row name -> its executor family (numba di
 INLINED: dict[str, object] = {}      # helper name -> helper the loop generator copies in (inlined)
 OUT_OF_LINE: set[str] = set()        # rows of other classes than SIMD that run out of line too (cold=True)
 HOT: set[str] = set()                # SIMD rows that the loop carries inline all the same (hot=True)
+RARE: dict[str, object] = {}         # helper name -> a family's rare case, run out of the loop (rare)
 
 # The callers that take a family's code in place of a call to it (numba's untyped inliner): the
 # one-line functions that give each cold family the loop's calling convention (cold_rows).
@@ -67,4 +68,17 @@ def inlined(fn):
     reference count per array, several times the cost of a guest load."""
     jitted = njit(cache=True)(fn)
     INLINED[fn.__name__] = jitted
+    return jitted
+
+
+def rare(fn):
+    """A family's rare case (fp_arith's NaN operands and single precision: `_arith_rare`),
+    which the loop does not carry.  Where a family the loop copies calls it, as a statement
+    followed by `return` at the top of the family's body, before the family changed anything,
+    the loop's copy calls the family's cold_rows function by its address instead, which runs
+    the instruction again, whole (compiled when the first such case runs, as a cold row's is:
+    gen_loop).  So the loop's compile leaves out the helper and what only it calls.  The family
+    called as it is (cold_rows, native code, tests) calls the helper."""
+    jitted = njit(cache=True)(fn)
+    RARE[fn.__name__] = jitted
     return jitted

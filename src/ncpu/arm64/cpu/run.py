@@ -36,7 +36,7 @@ from .decoder import (  # noqa: F811
 )
 from .exec_fp import (  # noqa: F811
     FPSR, K_ADD, K_DIV, K_MUL, K_SUB, M32, NZCV, _arith2,
-    _arith_rare, _compare_rare, _fcmp, _fma_rare, _sign, _unary,
+    _fcmp, _sign,
 )
 from .exec_int import (  # noqa: F811
     A_EXEC, EXCL_ADDR, ST_REASON, _add_sub, _result,
@@ -76,7 +76,8 @@ DISPATCHED[np.array([
     231, 232, 234, 250, 251, 252, 253, 254, 255, 256, 257, 297, 305, 309, 496, 497, 498, 499,
     505, 510, 518, 519, 548, 549, 550, 551, 552, 553, 554
 ])] = True
-# each row's function of cold_rows (GROUPS[k], whose address is fp[k]); -1: a row the loop runs
+# each row's function of cold_rows (GROUPS[k], whose address is fp[k]); -1: a row the loop runs,
+# without a rare case (rows.rare) that its copy calls that function for
 COLD_GROUP = np.array([
     -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
     -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
@@ -84,8 +85,8 @@ COLD_GROUP = np.array([
     -1, -1, -1, -1, -1, -1, -1, -1, 0, 1, -1, -1, -1, 2, 3, 4, -1, -1, -1, -1, -1, -1, -1, -1,
     -1, -1, 5, 6, 7, 8, 9, 9, 9, 9, 9, 9, 9, 10, 10, 10, 10, 9, 9, 9, 9, 9, 9, 9, 10, 10, 10,
     10, 10, 10, 10, 10, 9, 9, 9, 9, 9, 9, 9, 10, 10, 10, 10, 9, 9, 9, 9, 9, 9, 9, 10, 10, 10,
-    10, 10, 10, 10, 10, -1, -1, -1, -1, 11, 11, 11, 11, -1, -1, -1, -1, -1, 12, 12, -1, -1, -1,
-    -1, -1, -1, -1, -1, -1, -1, -1, 13, -1, 14, 14, 15, 16, 16, 16, 16, 15, 17, 18, 17, 18, 17,
+    10, 10, 10, 10, 10, 62, 62, 62, 62, 11, 11, 11, 11, 62, -1, -1, -1, 63, 12, 12, 64, 64, 64,
+    64, 65, 65, -1, -1, -1, -1, -1, 13, -1, 14, 14, 15, 16, 16, 16, 16, 15, 17, 18, 17, 18, 17,
     18, 17, 18, 17, 17, 17, 17, 17, 17, 19, 19, 19, 19, 19, 19, 19, 19, 19, 19, 20, 20, 20, 20,
     20, 20, 19, 19, 19, 19, 19, 19, 20, 20, 20, 20, 20, 20, 20, 20, -1, -1, 20, -1, 20, 20, 20,
     20, 21, 21, 21, 21, 19, 19, 21, 22, 22, 22, 22, -1, -1, -1, -1, -1, -1, -1, -1, 23, 23, 23,
@@ -104,7 +105,7 @@ COLD_GROUP = np.array([
     57, 59, 59, 59, 59, 59, 59, 60, 60, 60, 60, -1, -1, -1, -1, -1, -1, -1, 61, 61, 61, 61, 61,
     61, 61, 61
 ], np.int8)
-NATIVE = 62                     # fp[NATIVE]: native.py's threshold, after the addresses
+NATIVE = 66                     # fp[NATIVE]: native.py's threshold, after the addresses
 # ---- GENERATED IMPORTS END
 
 
@@ -1770,9 +1771,10 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                     V_d[fmul_s_rd, 1] = 0
                     pass
                     pc = pc + 4
+                elif fp[62]:
+                    pc = call_at(fp[62], op, w, imm, pc, R, V, st, rg, mp, steps)
                 else:
-                    _arith_rare(151, w, R, V)
-                    pc = pc + 4
+                    pc = unresolved(st, 62, pc)
             elif op == 152:  # FDIV_S
                 fdiv_s_rd = w >> 0 & 31
                 fdiv_s_x = V_f64[w >> 5 & 31, 0]
@@ -1790,9 +1792,10 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                     V_d[fdiv_s_rd, 1] = 0
                     pass
                     pc = pc + 4
+                elif fp[62]:
+                    pc = call_at(fp[62], op, w, imm, pc, R, V, st, rg, mp, steps)
                 else:
-                    _arith_rare(152, w, R, V)
-                    pc = pc + 4
+                    pc = unresolved(st, 62, pc)
             elif op == 153:  # FADD_S
                 fadd_s_rd = w >> 0 & 31
                 fadd_s_x = V_f64[w >> 5 & 31, 0]
@@ -1810,9 +1813,10 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                     V_d[fadd_s_rd, 1] = 0
                     pass
                     pc = pc + 4
+                elif fp[62]:
+                    pc = call_at(fp[62], op, w, imm, pc, R, V, st, rg, mp, steps)
                 else:
-                    _arith_rare(153, w, R, V)
-                    pc = pc + 4
+                    pc = unresolved(st, 62, pc)
             elif op == 154:  # FSUB_S
                 fsub_s_rd = w >> 0 & 31
                 fsub_s_x = V_f64[w >> 5 & 31, 0]
@@ -1830,9 +1834,10 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                     V_d[fsub_s_rd, 1] = 0
                     pass
                     pc = pc + 4
+                elif fp[62]:
+                    pc = call_at(fp[62], op, w, imm, pc, R, V, st, rg, mp, steps)
                 else:
-                    _arith_rare(154, w, R, V)
-                    pc = pc + 4
+                    pc = unresolved(st, 62, pc)
             elif op == 159:  # FNMUL_S
                 fnmul_s_rd = w >> 0 & 31
                 fnmul_s_x = V_f64[w >> 5 & 31, 0]
@@ -1851,9 +1856,10 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                     if fnmul_s_r != fnmul_s_r:
                         V_d[fnmul_s_rd, 0] ^= np.int64(1) << 63
                     pc = pc + 4
+                elif fp[62]:
+                    pc = call_at(fp[62], op, w, imm, pc, R, V, st, rg, mp, steps)
                 else:
-                    _arith_rare(159, w, R, V)
-                    pc = pc + 4
+                    pc = unresolved(st, 62, pc)
             elif op == 160:  # FMOV_R
                 fmov_r_rd, fmov_r_rn = (w >> 0 & 31, w >> 5 & 31)
                 fmov_r_dbl = w >> 22 & 3 == 1
@@ -1908,9 +1914,10 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                         V_d[fsqrt_fp_put641_r, 0] = np.int64(9221120237041090560)
                     V_d[fsqrt_fp_put641_r, 1] = 0
                     pc = pc + 4
+                elif fp[63]:
+                    pc = call_at(fp[63], op, w, imm, pc, R, V, st, rg, mp, steps)
                 else:
-                    _unary(163, w, R, V)
-                    pc = pc + 4
+                    pc = unresolved(st, 63, pc)
             elif op == 166:  # FMADD
                 fmadd_x = V_f64[w >> 5 & 31, 0]
                 fmadd_y = V_f64[w >> 16 & 31, 0]
@@ -1928,9 +1935,10 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                         V_d[fmadd_fp_put641_r, 0] = np.int64(9221120237041090560)
                     V_d[fmadd_fp_put641_r, 1] = 0
                     pc = pc + 4
+                elif fp[64]:
+                    pc = call_at(fp[64], op, w, imm, pc, R, V, st, rg, mp, steps)
                 else:
-                    _fma_rare(166, w, R, V)
-                    pc = pc + 4
+                    pc = unresolved(st, 64, pc)
             elif op == 167:  # FMSUB
                 fmsub_x = V_f64[w >> 5 & 31, 0]
                 fmsub_y = V_f64[w >> 16 & 31, 0]
@@ -1948,9 +1956,10 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                         V_d[fmsub_fp_put641_r, 0] = np.int64(9221120237041090560)
                     V_d[fmsub_fp_put641_r, 1] = 0
                     pc = pc + 4
+                elif fp[64]:
+                    pc = call_at(fp[64], op, w, imm, pc, R, V, st, rg, mp, steps)
                 else:
-                    _fma_rare(167, w, R, V)
-                    pc = pc + 4
+                    pc = unresolved(st, 64, pc)
             elif op == 168:  # FNMADD
                 fnmadd_x = V_f64[w >> 5 & 31, 0]
                 fnmadd_y = V_f64[w >> 16 & 31, 0]
@@ -1968,9 +1977,10 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                         V_d[fnmadd_fp_put641_r, 0] = np.int64(9221120237041090560)
                     V_d[fnmadd_fp_put641_r, 1] = 0
                     pc = pc + 4
+                elif fp[64]:
+                    pc = call_at(fp[64], op, w, imm, pc, R, V, st, rg, mp, steps)
                 else:
-                    _fma_rare(168, w, R, V)
-                    pc = pc + 4
+                    pc = unresolved(st, 64, pc)
             elif op == 169:  # FNMSUB
                 fnmsub_x = V_f64[w >> 5 & 31, 0]
                 fnmsub_y = V_f64[w >> 16 & 31, 0]
@@ -1988,9 +1998,10 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                         V_d[fnmsub_fp_put641_r, 0] = np.int64(9221120237041090560)
                     V_d[fnmsub_fp_put641_r, 1] = 0
                     pc = pc + 4
+                elif fp[64]:
+                    pc = call_at(fp[64], op, w, imm, pc, R, V, st, rg, mp, steps)
                 else:
-                    _fma_rare(169, w, R, V)
-                    pc = pc + 4
+                    pc = unresolved(st, 64, pc)
             elif op == 170:  # FCMP
                 pass
                 fcmp_x = V_f64[w >> 5 & 31, 0]
@@ -1998,9 +2009,10 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                 if w >> 22 & 3 == 1 and fcmp_x == fcmp_x and (fcmp_y == fcmp_y):
                     R[NZCV] = _fcmp(fcmp_x, fcmp_y)
                     pc = pc + 4
+                elif fp[65]:
+                    pc = call_at(fp[65], op, w, imm, pc, R, V, st, rg, mp, steps)
                 else:
-                    _compare_rare(170, w, R, V)
-                    pc = pc + 4
+                    pc = unresolved(st, 65, pc)
             elif op == 171:  # FCCMP
                 if not cond_holds(R[NZCV], w >> 12 & 15):
                     R[NZCV] = w >> 0 & 15
@@ -2011,9 +2023,10 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                     if w >> 22 & 3 == 1 and fccmp_x == fccmp_x and (fccmp_y == fccmp_y):
                         R[NZCV] = _fcmp(fccmp_x, fccmp_y)
                         pc = pc + 4
+                    elif fp[65]:
+                        pc = call_at(fp[65], op, w, imm, pc, R, V, st, rg, mp, steps)
                     else:
-                        _compare_rare(171, w, R, V)
-                        pc = pc + 4
+                        pc = unresolved(st, 65, pc)
             elif op == 172:  # FCSEL
                 fcsel_dbl = w >> 22 & 3 == 1
                 fcsel_src = w >> 5 & 31 if cond_holds(R[NZCV], w >> 12 & 15) else w >> 16 & 31

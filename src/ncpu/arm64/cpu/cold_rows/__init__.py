@@ -16,7 +16,10 @@ from .exec_mem import (
     cold_atomic_memory_op,
 )
 from .exec_vstruct import cold_vstruct_multiple, cold_vstruct_single
-from .exec_fp import cold_fp_minmax, cold_fp_unary, cold_fp_fixed
+from .exec_fp import (
+    cold_fp_minmax, cold_fp_unary, cold_fp_fixed, cold_fp_arith, cold_fsqrt, cold_fp_fma,
+    cold_fcmp,
+)
 from .exec_vmove import cold_vdup, cold_vins, cold_vmov_to_general, cold_vmovi, cold_vorr_bic_imm
 from .exec_vec3 import cold_vec3_saturating, cold_vec3_elementwise, cold_vec3_pairwise
 from .exec_vrdm import cold_vrdm
@@ -60,4 +63,5 @@ GROUPS = (
     cold_velem_int, cold_velem_long, cold_velem_sqdml, cold_velem_sqdmulh, cold_velem_fp,
     cold_scalar_saturating3, cold_scalar_saturating2, cold_scalar_narrow, cold_dup_scalar,
     cold_vshift_round_sat, cold_vshift_swar, cold_vshift_narrow, cold_vshift_fixed, cold_vtable,
+    cold_fp_arith, cold_fsqrt, cold_fp_fma, cold_fcmp,
 )
