@@ -341,5 +341,6 @@ def test_the_loop_passes_what_its_callees_by_address_take():
         # the outer loop passes the row's packed operands as m_dc_regs[row, i], the inner as rg
         for group in cold_rows.GROUPS if k == "k" else [cold_rows.GROUPS[int(k)]]:
             cold = [*inspect.signature(group.py_func).parameters]
-            assert args.replace("[row, i]", "").split(", ") == [*cold[:7], "m_dc_regs" if k == "k" else "rg", "mp", "steps"]
+            regs = "m_dc_regs" if k == "k" else "rg"
+            assert args.replace("[row, i]", "").split(", ") == [*cold[:7], regs, "mp", "steps"]
             assert cold[7:] == ["rg", "mp", "steps"]

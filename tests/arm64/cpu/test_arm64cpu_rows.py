@@ -137,7 +137,8 @@ def test_rare_cases_run_out_of_the_loop():
     assert set(gen_loop.rare_groups()) == {"cold_fp_arith", "cold_fsqrt", "cold_fp_fma", "cold_fcmp"}
     code, _ = gen_loop._row_code("FADD_S", rare_out_of_line=True)
     k = run.COLD_GROUP[T.BY_NAME_ID["FADD_S"]]
-    assert code.splitlines()[-4:] == [f"elif fp[{k}]:", f"    pc = call_at(fp[{k}], op, w, imm, pc, R, V, st, rg, mp, steps)",
+    assert code.splitlines()[-4:] == [f"elif fp[{k}]:",
+                                      f"    pc = call_at(fp[{k}], op, w, imm, pc, R, V, st, rg, mp, steps)",
                                       "else:", f"    pc = unresolved(st, {k}, pc)"]
     assert "_arith_rare" in gen_loop._row_code("FADD_S")[0]          # native code calls it
 

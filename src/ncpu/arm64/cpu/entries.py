@@ -1,8 +1,9 @@
 """The executors the hot loop calls by address (calls.py), and their addresses.
 
 run.py reads `addresses(...)[k]`: cold_rows.GROUPS[k], one function per cold family
-(run.COLD_GROUP gives each row's k), each resolved the first time one of its rows
-runs, so a program compiles only the families it uses.  run.py does not import
+(run.COLD_GROUP gives each row's k), then one per family of the loop's with a rare case
+(rows.rare), each resolved the first time one of its rows (or rare cases) runs, so a program
+compiles only the families it uses.  run.py does not import
 them, so an edit of a cold family does not recompile the loop (ncpu.jitcache stamps
 each function with the sources its module imports).
 """

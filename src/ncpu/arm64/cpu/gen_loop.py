@@ -53,6 +53,7 @@ rows.rare (the FP families: NaN operands and single precision, `_arith_rare`): t
 calls the family's own cold_rows function by address there instead (rare_groups; numbered
 after the cold families'), which runs the instruction again, whole, and is compiled the first
 time such a case runs; so the loop's cold compile leaves the helper out (_leave_for_rare).
+
 tests/arm64/cpu/test_arm64cpu_rows.py checks that run.py and cold_rows
 are current.
 """
@@ -320,8 +321,8 @@ def _leave_for_rare(name: str, body: list) -> list:
             if len(body) != k + 2 or not isinstance(body[k + 1], ast.Return):
                 raise ValueError(f"{name}: call {call.func.id}(...) followed by `return`, last in the family")
             for prior in out:
-                names_only = isinstance(prior, ast.Assign) and all(
-                    isinstance(n, ast.Name) for tgt in prior.targets for n in (tgt.elts if isinstance(tgt, ast.Tuple) else [tgt]))
+                targets = [n for tgt in getattr(prior, "targets", ()) for n in getattr(tgt, "elts", [tgt])]
+                names_only = isinstance(prior, ast.Assign) and all(isinstance(n, ast.Name) for n in targets)
                 returns = isinstance(prior, ast.Pass) or (
                     isinstance(prior, ast.If) and _ends_in_return(prior.body) and not prior.orelse)
                 if not (names_only or returns):
@@ -342,7 +343,7 @@ def _rare_calls(module: ast.AST) -> set[str]:
 
 def _row_code(name: str, rare_out_of_line: bool = False) -> tuple[str, set[str]]:
     """The row's body as loop code, and the global names it uses; with rare_out_of_line (the
-    loop's copy), a call of a rare case leaves the inner loop instead (_leave_for_rare)."""
+    loop's copy), a rare case calls the family's cold_rows function instead (_leave_for_rare)."""
     module, local_names = row_body(name)
     if rare_out_of_line:
         module.body = _leave_for_rare(name, module.body)
