@@ -135,8 +135,8 @@ def test_rare_cases_run_out_of_the_loop():
     assert {"_arith_rare", "_unary", "_fma_rare", "_compare_rare"} <= set(RARE)
     assert not [name for name in RARE if re.search(rf"\b{name}\(", source)]
     assert set(gen_loop.rare_groups()) == {"cold_fp_arith", "cold_fsqrt", "cold_fp_fma", "cold_fcmp"}
-    code, _ = gen_loop._row_code("FADD_S", rare_out_of_line=True)
     k = run.COLD_GROUP[T.BY_NAME_ID["FADD_S"]]
+    code, _ = gen_loop._row_code("FADD_S", {"cold_fp_arith": k})
     assert code.splitlines()[-4:] == [f"elif fp[{k}]:",
                                       f"    pc = call_at(fp[{k}], op, w, imm, pc, R, V, st, rg, mp, steps)",
                                       "else:", f"    pc = unresolved(st, {k}, pc)"]
@@ -150,9 +150,9 @@ def test_a_rare_case_only_before_anything_changed(before):
     import ast
     body = ast.parse(f"x = R[1]\n{before}\n_arith_rare(op, w, R, V)\nreturn pc + 4").body
     with pytest.raises(ValueError, match="before _arith_rare"):
-        gen_loop._leave_for_rare("ROW", body)
+        gen_loop._leave_for_rare("FADD_S", body, {"cold_fp_arith": 62})
     fine = ast.parse("x = R[1]\nif x:\n    R[2] = x\n    return pc + 4\n_arith_rare(op, w, R, V)\nreturn pc + 4").body
-    assert ast.unparse(gen_loop._leave_for_rare("FADD_S", fine)[-1]).startswith("return unresolved(st, ")
+    assert ast.unparse(gen_loop._leave_for_rare("FADD_S", fine, {"cold_fp_arith": 62})[-1]) == "return unresolved(st, 62, pc)"
 
 
 def _compiled_ir(py_func) -> str:

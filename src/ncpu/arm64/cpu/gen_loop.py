@@ -80,8 +80,12 @@ BEGIN_IMPORTS, END_IMPORTS = "# ---- GENERATED IMPORTS BEGIN", "# ---- GENERATED
 BEGIN, END = "# ---- GENERATED ROWS BEGIN", "# ---- GENERATED ROWS END"
 # The loop's own names a family's parameters may use (bound by name; `op` becomes the row id).
 LOOP_NAMES = ("op", "w", "imm", "pc", "R", "V", "m", "st", "a", "b", "c", "d", "steps")
-# What the call of a rare case's function by address names (_leave_for_rare): the loop's own
-RARE_CALL_NAMES = {"fp", "call_at", "unresolved", "rg", "mp"}
+# A rare case in the loop's copy (_leave_for_rare): its family's cold_rows function, number k, by
+# address; the names it uses besides LOOP_NAMES are the loop's own, not the family's globals
+RARE_CALL = ("if fp[{k}]:\n"
+             "    return call_at(fp[{k}], op, w, imm, pc, R, V, st, rg, mp, steps)\n"
+             "return unresolved(st, {k}, pc)\n")
+RARE_CALL_NAMES = {n.id for n in ast.walk(ast.parse(RARE_CALL.format(k=0))) if isinstance(n, ast.Name)} - set(LOOP_NAMES)
 INDENT = " " * 12
 
 
@@ -308,12 +312,13 @@ def row_body(name: str) -> tuple[ast.Module, set[str]]:
     return ast.fix_missing_locations(module), local_names
 
 
-def _leave_for_rare(name: str, body: list) -> list:
+def _leave_for_rare(name: str, body: list, numbers: dict[str, int]) -> list:
     """The loop's copy of a family that calls a rare case (rows.rare) at the top of its body:
-    `rare(...)` and the `return` after it become a call of the family's cold_rows function by
-    its address (resolved the first time, like a cold row's: calls.unresolved stops the loop
-    before the instruction), which runs the instruction again, whole.  So only before anything
-    changed: what comes before the call at the top level sets local names or returns early."""
+    `rare(...)` and the `return` after it become a call of the family's cold_rows function (its
+    fp entry: `numbers`) by its address (resolved the first time, like a cold row's: calls.unresolved
+    stops the loop before the instruction), which runs the instruction again, whole.  So only
+    before anything changed: what comes before the call at the top level sets local names or
+    returns early."""
     out = []
     for k, stmt in enumerate(body):
         call = stmt.value if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) else None
@@ -328,10 +333,7 @@ def _leave_for_rare(name: str, body: list) -> list:
                 if not (names_only or returns):
                     raise ValueError(f"{name}: before {call.func.id}(...) the family may only set local names "
                                      f"or return early (the loop runs the instruction again out of line)")
-            group = list(out_of_line_groups()).index("cold_" + EXECUTOR[name].__name__)
-            return out + ast.parse(f"if fp[{group}]:\n"
-                                   f"    return call_at(fp[{group}], op, w, imm, pc, R, V, st, rg, mp, steps)\n"
-                                   f"return unresolved(st, {group}, pc)\n").body
+            return out + ast.parse(RARE_CALL.format(k=numbers["cold_" + EXECUTOR[name].__name__])).body
         out.append(stmt)
     return out
 
@@ -341,12 +343,13 @@ def _rare_calls(module: ast.AST) -> set[str]:
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in RARE}
 
 
-def _row_code(name: str, rare_out_of_line: bool = False) -> tuple[str, set[str]]:
-    """The row's body as loop code, and the global names it uses; with rare_out_of_line (the
-    loop's copy), a rare case calls the family's cold_rows function instead (_leave_for_rare)."""
+def _row_code(name: str, numbers: dict[str, int] | None = None) -> tuple[str, set[str]]:
+    """The row's body as loop code, and the global names it uses; given `numbers` (the loop's
+    copy: cold_rows' functions and their fp entries), a rare case calls the family's cold_rows
+    function instead (_leave_for_rare)."""
     module, local_names = row_body(name)
-    if rare_out_of_line:
-        module.body = _leave_for_rare(name, module.body)
+    if numbers is not None:
+        module.body = _leave_for_rare(name, module.body, numbers)
         if _rare_calls(module):
             raise ValueError(f"{name}: a rare case (rows.rare) is called at the top of the family's body only")
     module.body = _returns_to(module.body, "pc")
@@ -384,18 +387,20 @@ def _home(name: str) -> str:
 
 def generated() -> tuple[str, str]:
     """(imports, row code) for run.py."""
-    groups: dict[tuple, tuple[list[str], str]] = {}     # rows that share one copy, its code
+    copies: dict[tuple, tuple[list[str], str]] = {}     # rows that share one copy, its code
     free = set()
+    groups = out_of_line_groups()
+    numbers = {group: k for k, group in enumerate(groups)}
     for name in rows():
-        code, names = _row_code(name, rare_out_of_line=True)
+        code, names = _row_code(name, numbers)
         # rows whose copies are the same code (LDST_UI and LDST_UNSC differ only in the
         # immediate the decoder computed) share one
         key = (EXECUTOR[name], code.replace(f"{name.lower()}_", "\0"))
-        if key not in groups:
-            groups[key], free = ([], code), free | names
-        groups[key][0].append(name)
+        if key not in copies:
+            copies[key], free = ([], code), free | names
+        copies[key][0].append(name)
     lines = []
-    for family, code in groups.values():
+    for family, code in copies.values():
         test = " or ".join(f"op == {T.BY_NAME_ID[r]}" for r in family)
         lines.append(f"{INDENT}{'elif' if lines else 'if'} {test}:  # {' '.join(family)}")
         lines += [f"{INDENT}    {line}" for line in code.splitlines()]
@@ -415,7 +420,6 @@ def generated() -> tuple[str, str]:
     imports.append("DISPATCHED[np.array([")
     imports += textwrap.wrap(ids, 96, initial_indent="    ", subsequent_indent="    ")
     imports.append("])] = True")
-    groups = out_of_line_groups()
     group = [-1] * T.NOPS
     for k, (_, ids) in enumerate(groups.values()):
         for i in ids:
@@ -448,11 +452,12 @@ def rare_groups() -> dict[str, tuple[object, list[int]]]:
     """The families the loop carries whose rare case runs out of line (rows.rare), each with
     its rows' ids: their cold_rows function runs a row's instruction when its copy in the loop
     met the rare case."""
+    loop_rows = rows()
+    rare = {fn for fn in {EXECUTOR[name] for name in loop_rows} if _rare_calls(_family_ast(fn))}
     groups: dict[str, tuple[object, list[int]]] = {}
-    for name in rows():
-        fn = EXECUTOR[name]
-        if _rare_calls(_family_ast(fn)):
-            groups.setdefault("cold_" + fn.__name__, (fn, []))[1].append(T.BY_NAME_ID[name])
+    for name in loop_rows:
+        if EXECUTOR[name] in rare:
+            groups.setdefault("cold_" + EXECUTOR[name].__name__, (EXECUTOR[name], []))[1].append(T.BY_NAME_ID[name])
     return groups
 
 
