@@ -1,6 +1,7 @@
 """The `ncpu` command line: output shapes, round trips and one-line errors."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -155,6 +156,18 @@ def test_heavy_imports_freeze_only_in_a_process_of_its_own():
             "with heavy_imports():\n    import json\nprint(gc.isenabled(), gc.get_freeze_count() > 1000)")
     probe = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert probe.stdout.split() == ["True", "True"]
+
+
+def test_one_blas_thread_sets_the_variable_for_numpys_import_only():
+    code = ("import os, sys\nfrom ncpu.commands._startup import one_blas_thread\n"
+            "with one_blas_thread():\n    inside = os.environ.get('OPENBLAS_NUM_THREADS')\n    import numpy\n"
+            "print(inside, os.environ.get('OPENBLAS_NUM_THREADS'))")
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    probe = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env=env)
+    assert probe.stdout.split() == ["1", "None"], probe.stderr
+    kept = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          env=dict(env, OPENBLAS_NUM_THREADS="2"))
+    assert kept.stdout.split() == ["2", "2"], kept.stderr        # the user's own setting is left alone
 
 
 def test_verify_json_restricted_to_some_ops(capsys):

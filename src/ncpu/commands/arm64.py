@@ -115,9 +115,9 @@ def _binary_path(args) -> str:
 
 
 def main(args) -> int:
-    from ncpu.commands._startup import heavy_imports
+    from ncpu.commands._startup import heavy_imports, one_blas_thread
 
-    with heavy_imports():
+    with heavy_imports(), one_blas_thread():
         from ncpu.arm64.linux import ElfError, Machine
         from ncpu.arm64.linux.hostio import PublishError
         from ncpu.arm64.linux.machine import DEFAULT_MAX_STEPS

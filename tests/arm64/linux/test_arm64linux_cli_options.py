@@ -41,6 +41,19 @@ def test_environment_options(tree):
     assert kept.stdout == b"unset b c\n"
 
 
+def test_guest_environment_is_the_hosts_despite_one_blas_thread(tree):
+    """`ncpu arm64` imports numpy with OPENBLAS_NUM_THREADS=1 (commands._startup.one_blas_thread) and
+    then removes it: the guest gets the host's environment as it was, set or not."""
+    script = "echo ${OPENBLAS_NUM_THREADS-unset}"
+    host = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    host["PYTHONPATH"] = os.pathsep.join(sys.path)
+    for value, seen in ((None, b"unset\n"), ("3", b"3\n")):
+        env = host if value is None else dict(host, OPENBLAS_NUM_THREADS=value)
+        done = subprocess.run([sys.executable, "-m", "ncpu", "arm64", "--root", str(tree), "/bin/busybox", "sh", "-c",
+                               script], capture_output=True, timeout=300, env=env)
+        assert (done.returncode, done.stdout) == (0, seen), done.stderr
+
+
 def test_same_environment_same_count(tree):
     """With --clean-env the instruction count no longer depends on the host's environment."""
     counts = set()
