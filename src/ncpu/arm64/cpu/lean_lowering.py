@@ -34,7 +34,10 @@ from numba.core.compiler import Compiler, DefaultPassBuilder
 from numba.core.compiler_machinery import register_pass
 from numba.core.lowering import Lower
 from numba.core.typed_passes import NativeLowering
-from numba.np.arrayobj import basic_indexing, load_item, store_item
+
+# numba.np.arrayobj's basic_indexing, load_item and store_item are imported where lowering calls
+# them: that module (with numba's string and hashing code it imports) takes about 18 ms to import,
+# which `ncpu arm64` would pay at every start-up although a cached start compiles nothing.
 
 
 class _ArrayFields:
@@ -65,6 +68,8 @@ class LeanLower(Lower):
         indices = cgutils.unpack_tuple(self.builder, index, len(index_types)) if isinstance(
             idxty, types.BaseTuple) else (index,)
         fields = _ArrayFields(self.context, self.builder, aryty, self.loadvar(array_var.name))
+        from numba.np.arrayobj import basic_indexing   # here, not at the top: see the imports
+
         ptr, shapes, _ = basic_indexing(self.context, self.builder, aryty, fields, index_types, indices,
                                         boundscheck=self.context.enable_boundscheck)
         assert not shapes               # one element: no dimension left
@@ -75,6 +80,8 @@ class LeanLower(Lower):
         ptr = self._element_pointer(aryty, idxty, value, index)
         if ptr is None:
             return super().lower_getitem(resty, expr, value, index, signature)
+        from numba.np.arrayobj import load_item
+
         item = load_item(self.context, self.builder, aryty, ptr)
         return self.context.cast(self.builder, item, signature.return_type, resty)
 
@@ -84,6 +91,8 @@ class LeanLower(Lower):
         if ptr is None:
             return super().lower_setitem(target_var, index_var, value_var, signature)
         value = self.context.cast(self.builder, self.loadvar(value_var.name), self.typeof(value_var.name), valty)
+        from numba.np.arrayobj import store_item
+
         store_item(self.context, self.builder, aryty, self.context.cast(self.builder, value, valty, aryty.dtype), ptr)
         return self.context.get_dummy_value()
 

@@ -20,7 +20,6 @@ from . import decode_table as T
 from .decoder import UNDEF, decode, imm_of, regs_of
 from .calls import call_at, pointer_to, unresolved
 from .jit import njit
-from .loop_compiler import LoopCompiler
 from .memory import NPAGES
 from .borrowed import borrowed
 from .stops import (A_EXEC, COLD_GOES_ON, COLD_RETIRED, R_BUDGET, R_GROW, R_HOT, R_UNDEF, ST_ADDR, ST_REASON,
@@ -118,7 +117,15 @@ def mark_again(dc_op, row, i, mark):
         dc_op[row, i] = mark
 
 
-@njit(cache=True, pipeline_class=LoopCompiler)
+def _loop_pipeline(*args):
+    """numba's pipeline for the loop (loop_compiler.LoopCompiler), made at the loop's first
+    compile: importing loop_compiler imports numba's inliner and array lowering, about 25 ms
+    that `ncpu arm64` would pay at each start-up, where the loop comes from the cache."""
+    from .loop_compiler import LoopCompiler
+    return LoopCompiler(*args)
+
+
+@njit(cache=True, pipeline_class=_loop_pipeline)
 def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
     """Execute up to max_steps instructions; returns instructions retired.
     hk: None, or hooks.Hooks.arrays (an instrumented variant of the loop, see hooks.py).
