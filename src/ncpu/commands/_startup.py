@@ -52,7 +52,7 @@ def one_blas_thread():
     """Import numpy (inside the block) with its OpenBLAS limited to one thread.
 
     OpenBLAS starts a thread per core when numpy loads it, and those threads spin
-    waiting for work: on a 2-core host about 0.08 s of CPU per process (of a
+    waiting for work: on a 2-core host about 0.1 s of CPU per process (of a
     static hello world's 0.6 s under `ncpu arm64`), for a command whose numpy
     never calls BLAS.  The library reads OPENBLAS_NUM_THREADS once, when it
     loads, so the variable is set for the block only and then put back as it
