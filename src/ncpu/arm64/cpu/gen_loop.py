@@ -14,8 +14,7 @@ once, in its family, and the loop still runs it with no call: numba does not
 inline calls between compiled functions, and a call per instruction costs more
 than most instructions (docs/arm64.md, "Adding an instruction", has the
 measurements).  A flat chain of `op ==` tests compiles to one jump table.
-Rows whose copies come out the same (LDST_UI and LDST_UNSC: they differ only in the
-immediate the decoder computes) share one, under `elif op == ID1 or op == ID2:`.
+Each row has its own copy, even where two copies come out the same code.
 A family reads a field by name, `fld(op, w, T.FLD_SIZE)`; with `op` a
 constant that becomes `(w >> 22) & 3` here.
 
@@ -387,22 +386,15 @@ def _home(name: str) -> str:
 
 def generated() -> tuple[str, str]:
     """(imports, row code) for run.py."""
-    copies: dict[tuple, tuple[list[str], str]] = {}     # rows that share one copy, its code
-    free = set()
+    lines, free = [], set()
     groups = out_of_line_groups()
     numbers = {group: k for k, group in enumerate(groups)}
+    # one copy per row, even where two rows' copies are the same code (LDST_UI and LDST_UNSC):
+    # one copy for both made arm64_calls and arm64_bench slower (docs/arm64.md, "One copy per row")
     for name in rows():
         code, names = _row_code(name, numbers)
-        # rows whose copies are the same code (LDST_UI and LDST_UNSC differ only in the
-        # immediate the decoder computed) share one
-        key = (EXECUTOR[name], code.replace(f"{name.lower()}_", "\0"))
-        if key not in copies:
-            copies[key], free = ([], code), free | names
-        copies[key][0].append(name)
-    lines = []
-    for family, code in copies.values():
-        test = " or ".join(f"op == {T.BY_NAME_ID[r]}" for r in family)
-        lines.append(f"{INDENT}{'elif' if lines else 'if'} {test}:  # {' '.join(family)}")
+        free |= names
+        lines.append(f"{INDENT}{'elif' if lines else 'if'} op == {T.BY_NAME_ID[name]}:  # {name}")
         lines += [f"{INDENT}    {line}" for line in code.splitlines()]
     lines += [f"{INDENT}else:                                          # a cold row (cold_rows)",
               f"{INDENT}    break"]

@@ -789,7 +789,7 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                 tbnz_bit = (w >> 31 & 1) << 5 | bits(w, 19, 5)
                 tbnz_clear = R[a] >> tbnz_bit & 1 == 0
                 pc = pc + imm if tbnz_clear == False else pc + 4
-            elif op == 74 or op == 76:  # BR RET
+            elif op == 74:  # BR
                 br_target = R[b]
                 if br_target & 3:
                     fault(st, br_target, A_EXEC)
@@ -805,12 +805,22 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                 else:
                     R[30] = pc + 4
                     pc = blr_target
-            elif op == 79 or op == 81:  # HINT BARRIER
+            elif op == 76:  # RET
+                ret_target = R[b]
+                if ret_target & 3:
+                    fault(st, ret_target, A_EXEC)
+                    pc = pc
+                else:
+                    pass
+                    pc = ret_target
+            elif op == 79:  # HINT
                 pc = pc + 4
             elif op == 80:  # CLREX
                 R[EXCL_ADDR] = -1
                 pc = pc + 4
-            elif op == 85 or op == 86:  # LDST_UI LDST_UNSC
+            elif op == 81:  # BARRIER
+                pc = pc + 4
+            elif op == 85:  # LDST_UI
                 ldst_ui_size = w >> 30 & 3
                 ldst_ui_v = w >> 26 & 1
                 ldst_ui_opc = w >> 22 & 3
@@ -928,6 +938,128 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                             ldst_ui_x = sextn(ldst_ui_x, 8 * ldst_ui_e) & 4294967295
                         R[ldst_ui_rt] = ldst_ui_x
                 if not ldst_ui_ok:
+                    pc = pc
+                else:
+                    pass
+                    pc = pc + 4
+            elif op == 86:  # LDST_UNSC
+                ldst_unsc_size = w >> 30 & 3
+                ldst_unsc_v = w >> 26 & 1
+                ldst_unsc_opc = w >> 22 & 3
+                ldst_unsc_rt = w & 31
+                ldst_unsc_rn = w >> 5 & 31
+                ldst_unsc_base = R[ldst_unsc_rn]
+                pass
+                ldst_unsc_sz = 4 if ldst_unsc_v == 1 and ldst_unsc_opc >= 2 else ldst_unsc_size
+                ldst_unsc_addr = ldst_unsc_base + imm
+                ldst_unsc_e = 8 if ldst_unsc_sz == 4 else np.int64(1) << ldst_unsc_sz
+                ldst_unsc_store_ = ldst_unsc_opc == 0 or (ldst_unsc_v == 1 and ldst_unsc_opc == 2)
+                ldst_unsc_ok = True
+                if ldst_unsc_v == 0 and ldst_unsc_size == 3 and (ldst_unsc_opc == 2):
+                    pass
+                elif ldst_unsc_store_:
+                    if ldst_unsc_v == 0:
+                        ldst_unsc_lo = R[ldst_unsc_rt] if ldst_unsc_rt != 31 else 0
+                    else:
+                        ldst_unsc_lo = V_d[ldst_unsc_rt, 0]
+                    ldst_unsc_host_index1_n = np.int64(1) << ldst_unsc_sz
+                    ldst_unsc_host_index1_need = 2
+                    ldst_unsc_host_index1_page = ldst_unsc_addr >> 12
+                    if ldst_unsc_host_index1_page < 0 or ldst_unsc_host_index1_page >= NPAGES or (ldst_unsc_addr & 4095) + ldst_unsc_host_index1_n > 4096:
+                        ldst_unsc_idx = np.int64(-1)
+                    else:
+                        ldst_unsc_host_index1_prow = np.int64(m_pt[ldst_unsc_host_index1_page])
+                        if ldst_unsc_host_index1_prow < 0 or m_perm[ldst_unsc_host_index1_page] & ldst_unsc_host_index1_need == 0:
+                            ldst_unsc_idx = np.int64(-1)
+                        else:
+                            if ldst_unsc_host_index1_need == 2:
+                                ldst_unsc_host_index1_crow = m_dc_row[ldst_unsc_host_index1_page]
+                                if ldst_unsc_host_index1_crow >= 0:
+                                    forget_decoded(m_dc_op, ldst_unsc_host_index1_crow)
+                            ldst_unsc_idx = (ldst_unsc_host_index1_prow << 12) + (ldst_unsc_addr & 4095)
+                    if ldst_unsc_idx >= 0:
+                        if ldst_unsc_e == 8:
+                            store64(m_data, ldst_unsc_idx, ldst_unsc_lo)
+                        elif ldst_unsc_e == 4:
+                            store32(m_data, ldst_unsc_idx, ldst_unsc_lo)
+                        elif ldst_unsc_e == 2:
+                            store16(m_data, ldst_unsc_idx, ldst_unsc_lo)
+                        else:
+                            m_data[ldst_unsc_idx] = ldst_unsc_lo & 255
+                        if ldst_unsc_sz == 4:
+                            ldst_unsc_host_write3_idx = ldst_unsc_idx + 8
+                            ldst_unsc_host_write3_e = 8
+                            ldst_unsc_host_write3_x = V_d[ldst_unsc_rt, 1]
+                            if ldst_unsc_host_write3_e == 8:
+                                store64(m_data, ldst_unsc_host_write3_idx, ldst_unsc_host_write3_x)
+                            elif ldst_unsc_host_write3_e == 4:
+                                store32(m_data, ldst_unsc_host_write3_idx, ldst_unsc_host_write3_x)
+                            elif ldst_unsc_host_write3_e == 2:
+                                store16(m_data, ldst_unsc_host_write3_idx, ldst_unsc_host_write3_x)
+                            else:
+                                m_data[ldst_unsc_host_write3_idx] = ldst_unsc_host_write3_x & 255
+                    elif ldst_unsc_sz == 4:
+                        ldst_unsc_ok = writable(m, st, ldst_unsc_addr, 16)
+                        if ldst_unsc_ok:
+                            store(m, st, ldst_unsc_addr, 8, ldst_unsc_lo)
+                            store(m, st, ldst_unsc_addr + 8, 8, V_d[ldst_unsc_rt, 1])
+                    else:
+                        store(m, st, ldst_unsc_addr, ldst_unsc_e, ldst_unsc_lo)
+                        ldst_unsc_ok = st[ST_REASON] == 0
+                else:
+                    ldst_unsc_hi = np.int64(0)
+                    ldst_unsc_host_index4_n = np.int64(1) << ldst_unsc_sz
+                    ldst_unsc_host_index4_need = 1
+                    ldst_unsc_host_index4_page = ldst_unsc_addr >> 12
+                    if ldst_unsc_host_index4_page < 0 or ldst_unsc_host_index4_page >= NPAGES or (ldst_unsc_addr & 4095) + ldst_unsc_host_index4_n > 4096:
+                        ldst_unsc_idx = np.int64(-1)
+                    else:
+                        ldst_unsc_host_index4_prow = np.int64(m_pt[ldst_unsc_host_index4_page])
+                        if ldst_unsc_host_index4_prow < 0 or m_perm[ldst_unsc_host_index4_page] & ldst_unsc_host_index4_need == 0:
+                            ldst_unsc_idx = np.int64(-1)
+                        else:
+                            if ldst_unsc_host_index4_need == 2:
+                                ldst_unsc_host_index4_crow = m_dc_row[ldst_unsc_host_index4_page]
+                                if ldst_unsc_host_index4_crow >= 0:
+                                    forget_decoded(m_dc_op, ldst_unsc_host_index4_crow)
+                            ldst_unsc_idx = (ldst_unsc_host_index4_prow << 12) + (ldst_unsc_addr & 4095)
+                    if ldst_unsc_idx >= 0:
+                        if ldst_unsc_e == 8:
+                            ldst_unsc_x = load64(m_data, ldst_unsc_idx)
+                        elif ldst_unsc_e == 4:
+                            ldst_unsc_x = load32(m_data, ldst_unsc_idx)
+                        elif ldst_unsc_e == 2:
+                            ldst_unsc_x = load16(m_data, ldst_unsc_idx)
+                        else:
+                            ldst_unsc_x = np.int64(m_data[ldst_unsc_idx])
+                        if ldst_unsc_sz == 4:
+                            ldst_unsc_host_read6_idx = ldst_unsc_idx + 8
+                            ldst_unsc_host_read6_e = 8
+                            if ldst_unsc_host_read6_e == 8:
+                                ldst_unsc_hi = load64(m_data, ldst_unsc_host_read6_idx)
+                            elif ldst_unsc_host_read6_e == 4:
+                                ldst_unsc_hi = load32(m_data, ldst_unsc_host_read6_idx)
+                            elif ldst_unsc_host_read6_e == 2:
+                                ldst_unsc_hi = load16(m_data, ldst_unsc_host_read6_idx)
+                            else:
+                                ldst_unsc_hi = np.int64(m_data[ldst_unsc_host_read6_idx])
+                    else:
+                        ldst_unsc_x = load(m, st, ldst_unsc_addr, ldst_unsc_e)
+                        if ldst_unsc_sz == 4:
+                            ldst_unsc_hi = load(m, st, ldst_unsc_addr + 8, 8)
+                        ldst_unsc_ok = st[ST_REASON] == 0
+                    if not ldst_unsc_ok:
+                        pass
+                    elif ldst_unsc_v == 1:
+                        V_d[ldst_unsc_rt, 0] = ldst_unsc_x
+                        V_d[ldst_unsc_rt, 1] = ldst_unsc_hi
+                    elif ldst_unsc_rt != 31:
+                        if ldst_unsc_opc == 2 and ldst_unsc_e < 8:
+                            ldst_unsc_x = sextn(ldst_unsc_x, 8 * ldst_unsc_e)
+                        elif ldst_unsc_opc == 3:
+                            ldst_unsc_x = sextn(ldst_unsc_x, 8 * ldst_unsc_e) & 4294967295
+                        R[ldst_unsc_rt] = ldst_unsc_x
+                if not ldst_unsc_ok:
                     pc = pc
                 else:
                     pass
@@ -1428,7 +1560,7 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                 else:
                     pass
                     pc = pc + 4
-            elif op == 91 or op == 93:  # LDSTNP LDSTP_OFF
+            elif op == 91:  # LDSTNP
                 ldstnp_opc = w >> 30 & 3
                 ldstnp_v = w >> 26 & 1
                 ldstnp_l = w >> 22 & 1
@@ -1649,6 +1781,117 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
                     pc = pc
                 else:
                     R[ldstp_post_rn] = ldstp_post_base + imm
+                    pc = pc + 4
+            elif op == 93:  # LDSTP_OFF
+                ldstp_off_opc = w >> 30 & 3
+                ldstp_off_v = w >> 26 & 1
+                ldstp_off_l = w >> 22 & 1
+                ldstp_off_rt = w & 31
+                ldstp_off_rt2 = w >> 10 & 31
+                ldstp_off_rn = w >> 5 & 31
+                ldstp_off_base = R[ldstp_off_rn]
+                ldstp_off_addr = ldstp_off_base + imm
+                ldstp_off_sz = 2 + ldstp_off_opc if ldstp_off_v == 1 else 3 if ldstp_off_opc == 2 else 2
+                ldstp_off_n = np.int64(1) << ldstp_off_sz
+                ldstp_off_e = 8 if ldstp_off_sz == 4 else ldstp_off_n
+                ldstp_off_k = 2 * ldstp_off_n // ldstp_off_e
+                ldstp_off_host_index1_n = 2 * ldstp_off_n
+                ldstp_off_host_index1_need = 2 - ldstp_off_l
+                ldstp_off_host_index1_page = ldstp_off_addr >> 12
+                if ldstp_off_host_index1_page < 0 or ldstp_off_host_index1_page >= NPAGES or (ldstp_off_addr & 4095) + ldstp_off_host_index1_n > 4096:
+                    ldstp_off_idx = np.int64(-1)
+                else:
+                    ldstp_off_host_index1_prow = np.int64(m_pt[ldstp_off_host_index1_page])
+                    if ldstp_off_host_index1_prow < 0 or m_perm[ldstp_off_host_index1_page] & ldstp_off_host_index1_need == 0:
+                        ldstp_off_idx = np.int64(-1)
+                    else:
+                        if ldstp_off_host_index1_need == 2:
+                            ldstp_off_host_index1_crow = m_dc_row[ldstp_off_host_index1_page]
+                            if ldstp_off_host_index1_crow >= 0:
+                                forget_decoded(m_dc_op, ldstp_off_host_index1_crow)
+                        ldstp_off_idx = (ldstp_off_host_index1_prow << 12) + (ldstp_off_addr & 4095)
+                if ldstp_off_l == 0:
+                    if ldstp_off_v == 0:
+                        ldstp_off_x0 = R[ldstp_off_rt] if ldstp_off_rt != 31 else 0
+                        ldstp_off_x1 = R[ldstp_off_rt2] if ldstp_off_rt2 != 31 else 0
+                        ldstp_off_x2 = np.int64(0)
+                        ldstp_off_x3 = np.int64(0)
+                    elif ldstp_off_sz == 4:
+                        ldstp_off_x0 = V_d[ldstp_off_rt, 0]
+                        ldstp_off_x1 = V_d[ldstp_off_rt, 1]
+                        ldstp_off_x2 = V_d[ldstp_off_rt2, 0]
+                        ldstp_off_x3 = V_d[ldstp_off_rt2, 1]
+                    else:
+                        ldstp_off_x0 = V_d[ldstp_off_rt, 0]
+                        ldstp_off_x1 = V_d[ldstp_off_rt2, 0]
+                        ldstp_off_x2 = np.int64(0)
+                        ldstp_off_x3 = np.int64(0)
+                    ldstp_off_ok = ldstp_off_idx >= 0 or writable(m, st, ldstp_off_addr, 2 * ldstp_off_n)
+                    for ldstp_off_j in range(ldstp_off_k if ldstp_off_ok else 0):
+                        ldstp_off_x = ldstp_off_x0 if ldstp_off_j == 0 else ldstp_off_x1 if ldstp_off_j == 1 else ldstp_off_x2 if ldstp_off_j == 2 else ldstp_off_x3
+                        if ldstp_off_idx >= 0:
+                            ldstp_off_host_write2_idx = ldstp_off_idx + ldstp_off_j * ldstp_off_e
+                            if ldstp_off_e == 8:
+                                store64(m_data, ldstp_off_host_write2_idx, ldstp_off_x)
+                            elif ldstp_off_e == 4:
+                                store32(m_data, ldstp_off_host_write2_idx, ldstp_off_x)
+                            elif ldstp_off_e == 2:
+                                store16(m_data, ldstp_off_host_write2_idx, ldstp_off_x)
+                            else:
+                                m_data[ldstp_off_host_write2_idx] = ldstp_off_x & 255
+                        else:
+                            store(m, st, ldstp_off_addr + ldstp_off_j * ldstp_off_e, ldstp_off_e, ldstp_off_x)
+                else:
+                    ldstp_off_x0 = np.int64(0)
+                    ldstp_off_x1 = np.int64(0)
+                    ldstp_off_x2 = np.int64(0)
+                    ldstp_off_x3 = np.int64(0)
+                    for ldstp_off_j in range(ldstp_off_k):
+                        if ldstp_off_idx >= 0:
+                            ldstp_off_host_read3_idx = ldstp_off_idx + ldstp_off_j * ldstp_off_e
+                            if ldstp_off_e == 8:
+                                ldstp_off_x = load64(m_data, ldstp_off_host_read3_idx)
+                            elif ldstp_off_e == 4:
+                                ldstp_off_x = load32(m_data, ldstp_off_host_read3_idx)
+                            elif ldstp_off_e == 2:
+                                ldstp_off_x = load16(m_data, ldstp_off_host_read3_idx)
+                            else:
+                                ldstp_off_x = np.int64(m_data[ldstp_off_host_read3_idx])
+                        else:
+                            ldstp_off_x = load(m, st, ldstp_off_addr + ldstp_off_j * ldstp_off_e, ldstp_off_e)
+                        if ldstp_off_j == 0:
+                            ldstp_off_x0 = ldstp_off_x
+                        elif ldstp_off_j == 1:
+                            ldstp_off_x1 = ldstp_off_x
+                        elif ldstp_off_j == 2:
+                            ldstp_off_x2 = ldstp_off_x
+                        else:
+                            ldstp_off_x3 = ldstp_off_x
+                    ldstp_off_ok = st[ST_REASON] == 0
+                    if not ldstp_off_ok:
+                        pass
+                    elif ldstp_off_v == 0:
+                        if ldstp_off_opc == 1:
+                            ldstp_off_x0 = sextn(ldstp_off_x0, 32)
+                            ldstp_off_x1 = sextn(ldstp_off_x1, 32)
+                        if ldstp_off_rt != 31:
+                            R[ldstp_off_rt] = ldstp_off_x0
+                        if ldstp_off_rt2 != 31:
+                            R[ldstp_off_rt2] = ldstp_off_x1
+                    elif ldstp_off_sz == 4:
+                        V_d[ldstp_off_rt, 0] = ldstp_off_x0
+                        V_d[ldstp_off_rt, 1] = ldstp_off_x1
+                        V_d[ldstp_off_rt2, 0] = ldstp_off_x2
+                        V_d[ldstp_off_rt2, 1] = ldstp_off_x3
+                    else:
+                        V_d[ldstp_off_rt, 0] = ldstp_off_x0
+                        V_d[ldstp_off_rt, 1] = 0
+                        V_d[ldstp_off_rt2, 0] = ldstp_off_x1
+                        V_d[ldstp_off_rt2, 1] = 0
+                if not ldstp_off_ok:
+                    pc = pc
+                else:
+                    pass
                     pc = pc + 4
             elif op == 94:  # LDSTP_PRE
                 ldstp_pre_opc = w >> 30 & 3
