@@ -66,9 +66,7 @@ def inlined(fn):
     call (`x = helper(...)` or `helper(...)` as a statement), as it does family
     bodies: numba's own inlining of a helper that takes arrays still pays a
     reference count per array, several times the cost of a guest load."""
-    jitted = njit(cache=True)(fn)
-    INLINED[fn.__name__] = jitted
-    return jitted
+    return _registered(INLINED, fn)
 
 
 def rare(fn):
@@ -79,6 +77,11 @@ def rare(fn):
     the instruction again, whole (compiled when the first such case runs, as a cold row's is:
     gen_loop).  So the loop's compile leaves out the helper and what only it calls.  The family
     called as it is (cold_rows, native code, tests) calls the helper."""
+    return _registered(RARE, fn)
+
+
+def _registered(registry: dict, fn):
+    """fn compiled (cached), entered in `registry` under its name for gen_loop."""
     jitted = njit(cache=True)(fn)
-    RARE[fn.__name__] = jitted
+    registry[fn.__name__] = jitted
     return jitted
