@@ -259,6 +259,20 @@ def test_reach_follows_imports_transitively_and_nothing_else(tmp_path):
     assert jitcache.sources_digest(jitcache.reach(pkg / "a.py", tmp_path), tmp_path) != before
 
 
+
+def test_imports_are_found_only_as_whole_words(tmp_path):
+    """The keyword at the file's start, after `;` or `:` counts; inside another word, or as an
+    attribute (`x.import`), it does not."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    for name in "abcdefgh":
+        (pkg / f"{name}.py").write_text("")
+    (pkg / "m.py").write_text("import pkg.a\nx = 1; import pkg.b\ndef f(): from pkg.c import g\n"
+                              "myfrom pkg.d import e\n_import pkg.e\ny.import pkg.f\nreimport pkg.g\n"
+                              "(from pkg.h import q)\n")
+    found = sorted(p.name for p in jitcache.imports(pkg / "m.py", tmp_path))
+    assert found == ["a.py", "b.py", "c.py", "h.py"]
+
 def _defining_file(value) -> Path | None:
     """The source that defines a global a compiled function can name (None: not from nCPU)."""
     import types as pytypes

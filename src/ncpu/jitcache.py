@@ -34,6 +34,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from ncpu import runtime_cache
 from ncpu.cachedir import user_cache_dir
 
 PACKAGE = Path(__file__).resolve().parent
@@ -80,8 +81,11 @@ def _module_file(name: str, root: Path) -> Path | None:
 # sources was 0.17 s of CPU, a third of `ncpu arm64`'s start-up). Not anchored to a line's
 # start, so also `def f(): from x import y` or `a; import b`; text that only looks like an
 # import (in a docstring) adds a source to the stamp at most, never leaves one out.
-_FROM = re.compile(r"\bfrom[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\((?:[^)#]|#[^\n]*)*\)|[^\n;]*)")
-_IMPORT = re.compile(r"(?<![\w.])import[ \t]+([\w. \t,]+)")
+# Each pattern opens with its keyword and checks the character before it by a lookbehind placed
+# after the keyword: a pattern that starts with a literal is searched for by that literal, 25 times
+# faster here than one that starts with an assertion (40 ms of `ncpu arm64`'s start-up, 1.6 after).
+_FROM = re.compile(r"from(?<!\wfrom)[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\((?:[^)#]|#[^\n]*)*\)|[^\n;]*)")
+_IMPORT = re.compile(r"import(?<![\w.]import)[ \t]+([\w. \t,]+)")
 
 
 def _names(text: str) -> list[str]:
@@ -272,4 +276,5 @@ def install():
     # numba's own loader (start-up pays the refresh again; nothing else changes).
     if all(hasattr(caching.Cache, name) for name in ("_load_overload", "_guard_against_spurious_io_errors")):
         caching.Cache.load_overload = _cache_loader(caching.Cache.load_overload, locator)
+    runtime_cache.install()
     return locator
