@@ -89,7 +89,7 @@ def narrow(V, rd, rn, sz, q, scalar, s, rnd, in_sg, out_sg, saturate):
     saturated or truncated to esize bits: SQXTN.. (s = 0), SQSHRN.., RSHRN."""
     esize = 8 << sz
     cnt = 1 if scalar else 8 >> sz
-    res = np.empty(8, np.int64)
+    res = V.tmp
     qc = False
     for i in range(cnt):
         x = sx(lane(V, rn, sz + 1, i), 2 * esize, in_sg)

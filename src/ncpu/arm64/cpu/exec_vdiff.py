@@ -38,7 +38,7 @@ def vdiff_long(op, w, imm, pc, R, V, st, a, b, c, d):
     esize = 8 << sz
     cnt = 8 >> sz
     off = cnt if q else 0
-    res = np.empty(8, np.int64)
+    res = V.tmp
     for i in range(cnt):
         y = sx(lane(V, c, sz, off + i), esize, not uns)
         if kind == ADDW or kind == SUBW:
@@ -72,7 +72,7 @@ def vdiff_narrow_high(op, w, imm, pc, R, V, st, a, b, c, d):
     sz = fld(op, w, T.FLD_SIZE)
     esize = 8 << sz
     rnd = np.int64(1) << (esize - 1) if op == T.RADDHN_v or op == T.RSUBHN_v else np.int64(0)
-    res = np.empty(8, np.int64)
+    res = V.tmp
     for i in range(8 >> sz):
         x, y = lane(V, b, sz + 1, i), lane(V, c, sz + 1, i)
         s = x + y if op == T.ADDHN_v or op == T.RADDHN_v else x - y
@@ -92,7 +92,7 @@ def vdiff_sqdm(op, w, imm, pc, R, V, st, a, b, c, d):
     acc = 1 if op == T.SQDMLAL_v or op == T.SQDMLAL_s else (-1 if op == T.SQDMLSL_v or op == T.SQDMLSL_s else 0)
     cnt = 1 if scalar else 8 >> sz
     off = cnt if q else 0
-    res = np.empty(8, np.int64)
+    res = V.tmp
     qc = False
     for i in range(cnt):
         x = sx(lane(V, b, sz, off + i), esize, True)
@@ -115,7 +115,7 @@ def vdiff_pmull(op, w, imm, pc, R, V, st, a, b, c, d):
     q = fld(op, w, T.FLD_Q)
     sz = fld(op, w, T.FLD_SIZE)
     n = 1 if sz == 3 else 8
-    res = np.empty(16, np.int64)
+    res = V.tmp
     for i in range(n):
         x = V.d[b, q] if sz == 3 else lane(V, b, 0, 8 * q + i)
         y = V.d[c, q] if sz == 3 else lane(V, c, 0, 8 * q + i)

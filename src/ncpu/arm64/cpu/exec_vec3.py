@@ -33,7 +33,7 @@ def vec3_elementwise(op, w, imm, pc, R, V, st, a, b, c, d):
     esize = 8 << sz
     m = np.int64(-1) if sz == 3 else (np.int64(1) << esize) - 1
     n = (16 if q else 8) >> sz
-    res = np.empty(16, np.int64)
+    res = V.tmp
     for i in range(n):
         x, y, acc = lane(V, b, sz, i), lane(V, c, sz, i), lane(V, a, sz, i)
         sx_, sy = (x, y) if sz == 3 else (sextn(x, esize), sextn(y, esize))   # signed views
@@ -91,7 +91,7 @@ def vec3_pairwise(op, w, imm, pc, R, V, st, a, b, c, d):
     sz = fld(op, w, T.FLD_SIZE)
     esize = 8 << sz
     n = (16 if q else 8) >> sz
-    res = np.empty(16, np.int64)
+    res = V.tmp
     for i in range(n):
         src = b if 2 * i < n else c
         j = (2 * i) % n
@@ -128,7 +128,7 @@ def vec3_saturating(op, w, imm, pc, R, V, st, a, b, c, d):
     q = fld(op, w, T.FLD_Q)
     sz = fld(op, w, T.FLD_SIZE)
     n = (16 if q else 8) >> sz
-    res = np.empty(16, np.int64)
+    res = V.tmp
     qc = False
     for i in range(n):
         r, f = three_lane(SAT_KIND[op], SAT_U[op], lane(V, b, sz, i), lane(V, c, sz, i), 8 << sz)

@@ -43,7 +43,7 @@ def velem_int(op, w, imm, pc, R, V, st, a, b, c, d):
     sz = fld(op, w, T.FLD_SIZE)
     y = element(V, sz, c, fld(op, w, T.FLD_H), fld(op, w, T.FLD_L))
     n = (16 if q else 8) >> sz
-    res = np.empty(8, np.int64)
+    res = V.tmp
     for i in range(n):
         p = lane(V, b, sz, i) * y
         if op == T.MUL_vi:
@@ -68,7 +68,7 @@ def velem_long(op, w, imm, pc, R, V, st, a, b, c, d):
         y = sextn(y, esize)
     n = 8 >> sz                                        # the result fills all 128 bits
     first = n if q else 0
-    res = np.empty(4, np.int64)
+    res = V.tmp
     for i in range(n):
         x = lane(V, b, sz, first + i)
         p = (sextn(x, esize) if signed else x) * y
@@ -134,7 +134,7 @@ def velem_fp(op, w, imm, pc, R, V, st, a, b, c, d):
     y = element(V, sz, c, fld(op, w, T.FLD_H), fld(op, w, T.FLD_L))
     fpcr = R[FPCR]
     n = 1 if scalar else (4 if q else 2) >> (sz - 2)
-    res = np.empty(4, np.int64)
+    res = V.tmp
     for i in range(n):
         x = lane(V, b, sz, i)
         if mul:
@@ -161,7 +161,7 @@ def velem_sqdmulh(op, w, imm, pc, R, V, st, a, b, c, d):
     rnd = 1 if op == T.SQRDMULH_vi or op == T.SQRDMULH_si else 0
     y = sextn(element(V, sz, c, fld(op, w, T.FLD_H), fld(op, w, T.FLD_L)), esize)
     n = 1 if scalar else (16 if q else 8) >> sz
-    res = np.empty(8, np.int64)
+    res = V.tmp
     qc = False
     for i in range(n):
         r, f = doubling_mul_high(sextn(lane(V, b, sz, i), esize), y, esize, rnd)
@@ -188,7 +188,7 @@ def velem_sqdml(op, w, imm, pc, R, V, st, a, b, c, d):
     y = sx(element(V, sz, c, fld(op, w, T.FLD_H), fld(op, w, T.FLD_L)), esize, True)
     n = 1 if scalar else 8 >> sz
     first = n if q and not scalar else 0
-    res = np.empty(4, np.int64)
+    res = V.tmp
     qc = False
     for i in range(n):
         x = sx(lane(V, b, sz, first + i), esize, True)

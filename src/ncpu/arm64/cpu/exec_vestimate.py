@@ -26,7 +26,7 @@ def vestimate(op, w, imm, pc, R, V, st, a, b, c, d):
     dbl = sz == 3
     fpcr = R[FPCR]
     n = 1 if scalar else (4 if q else 2) >> (sz - 2)
-    res = np.empty(4, np.int64)
+    res = V.tmp
     flags = 0
     for i in range(n):
         x = lane(V, b, sz, i)
@@ -60,7 +60,7 @@ def vstep(op, w, imm, pc, R, V, st, a, b, c, d):
     dbl = sz == 3
     fpcr = R[FPCR]
     n = 1 if scalar else (4 if q else 2) >> (sz - 2)
-    res = np.empty(4, np.int64)
+    res = V.tmp
     flags = 0
     for i in range(n):
         x, y = lane(V, b, sz, i), lane(V, c, sz, i)

@@ -40,7 +40,7 @@ def vfhm(op, w, imm, pc, R, V, st, a, b, c, d):
     y = element(V, 1, c, fld(op, w, T.FLD_H), fld(op, w, T.FLD_L)) if by_element else 0
     fpcr = R[FPCR]
     flags = np.int64(0)
-    res = np.empty(4, np.int64)
+    res = V.tmp
     for i in range(n):
         x = half_to_single(lane(V, b, 1, first + i) ^ neg)
         m = half_to_single(y if by_element else lane(V, c, 1, first + i))

@@ -206,7 +206,7 @@ def three_lanes(op, w, R, V, a, b, c):
     kind = KIND3[op]
     fpcr = R[FPCR]
     n = (4 if q else 2) >> (sz - 2)
-    res = np.empty(4, np.int64)
+    res = V.tmp
     for i in range(n):
         x, y, acc = lane(V, b, sz, i), lane(V, c, sz, i), lane(V, a, sz, i)
         res[i] = three_lane(kind, x, y, acc, dbl, fpcr)
@@ -278,7 +278,7 @@ def vfp_pairwise(op, w, imm, pc, R, V, st, a, b, c, d):
     dbl = sz == 3
     kind = KIND_PAIR[op]
     n = (4 if q else 2) >> (sz - 2)
-    res = np.empty(4, np.int64)
+    res = V.tmp
     for i in range(n):
         src = b if 2 * i < n else c
         j = (2 * i) % n
@@ -321,7 +321,7 @@ def vfp_two(op, w, imm, pc, R, V, st, a, b, c, d):
     kind, mode = KIND2[op], MODE2[op]
     fpcr = R[FPCR]
     n = (4 if q else 2) >> (sz - 2)
-    res = np.empty(4, np.int64)
+    res = V.tmp
     for i in range(n):
         x = lane(V, b, sz, i)
         res[i] = two_lane(kind, mode, x, dbl, fpcr)
@@ -346,7 +346,7 @@ def vfp_convert_width(op, w, imm, pc, R, V, st, a, b, c, d):
     low one kept); FCVTL(2): the low (upper) two single lanes to double."""
     q = fld(op, w, T.FLD_Q)
     fpcr = R[FPCR]
-    res = np.empty(2, np.int64)
+    res = V.tmp
     if op == T.FCVTN_v:
         for i in range(2):
             x = lane(V, b, 3, i)

@@ -45,7 +45,7 @@ def vmisc_lanes(op, w, imm, pc, R, V, st, a, b, c, d):
     esize = 8 << sz
     m = np.int64(-1) if sz == 3 else (np.int64(1) << esize) - 1
     n = (16 if q else 8) >> sz
-    res = np.empty(16, np.int64)
+    res = V.tmp
     for i in range(n):
         x = lane(V, b, sz, i)
         s = x if sz == 3 else sextn(x, esize)
@@ -87,7 +87,7 @@ def vmisc_rev(op, w, imm, pc, R, V, st, a, b, c, d):
     cont = 8 if op == T.REV64_v else 4 if op == T.REV32_v else 2
     per = cont >> sz                                 # lanes per container
     n = (16 if q else 8) >> sz
-    res = np.empty(16, np.int64)
+    res = V.tmp
     for i in range(n):
         base = (i // per) * per
         res[i] = lane(V, b, sz, base + per - 1 - (i - base))
@@ -104,7 +104,7 @@ def vmisc_pairwise_long(op, w, imm, pc, R, V, st, a, b, c, d):
     signed = op == T.SADDLP_v or op == T.SADALP_v
     acc = op == T.SADALP_v or op == T.UADALP_v
     n = (8 if q else 4) >> sz
-    res = np.empty(8, np.int64)
+    res = V.tmp
     for i in range(n):
         x, y = lane(V, b, sz, 2 * i), lane(V, b, sz, 2 * i + 1)
         if signed:
@@ -121,7 +121,7 @@ def vmisc_saturating(op, w, imm, pc, R, V, st, a, b, c, d):
     kind = QACC if op == T.SUQADD_v or op == T.USQADD_v else QABSNEG
     u = 1 if op == T.USQADD_v or op == T.SQNEG_v else 0
     n = (16 if q else 8) >> sz
-    res = np.empty(16, np.int64)
+    res = V.tmp
     qc = False
     for i in range(n):
         r, f = misc_lane(kind, u, lane(V, b, sz, i), lane(V, a, sz, i), 8 << sz)
@@ -153,7 +153,7 @@ def vmisc_shll(op, w, imm, pc, R, V, st, a, b, c, d):
     sz = fld(op, w, T.FLD_SIZE)
     cnt = 8 >> sz
     off = cnt if q else 0
-    res = np.empty(8, np.int64)
+    res = V.tmp
     for i in range(cnt):
         res[i] = lane(V, b, sz, off + i) << (8 << sz)
     write_lanes(V, a, sz + 1, res, cnt, 1)

@@ -34,7 +34,7 @@ def vrdm(op, w, imm, pc, R, V, st, a, b, c, d):
     n = 1 if scalar else (16 if q else 8) >> sz
     hi = (np.int64(1) << (esize - 1)) - 1
     lo = -hi - 1
-    res = np.empty(8, np.int64)
+    res = V.tmp
     qc = False
     for i in range(n):
         x = sextn(lane(V, b, sz, i), esize)

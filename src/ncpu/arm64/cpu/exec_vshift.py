@@ -120,7 +120,7 @@ def vshift_round_sat(op, w, imm, pc, R, V, st, a, b, c, d):
     sg = RS_SIGNED[op] == 1
     out_signed = op == T.SQSHL_vi or op == T.SQSHL_si     # SQSHLU: signed in, unsigned out
     n = 1 if SCALAR[op] else (16 if q else 8) >> sz
-    res = np.empty(16, np.int64)
+    res = V.tmp
     qc = False
     for i in range(n):
         x = sx(lane(V, b, sz, i), esize, sg)
@@ -174,7 +174,7 @@ def vshift_fixed(op, w, imm, pc, R, V, st, a, b, c, d):
     uns = op == T.UCVTF_vfix or op == T.FCVTZU_vfix or op == T.UCVTF_sfix or op == T.FCVTZU_sfix
     width = 8 << sz
     n = 1 if SCALAR[op] else (16 if q else 8) >> sz
-    res = np.empty(4, np.int64)
+    res = V.tmp
     for i in range(n):
         x = lane(V, b, sz, i)
         R[FPSR] |= fixed_flags(x, to_fp, dbl, width, uns, fb)

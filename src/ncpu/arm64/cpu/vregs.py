@@ -1,7 +1,13 @@
 """Typed views of the SIMD&FP register file for compiled code.
 
 One uint64[32, 2] array (CpuState.v) seen as lanes of every width, so an
-executor indexes the lane it needs without bit fiddling.
+executor indexes the lane it needs without bit fiddling; and `tmp`, 16 int64
+lanes of scratch where a SIMD executor collects its result before writing it
+(the destination may also be a source).  The scratch is not state: nothing
+reads it before writing it, and no executor that fills it calls another that
+does.  It replaced an `np.empty` per instruction, whose heap allocation also
+made loading any such executor from the cache import numba's array module
+(about 20 ms of a start-up).
 """
 from collections import namedtuple
 
@@ -9,12 +15,12 @@ import numpy as np
 
 from .jit import njit
 
-VR = namedtuple("VR", "d b h s f32 f64")
+VR = namedtuple("VR", "d b h s f32 f64 tmp")
 
 
 def vr_views(v: np.ndarray) -> VR:
     return VR(v.view(np.int64), v.view(np.uint8), v.view(np.uint16), v.view(np.uint32),
-              v.view(np.float32), v.view(np.float64))
+              v.view(np.float32), v.view(np.float64), np.empty(16, np.int64))
 
 
 @njit(cache=True)
