@@ -157,7 +157,7 @@ def test_a_cache_hit_loads_no_registry_and_a_later_compile_still_finds_them(tmp_
 
     src = tmp_path / "src"
     (src / "ncpu").mkdir(parents=True)
-    for name in ("__init__.py", "jitcache.py", "cachedir.py"):
+    for name in ("__init__.py", "jitcache.py", "cachedir.py", "runtime_cache.py"):
         shutil.copy(SRC / "ncpu" / name, src / "ncpu" / name)
     (src / "ncpu" / "probe_squares.py").write_text(ALLOCATES)
     env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_") and k != "NCPU_CACHE_DIR"}
@@ -219,7 +219,7 @@ def test_an_edit_recompiles_the_functions_that_reach_it_and_no_other(tmp_path):
 
     src = tmp_path / "src"
     (src / "ncpu").mkdir(parents=True)
-    for name in ("__init__.py", "jitcache.py", "cachedir.py"):
+    for name in ("__init__.py", "jitcache.py", "cachedir.py", "runtime_cache.py"):
         shutil.copy(SRC / "ncpu" / name, src / "ncpu" / name)
     for name, text in (("probe_dep", PROBE_DEP), ("probe_uses", PROBE_USES), ("probe_alone", PROBE_ALONE)):
         (src / "ncpu" / f"{name}.py").write_text(text)
@@ -358,3 +358,22 @@ def test_the_loop_passes_what_its_callees_by_address_take():
             regs = "m_dc_regs" if k == "k" else "rg"
             assert args.replace("[row, i]", "").split(", ") == [*cold[:7], regs, "mp", "steps"]
             assert cold[7:] == ["rg", "mp", "steps"]
+
+
+# numba's import as jitcache.install does it: what it imported, whether it reads a config file, and
+# that both modules stay importable afterwards
+OPTIONAL = ("import sys\nfrom ncpu import jitcache\njitcache.install()\nimport numba.core.config as config\n"
+            "print('scipy' in sys.modules, 'yaml' in sys.modules, config._HAVE_YAML, int(config.OPT))\n"
+            "import scipy, yaml\nprint('importable')")
+
+
+@pytest.mark.parametrize("config_file, expected", [(None, "False False False 3"),
+                                                   ("OPT: '1'\n", "False True True 1")])
+def test_numba_is_imported_without_scipy_and_without_yaml_unless_a_config_file_needs_it(
+        tmp_path, config_file, expected):
+    if config_file is not None:
+        (tmp_path / ".numba_config.yaml").write_text(config_file)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
+    out = subprocess.run([sys.executable, "-c", OPTIONAL], env={**env, "PYTHONPATH": str(SRC)},
+                         cwd=tmp_path, capture_output=True, text=True, check=True).stdout.split("\n")
+    assert out[:2] == [expected, "importable"]

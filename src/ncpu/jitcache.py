@@ -215,25 +215,37 @@ def _locator_class():
 
 
 @contextlib.contextmanager
-def _numba_without_scipy():
-    """Import numba without letting it import scipy.
+def _numba_without_optional_imports():
+    """Import numba without letting it import scipy, or yaml when it has no file to read.
 
-    Why: numba's import imports scipy to check its version (0.01-0.02 s of
+    Why scipy: numba's import imports scipy to check its version (0.01-0.02 s of
     CPU), and numba's linear-algebra module probes for BLAS by importing
     scipy.linalg (about 0.15 s) when numba's registries are loaded.  Our
     compiled code calls no BLAS routine; a run whose functions all come from
     the cache loads no registry (see _cache_loader), and a run that compiles
-    loads them, scipy included, as plain numba does.  Nothing is hidden when
-    scipy or numba is already loaded."""
-    if "numba" in sys.modules or "scipy" in sys.modules:
+    loads them, scipy included, as plain numba does.
+
+    Why yaml: numba imports it (about 0.03 s) to read `.numba_config.yaml` from
+    the working directory, where it looks at its import and before each
+    compile.  Where that file exists when numba is imported, yaml is imported
+    as numba does (one created later, while nCPU runs, gets numba's warning
+    that yaml is missing).
+
+    Nothing is hidden from a process that has loaded numba (or the module) already."""
+    if "numba" in sys.modules:
         yield
         return
-    sys.modules["scipy"] = None          # `import scipy` raises ImportError while numba imports
+    hidden = [name for name in ("scipy", "yaml") if name not in sys.modules]
+    if os.path.isfile(".numba_config.yaml") and "yaml" in hidden:
+        hidden.remove("yaml")
+    for name in hidden:
+        sys.modules[name] = None          # `import name` raises ImportError while numba imports
     try:
         yield
     finally:
-        if sys.modules.get("scipy", 0) is None:
-            del sys.modules["scipy"]
+        for name in hidden:
+            if sys.modules.get(name, 0) is None:
+                del sys.modules[name]
 
 
 def _cache_loader(original, locator):
@@ -265,7 +277,7 @@ def _cache_loader(original, locator):
 def install():
     """Put our locator first in numba's list and our cache loader in place (idempotent);
     returns the locator class."""
-    with _numba_without_scipy():
+    with _numba_without_optional_imports():
         import numba  # noqa: F401
         from numba.core import caching
 
