@@ -178,3 +178,31 @@ def test_the_loop_compiles_to_the_same_code_as_with_numbas_lowering():
     ours.compile(sig)
     numbas.compile(sig)
     assert _optimised_ir(ours) == _optimised_ir(numbas)
+
+
+def test_a_slow_path_function_stays_a_call_and_an_ordinary_one_is_inlined():
+    """slow_path gives LLVM's noinline (guest_access's slow paths rely on it); the same body
+    unmarked is inlined into its caller, so the call is the mark's doing."""
+    from ncpu.arm64.cpu.jit import njit
+
+    def body():                  # a new Python function each time: the mark is per function
+        def body(x):
+            return x * 3 + 1
+        return body
+
+    kept = lean_lowering.slow_path(njit(body()))
+    inlined = njit(body())
+
+    def caller_of(callee):
+        @njit
+        def caller(x):
+            return callee(x) + callee(x + 1)
+        return caller
+
+    for callee, calls in ((kept, 2), (inlined, 0)):
+        caller = caller_of(callee)
+        assert caller(4) == 13 + 16
+        [ir] = caller.inspect_llvm().values()
+        caller_ir = ir[ir.index("define ", ir.index("caller")):]
+        caller_ir = caller_ir[:caller_ir.index("\n}\n")]
+        assert len(re.findall(r"call .*@.*body", caller_ir)) == calls, caller_ir

@@ -342,12 +342,37 @@ def _rare_calls(module: ast.AST) -> set[str]:
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in RARE}
 
 
+# guest_access's slow paths, called as `load(m, st, ...)` in a family: the loop's copies call them
+# through its frame pointer `cp`, as calls LLVM keeps (guest_access's docstring says why).  Not
+# native.py's row functions: page code with the calls ran 10-20% slower (docs/arm64.md, "Slow
+# paths out of the loop")
+SLOW_PATHS = {"load": "slow_load", "store": "slow_store", "writable": "slow_writable"}
+
+
+class _SlowPathCalls(ast.NodeTransformer):
+    """`load(m, st, x...)` -> `slow_load(cp, x...)` where `load` is guest_access's."""
+
+    def __init__(self, family_globals: dict):
+        from . import guest_access
+        self.names = {n for n in SLOW_PATHS if family_globals.get(n) is getattr(guest_access, n)}
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if (isinstance(node.func, ast.Name) and node.func.id in self.names
+                and [ast.unparse(a) for a in node.args[:2]] == ["m", "st"]):
+            return ast.Call(ast.Name(SLOW_PATHS[node.func.id], ast.Load()),
+                            [ast.Name("cp", ast.Load()), *node.args[2:]], node.keywords)
+        return node
+
+
 def _row_code(name: str, numbers: dict[str, int] | None = None) -> tuple[str, set[str]]:
     """The row's body as loop code, and the global names it uses; given `numbers` (the loop's
     copy: cold_rows' functions and their fp entries), a rare case calls the family's cold_rows
-    function instead (_leave_for_rare)."""
+    function instead (_leave_for_rare), and the slow paths of loads and stores are calls through
+    `cp` (SLOW_PATHS)."""
     module, local_names = row_body(name)
     if numbers is not None:
+        module = _SlowPathCalls(EXECUTOR[name].py_func.__globals__).visit(module)
         module.body = _leave_for_rare(name, module.body, numbers)
         if _rare_calls(module):
             raise ValueError(f"{name}: a rare case (rows.rare) is called at the top of the family's body only")
@@ -359,7 +384,7 @@ def _row_code(name: str, numbers: dict[str, int] | None = None) -> tuple[str, se
     used = {n.id for n in ast.walk(module) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
     prefixed = {f"{name.lower()}_{v}" for v in local_names}
     hoisted = {f"{t}_{f}" for t, fields in HOISTED.items() for f in fields}
-    free = used - prefixed - set(LOOP_NAMES) - hoisted - set(dir(builtins)) - {"T", "np"} - RARE_CALL_NAMES
+    free = used - prefixed - set(LOOP_NAMES) - hoisted - set(dir(builtins)) - {"T", "np", "cp"} - RARE_CALL_NAMES
     return ast.unparse(module), free
 
 
@@ -376,6 +401,8 @@ def _home(name: str) -> str:
     """The module the loop imports a family's global from: where a function is defined,
     else the first family module (by name) holding it, so that the output does not
     depend on the order in which the families were imported."""
+    if name in SLOW_PATHS.values():
+        return "guest_access"
     homes = sorted(fn.py_func.__module__ for fn in EXECUTOR.values() if name in fn.py_func.__globals__)
     obj = sys.modules[homes[0]].__dict__[name]
     defined = getattr(getattr(obj, "py_func", obj), "__module__", None)

@@ -4,13 +4,25 @@ Faults do not raise: they record (R_FAULT, address, access) in the stop array
 `st` (stops.fault) and return 0; the executor then leaves the instruction unretired.
 Stores into a page that holds decoded code reset that page's decode-cache
 row, which is how self-modifying and JIT-written code stays correct.
+
+The loop's copies of the load and store rows (gen_loop) inline the access
+within one mapped page and call `slow_load`, `slow_store` or `slow_writable`
+for the rest (a page crossing, a fault): calls that LLVM keeps as calls
+(lean_lowering.slow_path), taking the loop's frame pointer `cp`
+(calls.pointer_to of its `(R, V, st, m)`) rather than the memory arrays, which
+numba would pass as about a hundred values.  Inlined, each of the loop's 48
+sites carried about 180 LLVM instructions of code that almost never runs.
+native.py's page functions keep them inlined: there the calls made the pages'
+code slower (docs/arm64.md, "Slow paths out of the loop").
 """
 import numpy as np
 from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
+from .borrowed import borrowed_at
 from .jit import njit
+from .lean_lowering import slow_path
 from .memory import NPAGES
 from .rows import inlined
 from .stops import A_READ, A_WRITE, fault
@@ -173,3 +185,27 @@ def store(m, st, addr, size, val):
         row = _row(m, a >> 12, 2)
         _touch_code(m, a >> 12)
         m.data[(row << 12) + (a & 4095)] = (val >> (8 * i)) & 0xFF
+
+
+@slow_path
+@njit(cache=True)
+def slow_load(cp, addr, size):
+    """`load`, for the loop's copies of the rows (module docstring)."""
+    R, V, st, m = borrowed_at(cp)
+    return load(m, st, addr, size)
+
+
+@slow_path
+@njit(cache=True)
+def slow_store(cp, addr, size, val):
+    """`store`, for the loop's copies of the rows (module docstring)."""
+    R, V, st, m = borrowed_at(cp)
+    store(m, st, addr, size, val)
+
+
+@slow_path
+@njit(cache=True)
+def slow_writable(cp, addr, size):
+    """`writable`, for the loop's copies of the rows (module docstring)."""
+    R, V, st, m = borrowed_at(cp)
+    return writable(m, st, addr, size)

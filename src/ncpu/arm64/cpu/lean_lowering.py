@@ -22,6 +22,11 @@ no load of a slot's old value before storing over it (dead as well).  Together t
 LLVM's result (its jump threading differed) and the tight loop ran 8% slower; the second
 alone already changed it.
 
+A function registered with `slow_path` gets LLVM's `noinline`: its callers keep a call
+(guest_access's slow paths, which every load and store site of the loop would otherwise carry
+inlined).  Adding `cold` as well made native page builds about a third dearer (codegen 5-6 ms
+per guest instruction against 3), so it is not added.
+
 Every function `jit.njit` makes is lowered this way: `LeanCompiler` is numba's nopython
 pipeline with `LeanNativeLowering` in place of numba's lowering pass (run.py's loop pipeline
 makes the same swap).
@@ -50,8 +55,23 @@ class _ArrayFields:
             builder.extract_value(value, model.get_field_position(f)) for f in ("data", "shape", "strides"))
 
 
+_SLOW_PATHS: set = set()        # the Python functions of slow_path's dispatchers
+
+
+def slow_path(dispatcher):
+    """Mark a `jit.njit` function as one its callers rarely call (decorator, above @njit): LLVM
+    keeps it out of line."""
+    _SLOW_PATHS.add(dispatcher.py_func)
+    return dispatcher
+
+
 class LeanLower(Lower):
-    """numba's Lower, with the two changes of the module docstring."""
+    """numba's Lower, with the changes of the module docstring."""
+
+    def setup_function(self, fndesc):
+        super().setup_function(fndesc)
+        if self.func_ir.func_id.func in _SLOW_PATHS:
+            self.function.attributes.add("noinline")
 
     def _counted(self, ty) -> bool:
         return self.context.data_model_manager[ty].contains_nrt_meminfo()
