@@ -116,14 +116,14 @@ def test_each_cold_family_has_its_own_function():
     family's, so that a program compiles only the families it runs."""
     from ncpu.arm64.cpu import cold_rows, run
     for name in gen_loop.cold_rows():
-        group = cold_rows.GROUPS[run.COLD_GROUP[T.BY_NAME_ID[name]]]
+        group = cold_rows.group(run.COLD_GROUP[T.BY_NAME_ID[name]])
         assert group.__name__ == "cold_" + EXECUTOR[name].__name__, name
     rare = gen_loop.rare_groups()
-    assert len(cold_rows.GROUPS) == len({EXECUTOR[n] for n in gen_loop.cold_rows()}) + len(rare)
+    assert len(cold_rows.GROUP_HOMES) == len({EXECUTOR[n] for n in gen_loop.cold_rows()}) + len(rare)
     for name in gen_loop.rows():                    # -1, or the function that runs its rare case
         k = run.COLD_GROUP[T.BY_NAME_ID[name]]
         assert k == -1 if "cold_" + EXECUTOR[name].__name__ not in rare else \
-            cold_rows.GROUPS[k].__name__ == "cold_" + EXECUTOR[name].__name__, name
+            cold_rows.group(k).__name__ == "cold_" + EXECUTOR[name].__name__, name
 
 
 def test_rare_cases_run_out_of_the_loop():
@@ -174,9 +174,9 @@ def test_a_cold_family_is_compiled_inside_its_function():
     """numba inlines a cold family into its cold_rows function (rows.INLINE_INTO): the
     family's code is compiled there, not also as a function of its own that it calls.  The
     same call from any other module stays a call."""
-    from ncpu.arm64.cpu import cold_rows
+    from ncpu.arm64.cpu.cold_rows.exec_vmove import cold_vdup
     family = "10exec_vmove4vdup"                    # exec_vmove.vdup, as numba mangles it
-    inlined = _compiled_ir(cold_rows.cold_vdup.py_func)
+    inlined = _compiled_ir(cold_vdup.py_func)
     assert "9cold_vdup" in inlined and family not in inlined
     assert family in _compiled_ir(_cold_vdup_elsewhere)
 
@@ -238,3 +238,17 @@ def test_loop_matches_family(name):
         assert got[:NREGS].tolist() == expected[:NREGS].tolist(), f"{name} {w:#010x}"
         assert state.v.tolist() == state2.v.tolist(), f"{name} {w:#010x}: vector registers"
         assert mem.read(DATA, 0x2000) == mem2.read(DATA, 0x2000), f"{name} {w:#010x}: memory"
+
+
+def test_cold_rows_imports_a_module_when_one_of_its_functions_is_first_asked_for():
+    """A process imports only the cold_rows modules of the families it runs (a fresh process:
+    this one has imported them all)."""
+    import subprocess
+    import sys
+
+    probe = ("import sys\nfrom ncpu.arm64.cpu import cold_rows\n"
+             "loaded = lambda: sorted(m for m in sys.modules if m.startswith('ncpu.arm64.cpu.cold_rows.'))\n"
+             "print(loaded())\nprint(cold_rows.group(0).__name__, cold_rows.GROUP_HOMES[0])\nprint(loaded())\n")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == ["[]", "cold_supervisor_call ('exec_int', 'cold_supervisor_call')",
+                                "['ncpu.arm64.cpu.cold_rows.exec_int']"]

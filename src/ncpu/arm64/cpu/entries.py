@@ -1,6 +1,6 @@
 """The executors the hot loop calls by address (calls.py), and their addresses.
 
-run.py reads `addresses(...)[k]`: cold_rows.GROUPS[k], one function per cold family
+run.py reads `addresses(...)[k]`: cold_rows.group(k), one function per cold family
 (run.COLD_GROUP gives each row's k), then one per family of the loop's with a rare case
 (rows.rare), each resolved the first time one of its rows (or rare cases) runs, so a program
 compiles only the families it uses.  run.py does not import
@@ -11,13 +11,13 @@ import numpy as np
 from numba import typeof, types
 
 from .calls import signature
-from .cold_rows import GROUPS
+from .cold_rows import GROUP_HOMES, group
 from .native import threshold
 from .run import NATIVE
 
-# the array `addresses` returns: the address of GROUPS[k] at k, then (at NATIVE, = len(GROUPS))
+# the array `addresses` returns: the address of group(k) at k, then (at NATIVE, = len(GROUP_HOMES))
 # native.py's threshold
-assert NATIVE == len(GROUPS), "run python -m ncpu.arm64.cpu.gen_loop"
+assert NATIVE == len(GROUP_HOMES), "run python -m ncpu.arm64.cpu.gen_loop"
 _SCALAR = types.int64
 _resolved: dict[tuple, np.ndarray] = {}
 
@@ -46,7 +46,7 @@ def resolve(fp: np.ndarray, k: int, R, V, st, m) -> None:
     long as its dispatcher (a module global).  The memory arrays are passed by address
     (calls.pointer_to)."""
     assert 0 <= k < NATIVE, k
-    fp[k] = _address(GROUPS[k], group_signature(R, V, st, m))
+    fp[k] = _address(group(k), group_signature(R, V, st, m))
 
 
 def group_signature(R, V, st, m):

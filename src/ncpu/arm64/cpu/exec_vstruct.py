@@ -2,7 +2,7 @@
 one row per form): LD1-LD4/ST1-ST4 of whole registers (LD1/ST1 consecutive, LD2-LD4/ST2-ST4
 interleaved element by element), of one lane, and LD1R-LD4R (each element into every lane).
 
-They run out of line (cold=True): cold_rows.cold_vstruct_multiple and _single call them, with the memory arrays it
+They run out of line (cold=True): cold_rows' cold_vstruct_multiple and _single call them, with the memory arrays it
 receives by address from the loop (calls.pointer_to).  A structure that lies inside one
 mapped page is copied byte by byte between the backing store and the registers' bytes (V.b:
 lanes are little-endian, like the guest's memory), with no call per element (a call that

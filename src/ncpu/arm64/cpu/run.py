@@ -75,7 +75,7 @@ DISPATCHED[np.array([
     231, 232, 234, 250, 251, 252, 253, 254, 255, 256, 257, 297, 305, 309, 496, 497, 498, 499,
     505, 510, 518, 519, 548, 549, 550, 551, 552, 553, 554
 ])] = True
-# each row's function of cold_rows (GROUPS[k], whose address is fp[k]); -1: a row the loop runs,
+# each row's function of cold_rows (cold_rows.group(k), whose address is fp[k]); -1: a row the loop runs,
 # without a rare case (rows.rare) that its copy calls that function for
 COLD_GROUP = np.array([
     -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,

@@ -7,62 +7,90 @@ calls the family with the row's operands, in a module named after the family's. 
 resolves each the first time one of its rows runs, so a program compiles only the families
 it uses.  rg: the row's register fields packed a byte each; mp: the address of the loop's
 memory arrays (calls.pointer_to).
-"""
-from .exec_int import (
-    cold_supervisor_call, cold_software_breakpoint, cold_read_system_register,
-    cold_write_system_register, cold_system_instruction,
-)
-from .exec_mem import (
-    cold_ldst_exclusive, cold_compare_and_swap, cold_compare_and_swap_pair,
-    cold_atomic_memory_op,
-)
-from .exec_vstruct import cold_vstruct_multiple, cold_vstruct_single
-from .exec_fp import (
-    cold_fp_minmax, cold_fp_unary, cold_fp_fixed, cold_fp_arith, cold_fsqrt, cold_fp_fma,
-    cold_fcmp,
-)
-from .exec_vmove import cold_vdup, cold_vins, cold_vmov_to_general, cold_vmovi, cold_vorr_bic_imm
-from .exec_vec3 import cold_vec3_saturating, cold_vec3_elementwise, cold_vec3_pairwise
-from .exec_vrdm import cold_vrdm
-from .exec_vdiff import cold_vdiff_long, cold_vdiff_narrow_high, cold_vdiff_sqdm, cold_vdiff_pmull
-from .exec_vmisc import (
-    cold_vmisc_rev, cold_vmisc_pairwise_long, cold_vmisc_saturating, cold_vmisc_lanes,
-    cold_vmisc_narrow, cold_vmisc_shll,
-)
-from .exec_vfparith import (
-    cold_vfp_three, cold_vfp_hot, cold_vfp_pairwise, cold_vfp_three_scalar, cold_vfp_two,
-    cold_vfp_convert_width, cold_vfp_two_scalar, cold_vfp_pair_scalar, cold_vfp_across,
-)
-from .exec_vestimate import cold_vstep, cold_vestimate, cold_vcvtxn
-from .exec_vfhm import cold_vfhm
-from .exec_vscalar import (
-    cold_scalar_int, cold_scalar_saturating3, cold_scalar_saturating2, cold_scalar_narrow,
-    cold_dup_scalar,
-)
-from .exec_vacross import cold_vacross
-from .exec_velem import (
-    cold_velem_int, cold_velem_long, cold_velem_sqdml, cold_velem_sqdmulh, cold_velem_fp,
-)
-from .exec_vshift import (
-    cold_vshift_round_sat, cold_vshift_swar, cold_vshift_narrow, cold_vshift_fixed,
-)
-from .exec_vperm import cold_vtable
 
-# in run.COLD_GROUP's numbering: the address of GROUPS[k] is the loop's fp[k]
-GROUPS = (
-    cold_supervisor_call, cold_software_breakpoint, cold_read_system_register,
-    cold_write_system_register, cold_system_instruction, cold_ldst_exclusive,
-    cold_compare_and_swap, cold_compare_and_swap_pair, cold_atomic_memory_op,
-    cold_vstruct_multiple, cold_vstruct_single, cold_fp_minmax, cold_fp_unary, cold_fp_fixed,
-    cold_vdup, cold_vins, cold_vmov_to_general, cold_vmovi, cold_vorr_bic_imm,
-    cold_vec3_saturating, cold_vec3_elementwise, cold_vec3_pairwise, cold_vrdm, cold_vdiff_long,
-    cold_vdiff_narrow_high, cold_vdiff_sqdm, cold_vdiff_pmull, cold_vmisc_rev,
-    cold_vmisc_pairwise_long, cold_vmisc_saturating, cold_vmisc_lanes, cold_vmisc_narrow,
-    cold_vmisc_shll, cold_vfp_three, cold_vfp_hot, cold_vfp_pairwise, cold_vstep, cold_vfhm,
-    cold_vfp_three_scalar, cold_vfp_two, cold_vfp_convert_width, cold_vestimate, cold_vcvtxn,
-    cold_vfp_two_scalar, cold_scalar_int, cold_vfp_pair_scalar, cold_vacross, cold_vfp_across,
-    cold_velem_int, cold_velem_long, cold_velem_sqdml, cold_velem_sqdmulh, cold_velem_fp,
-    cold_scalar_saturating3, cold_scalar_saturating2, cold_scalar_narrow, cold_dup_scalar,
-    cold_vshift_round_sat, cold_vshift_swar, cold_vshift_narrow, cold_vshift_fixed, cold_vtable,
-    cold_fp_arith, cold_fsqrt, cold_fp_fma, cold_fcmp,
+A function's module is imported when the function is first asked for (`group`), so a
+process imports the modules of the families it runs only (importing all of them, and the
+family modules they import, took about 23 ms of every `ncpu arm64` start-up).
+"""
+from importlib import import_module
+
+# in run.COLD_GROUP's numbering, (module, function): the address of group(k) is the loop's fp[k]
+GROUP_HOMES = (
+    ("exec_int", "cold_supervisor_call"),
+    ("exec_int", "cold_software_breakpoint"),
+    ("exec_int", "cold_read_system_register"),
+    ("exec_int", "cold_write_system_register"),
+    ("exec_int", "cold_system_instruction"),
+    ("exec_mem", "cold_ldst_exclusive"),
+    ("exec_mem", "cold_compare_and_swap"),
+    ("exec_mem", "cold_compare_and_swap_pair"),
+    ("exec_mem", "cold_atomic_memory_op"),
+    ("exec_vstruct", "cold_vstruct_multiple"),
+    ("exec_vstruct", "cold_vstruct_single"),
+    ("exec_fp", "cold_fp_minmax"),
+    ("exec_fp", "cold_fp_unary"),
+    ("exec_fp", "cold_fp_fixed"),
+    ("exec_vmove", "cold_vdup"),
+    ("exec_vmove", "cold_vins"),
+    ("exec_vmove", "cold_vmov_to_general"),
+    ("exec_vmove", "cold_vmovi"),
+    ("exec_vmove", "cold_vorr_bic_imm"),
+    ("exec_vec3", "cold_vec3_saturating"),
+    ("exec_vec3", "cold_vec3_elementwise"),
+    ("exec_vec3", "cold_vec3_pairwise"),
+    ("exec_vrdm", "cold_vrdm"),
+    ("exec_vdiff", "cold_vdiff_long"),
+    ("exec_vdiff", "cold_vdiff_narrow_high"),
+    ("exec_vdiff", "cold_vdiff_sqdm"),
+    ("exec_vdiff", "cold_vdiff_pmull"),
+    ("exec_vmisc", "cold_vmisc_rev"),
+    ("exec_vmisc", "cold_vmisc_pairwise_long"),
+    ("exec_vmisc", "cold_vmisc_saturating"),
+    ("exec_vmisc", "cold_vmisc_lanes"),
+    ("exec_vmisc", "cold_vmisc_narrow"),
+    ("exec_vmisc", "cold_vmisc_shll"),
+    ("exec_vfparith", "cold_vfp_three"),
+    ("exec_vfparith", "cold_vfp_hot"),
+    ("exec_vfparith", "cold_vfp_pairwise"),
+    ("exec_vestimate", "cold_vstep"),
+    ("exec_vfhm", "cold_vfhm"),
+    ("exec_vfparith", "cold_vfp_three_scalar"),
+    ("exec_vfparith", "cold_vfp_two"),
+    ("exec_vfparith", "cold_vfp_convert_width"),
+    ("exec_vestimate", "cold_vestimate"),
+    ("exec_vestimate", "cold_vcvtxn"),
+    ("exec_vfparith", "cold_vfp_two_scalar"),
+    ("exec_vscalar", "cold_scalar_int"),
+    ("exec_vfparith", "cold_vfp_pair_scalar"),
+    ("exec_vacross", "cold_vacross"),
+    ("exec_vfparith", "cold_vfp_across"),
+    ("exec_velem", "cold_velem_int"),
+    ("exec_velem", "cold_velem_long"),
+    ("exec_velem", "cold_velem_sqdml"),
+    ("exec_velem", "cold_velem_sqdmulh"),
+    ("exec_velem", "cold_velem_fp"),
+    ("exec_vscalar", "cold_scalar_saturating3"),
+    ("exec_vscalar", "cold_scalar_saturating2"),
+    ("exec_vscalar", "cold_scalar_narrow"),
+    ("exec_vscalar", "cold_dup_scalar"),
+    ("exec_vshift", "cold_vshift_round_sat"),
+    ("exec_vshift", "cold_vshift_swar"),
+    ("exec_vshift", "cold_vshift_narrow"),
+    ("exec_vshift", "cold_vshift_fixed"),
+    ("exec_vperm", "cold_vtable"),
+    ("exec_fp", "cold_fp_arith"),
+    ("exec_fp", "cold_fsqrt"),
+    ("exec_fp", "cold_fp_fma"),
+    ("exec_fp", "cold_fcmp"),
 )
+
+
+def group(k: int):
+    """The function GROUP_HOMES[k] names, its module imported if it was not yet."""
+    module, name = GROUP_HOMES[k]
+    return getattr(import_module(f".{module}", __name__), name)
+
+
+def all_groups() -> tuple:
+    """Every function, in GROUP_HOMES' order (every module imported)."""
+    return tuple(group(k) for k in range(len(GROUP_HOMES)))
