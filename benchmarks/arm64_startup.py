@@ -1,12 +1,18 @@
 """Start-up of the command line: `ncpu arm64` on a static hello world, `ncpu run` on fibonacci.
 
-    python benchmarks/arm64_startup.py [--runs N]
+    python benchmarks/arm64_startup.py [--runs N] [--against OTHER_SRC]
 
 Builds a static AArch64 hello world with aarch64-linux-gnu-gcc (the ARM64
 part is skipped, with a message, when the cross compiler is missing), runs
 each command once to warm numba's cache and Python's bytecode cache, then
 runs it N more times, each in a fresh process, and prints the best and the
 median CPU time (user + system of the child process) and wall time.
+
+--against OTHER_SRC compares `ncpu arm64 hello` with another checkout's
+`src` directory (a git worktree of an older commit, say): the two run in
+alternation, each with caches of its own (in a temporary directory, warmed
+by one run first), so that a change of the host's speed during the series
+reaches both alike; prints each one's figures and every run's CPU time.
 
 The children run with bytecode caching on even where PYTHONDONTWRITEBYTECODE
 is set here: an installed package has its .pyc files, and compiling every
@@ -29,9 +35,9 @@ ROOT = Path(__file__).resolve().parents[1]
 HELLO_C = '#include <stdio.h>\nint main(){puts("hello");return 0;}\n'
 
 
-def _environment() -> dict:
+def _environment(src: Path = ROOT / "src") -> dict:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT / "src"), env.get("PYTHONPATH")) if p)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(src), env.get("PYTHONPATH")) if p)
     return env
 
 
@@ -50,12 +56,31 @@ def _one_run(argv: list[str], env: dict, expect: str) -> tuple[float, float]:
     return cpu, wall
 
 
+def _figures(cpu, wall) -> dict:
+    return {"cpu_best": min(cpu), "cpu_median": statistics.median(cpu),
+            "wall_best": min(wall), "wall_median": statistics.median(wall)}
+
+
 def measure(argv: list[str], runs: int, expect: str) -> dict:
     env = _environment()
     _one_run(argv, env, expect)          # warm: numba's cache, .pyc files
-    cpu, wall = zip(*(_one_run(argv, env, expect) for _ in range(runs)))
-    return {"cpu_best": min(cpu), "cpu_median": statistics.median(cpu),
-            "wall_best": min(wall), "wall_median": statistics.median(wall)}
+    return _figures(*zip(*(_one_run(argv, env, expect) for _ in range(runs))))
+
+
+def alternated(argv: list[str], runs: int, expect: str, sources: dict[str, Path], caches: Path) -> dict:
+    """{label: figures, with "cpu": every run's CPU s} for `argv` run under each source tree in
+    turn (the order swapped every round), each tree with its own numba and nCPU caches."""
+    envs = {}
+    for label, src in sources.items():
+        env = _environment(src)
+        env.update(NUMBA_CACHE_DIR=str(caches / label / "numba"), NCPU_CACHE_DIR=str(caches / label / "ncpu"))
+        _one_run(argv, env, expect)      # warm this tree's caches
+        envs[label] = env
+    times: dict[str, list] = {label: [] for label in sources}
+    for k in range(runs):
+        for label in (list(sources) if k % 2 == 0 else list(sources)[::-1]):
+            times[label].append(_one_run(argv, envs[label], expect))
+    return {label: {**_figures(*zip(*t)), "cpu": [c for c, _ in t]} for label, t in times.items()}
 
 
 def _row(label: str, figures: dict) -> str:
@@ -66,7 +91,11 @@ def _row(label: str, figures: dict) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=9, help="fresh processes per command after the warm-up")
+    parser.add_argument("--against", type=Path, metavar="OTHER_SRC",
+                        help="another checkout's src directory: compare `ncpu arm64 hello` with it, in alternation")
     args = parser.parse_args()
+    if args.against is not None and not (args.against / "ncpu" / "__init__.py").is_file():
+        raise SystemExit(f"--against {args.against}: not a src directory holding the ncpu package")
     ncpu = [sys.executable, "-m", "ncpu"]
     print(f"{args.runs} fresh processes per command, after one warm-up run; load average "
           f"{os.getloadavg()[0]:.1f} at the start")
@@ -79,6 +108,13 @@ def main() -> int:
             source, binary = Path(tmp) / "hello.c", Path(tmp) / "hello"
             source.write_text(HELLO_C)
             subprocess.run([gcc, "-static", "-O2", str(source), "-o", str(binary)], check=True)
+            if args.against is not None:
+                sources = {"this tree": ROOT / "src", str(args.against): args.against.resolve()}
+                for label, figures in alternated([*ncpu, "arm64", str(binary)], args.runs, "hello",
+                                                 sources, Path(tmp)).items():
+                    print(_row(f"ncpu arm64 hello, {label}"[:40], figures))
+                    print("    CPU s, in run order:", " ".join(f"{c:.3f}" for c in figures["cpu"]))
+                return 0
             print(_row("ncpu arm64 hello (static)", measure([*ncpu, "arm64", str(binary)], args.runs, "hello")))
     print(_row("ncpu run programs/fibonacci.asm", measure([*ncpu, "run", "programs/fibonacci.asm"], args.runs,
                                                          "halted after 215 steps")))
