@@ -15,6 +15,7 @@ that cannot be written leaves numba's compile as it was.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import os
@@ -45,17 +46,17 @@ def _load(ctx, path: Path):
 
 def _save(library, path: Path) -> None:
     data = pickle.dumps(library.serialize_using_object_code())
+    temporary = None
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".nrt-", delete=False) as out:
-            try:
-                out.write(data)
-            except OSError:
-                os.unlink(out.name)
-                raise
-        os.replace(out.name, path)     # whole or absent: a reader never sees half a file
-    except OSError:
-        pass                           # unwritable: the next process compiles again
+            temporary = out.name
+            out.write(data)
+        os.replace(temporary, path)     # whole or absent: a reader never sees half a file
+    except OSError:                     # unwritable: the next process compiles again
+        if temporary is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
 
 
 def _compile_runtime(ctx):
