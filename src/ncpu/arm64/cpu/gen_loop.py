@@ -8,7 +8,8 @@ gets `elif op == ID:` and a copy of the family's body in which `op` is that
 row's id, every `if` whose test is then a constant is folded away, locals are
 prefixed with the row's name, `m.pt`/`V.d` become the loop's own bindings
 (HOISTED) and `return X` becomes `pc = X`; helpers marked `@inlined` (rows.py)
-are copied in at their calls the same way.  A final `else: break` sends the
+are copied in at their calls the same way, and guest_access's slow paths of a load or store
+become calls through the loop's frame pointer (SLOW_PATHS).  A final `else: break` sends the
 other rows to the loop's out-of-line paths.  So each instruction is written
 once, in its family, and the loop still runs it with no call: numba does not
 inline calls between compiled functions, and a call per instruction costs more
