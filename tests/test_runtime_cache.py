@@ -52,3 +52,15 @@ def test_an_unwritable_cache_leaves_numbas_compile(tmp_path):
     (cache / "runtime").write_text("a file where the directory would go")
     assert _run(cache) == "1 45"
     assert _run(cache) == "1 45"                        # nothing kept, nothing broken
+
+
+def test_a_file_of_something_else_is_rebuilt(tmp_path):
+    """Binary garbage, or a pickle of something that is not a library: compiled again."""
+    import pickle
+
+    assert _run(tmp_path) == "1 45"
+    [path] = (tmp_path / "runtime").glob("nrt-*.pickle")
+    for junk in (b"\x00\xffnot a pickle", pickle.dumps(5), pickle.dumps(("nrt", "object", (b"x", b"y")))):
+        path.write_bytes(junk)
+        assert _run(tmp_path) == "1 45"
+        assert _run(tmp_path) == "0 45"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -12,3 +13,18 @@ def user_cache_dir(part: str) -> Path:
         return Path(os.environ["NCPU_CACHE_DIR"]) / part
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "ncpu" / part
+
+
+def write_whole(path: Path, data: bytes) -> bool:
+    """Write a cache file whole or not at all (another process may read it meanwhile); a
+    failure (False) only costs the next process the work again."""
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+        return True
+    except OSError:
+        with contextlib.suppress(OSError):        # (a parent that is a file: nothing to remove)
+            tmp.unlink()
+        return False

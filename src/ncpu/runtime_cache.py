@@ -15,13 +15,12 @@ that cannot be written leaves numba's compile as it was.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
-import os
 import pickle
-import tempfile
 from pathlib import Path
+
+from ncpu.cachedir import write_whole
 
 
 def _cache_file(codegen) -> Path:
@@ -44,21 +43,6 @@ def _load(ctx, path: Path):
         return None
 
 
-def _save(library, path: Path) -> None:
-    data = pickle.dumps(library.serialize_using_object_code())
-    temporary = None
-    try:
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".nrt-", delete=False) as out:
-            temporary = out.name
-            out.write(data)
-        os.replace(temporary, path)     # whole or absent: a reader never sees half a file
-    except OSError:                     # unwritable: the next process compiles again
-        if temporary is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
-
-
 def _compile_runtime(ctx):
     """numba's nrtdynmod.compile_nrt_functions, with its object code kept."""
     from numba.core.runtime import nrtdynmod
@@ -70,7 +54,7 @@ def _compile_runtime(ctx):
         library.enable_object_caching()
         library.add_ir_module(ir_module)
         library.finalize()
-        _save(library, path)
+        write_whole(path, pickle.dumps(library.serialize_using_object_code()))
     return library
 
 

@@ -92,7 +92,6 @@ that the main cost).
 """
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import importlib.util
@@ -113,6 +112,7 @@ from numba.core import cgutils
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.registry import cpu_target
 
+from ...cachedir import write_whole
 from .borrowed import borrowed_at
 from .jit import njit
 from .memory import DC_HEAT, DC_NAT, DC_TRIES, MARK_BASE, NPAGES
@@ -327,7 +327,7 @@ def row_facts(name: str) -> RowFacts:
     stored = _stored_facts()
     if name not in stored:
         stored[name] = list(_read_row_facts(name))
-        _write_whole(_facts_path(), json.dumps(stored, sort_keys=True).encode())
+        write_whole(_facts_path(), json.dumps(stored, sort_keys=True).encode())
     return RowFacts(*stored[name])
 
 
@@ -342,21 +342,6 @@ def _stored_facts() -> dict:
         return json.loads(_facts_path().read_text())
     except (OSError, ValueError):
         return {}
-
-
-def _write_whole(path: Path, data: bytes) -> bool:
-    """Write a cache file whole or not at all (another process may read it meanwhile); a
-    failure (False) only costs the next process the work again."""
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
-        return True
-    except OSError:
-        with contextlib.suppress(OSError):        # (a parent that is a file: nothing to remove)
-            tmp.unlink()
-        return False
 
 
 def _read_row_facts(name: str) -> RowFacts:
@@ -815,7 +800,7 @@ def _store_object(key: str, data: bytes) -> None:
             return
     if _kept[folder] >= MAX_OBJECTS:
         return
-    if _write_whole(path, _OBJECT_MAGIC + hashlib.sha256(data).digest() + data):
+    if write_whole(path, _OBJECT_MAGIC + hashlib.sha256(data).digest() + data):
         _kept[folder] += 1
 
 
