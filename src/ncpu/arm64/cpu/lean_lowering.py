@@ -15,9 +15,11 @@ made half of it, each for a reason that does not apply to a number:
   value, drops its reference and stores a zero over it.  For a type without a reference count
   only the store is kept: it ends the value there, and LLVM then sees the same program.
 
-Both leave LLVM's result unchanged: the loop's optimised IR is numba's, instruction for
-instruction, up to the names of values (compared on a whole compile; the tests compare smaller
-functions the same way).  Two more were tried and not kept: no store at a `del` either, and
+Both leave LLVM's result unchanged: the loop's optimised IR is numba's, block for block and
+instruction for instruction, up to the names of values.  The tests compare smaller functions
+as text; the whole loop as a graph, because one block lies elsewhere and under another name:
+numba's lowering of an element store opens `.if`/`.endif` blocks at the function's end, this
+one does not, and where LLVM does not merge them back the same code stays in either.  Two more were tried and not kept: no store at a `del` either, and
 no load of a slot's old value before storing over it (dead as well).  Together they changed
 LLVM's result (its jump threading differed) and the tight loop ran 8% slower; the second
 alone already changed it.
