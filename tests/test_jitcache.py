@@ -133,31 +133,40 @@ def squares(n):
         out[i] = i * i
     return out
 '''
-# loads `squares` (from the cache when warm), then compiles a new function that needs numba's registries
+# loads `squares` (from the cache when warm), then compiles a new function that needs numba's
+# registries and one that calls `squares` (numba links the callee's module into the caller)
 LOAD_THEN_COMPILE = '''
 import json, sys
 import numpy as np
 from ncpu import probe_squares as p
 first = p.squares(5).tolist()
 registries = "numba.np.arraymath" in sys.modules
+[library] = [cres.library for cres in p.squares.overloads.values()]
+unparsed = getattr(library, "_bitcode", None) is not None
 from numba import njit
 @njit
 def fresh(n):
     xs = [i for i in range(n)]
     return sum(xs) + np.sum(np.arange(n))
+@njit
+def linked(n):
+    return p.squares(n).sum() + 1
 print(json.dumps({"squares": first, "registries": registries, "fresh": int(fresh(10)),
+                  "unparsed": unparsed, "linked": int(linked(5)),
+                  "parsed after": getattr(library, "_bitcode", None) is None,
                   "hits": len(p.squares.stats.cache_hits), "misses": len(p.squares.stats.cache_misses)}))
 '''
 
 
 def test_a_cache_hit_loads_no_registry_and_a_later_compile_still_finds_them(tmp_path):
     """jitcache skips numba's registry refresh when it loads our functions from the cache;
-    numba's compiler refreshes by itself, so a compile after a cache hit still works."""
+    numba's compiler refreshes by itself, so a compile after a cache hit still works.  The
+    loaded function's bitcode is parsed only when a compile links it in (cached_library)."""
     import json
 
     src = tmp_path / "src"
     (src / "ncpu").mkdir(parents=True)
-    for name in ("__init__.py", "jitcache.py", "cachedir.py", "runtime_cache.py"):
+    for name in ("__init__.py", "jitcache.py", "cachedir.py", "runtime_cache.py", "cached_library.py"):
         shutil.copy(SRC / "ncpu" / name, src / "ncpu" / name)
     (src / "ncpu" / "probe_squares.py").write_text(ALLOCATES)
     env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_") and k != "NCPU_CACHE_DIR"}
@@ -168,9 +177,11 @@ def test_a_cache_hit_loads_no_registry_and_a_later_compile_still_finds_them(tmp_
                                          capture_output=True, text=True, check=True).stdout)
 
     cold = probe()
-    assert cold == {"squares": [0, 1, 4, 9, 16], "registries": True, "fresh": 90, "hits": 0, "misses": 1}
+    assert cold == {"squares": [0, 1, 4, 9, 16], "registries": True, "fresh": 90, "unparsed": False,
+                    "linked": 31, "parsed after": True, "hits": 0, "misses": 1}
     warm = probe()
-    assert warm == {"squares": [0, 1, 4, 9, 16], "registries": False, "fresh": 90, "hits": 1, "misses": 0}
+    assert warm == {"squares": [0, 1, 4, 9, 16], "registries": False, "fresh": 90, "unparsed": True,
+                    "linked": 31, "parsed after": True, "hits": 1, "misses": 0}
 
 
 # Two compiled functions in sibling modules: `uses` calls a function of probe_dep, `alone` calls nothing.
@@ -219,7 +230,7 @@ def test_an_edit_recompiles_the_functions_that_reach_it_and_no_other(tmp_path):
 
     src = tmp_path / "src"
     (src / "ncpu").mkdir(parents=True)
-    for name in ("__init__.py", "jitcache.py", "cachedir.py", "runtime_cache.py"):
+    for name in ("__init__.py", "jitcache.py", "cachedir.py", "runtime_cache.py", "cached_library.py"):
         shutil.copy(SRC / "ncpu" / name, src / "ncpu" / name)
     for name, text in (("probe_dep", PROBE_DEP), ("probe_uses", PROBE_USES), ("probe_alone", PROBE_ALONE)):
         (src / "ncpu" / f"{name}.py").write_text(text)

@@ -34,7 +34,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ncpu import runtime_cache
+from ncpu import cached_library, runtime_cache
 from ncpu.cachedir import user_cache_dir
 
 PACKAGE = Path(__file__).resolve().parent
@@ -201,7 +201,9 @@ def _locator_class():
             return self._path
 
         def get_source_stamp(self):
-            return _stamp(self._source)
+            # with the format of the entries: another nCPU that writes numba's own format (or
+            # ours) finds the index stale and compiles, instead of reading what it cannot load
+            return f"{_stamp(self._source)} {_ENTRY_FORMAT[0]}"
 
         def get_disambiguator(self):
             return str(self._lineno)
@@ -273,6 +275,24 @@ def _cache_loader(original, locator):
     return load_overload
 
 
+def _cache_reducer(original, locator):
+    """numba's CompileResultCacheImpl.reduce, with the defined names kept beside the bitcode
+    for our functions (ncpu.cached_library: a load then parses no bitcode)."""
+
+    def reduce(self, cres):
+        payload = original(self, cres)
+        if not isinstance(self.locator, locator):
+            return payload
+        return (cached_library.with_names(payload[0], cres.library), *payload[1:])
+
+    reduce.__doc__ = _cache_reducer.__doc__
+    return reduce
+
+
+# the format our functions' entries are saved in: numba's ("object"), or with names (install)
+_ENTRY_FORMAT = ["object"]
+
+
 @functools.cache
 def install():
     """Put our locator first in numba's list and our cache loader in place (idempotent);
@@ -288,5 +308,11 @@ def install():
     # numba's own loader (start-up pays the refresh again; nothing else changes).
     if all(hasattr(caching.Cache, name) for name in ("_load_overload", "_guard_against_spurious_io_errors")):
         caching.Cache.load_overload = _cache_loader(caching.Cache.load_overload, locator)
+        if cached_library.usable():
+            from numba.core.codegen import JITCPUCodegen
+
+            JITCPUCodegen.unserialize_library = cached_library.unserialize
+            caching.CompileResultCacheImpl.reduce = _cache_reducer(caching.CompileResultCacheImpl.reduce, locator)
+            _ENTRY_FORMAT[0] = cached_library.KIND
     runtime_cache.install()
     return locator
