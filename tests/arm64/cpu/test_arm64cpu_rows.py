@@ -162,7 +162,7 @@ def _compiled_ir(py_func) -> str:
     mem = Memory()
     cpu = Cpu(mem, CpuState())
     s = cpu.state
-    sig = entries.group_signature(s.regs, vr_views(s.v), cpu._st, mem.arrays())
+    sig = entries.group_signature(entries.loop_types(s.regs, vr_views(s.v), cpu._st, mem.arrays()))
     return jit.njit(py_func).compile_native(sig).library.get_llvm_str()
 
 

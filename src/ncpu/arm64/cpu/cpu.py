@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .entries import NATIVE, addresses, resolve
+from .entries import NATIVE, addresses, loop_types, resolve
 from .memory import Memory
 from .native import Sampler, hot, may_translate, translate
 from .stops import R_BRK, R_BUDGET, R_FAULT, R_GROW, R_HOOK, R_HOT, R_RESOLVE, R_SVC, R_UNDEF
@@ -49,15 +49,15 @@ class Cpu:
         self._st = np.zeros(4, np.int64)
         self.hooks = None        # hooks.Hooks: trace and breakpoints (an instrumented loop)
         self._sampler = None     # native.Sampler while a hot page's time is being sampled
-        self._fp = addresses(self.state.regs, vr_views(self.state.v), self._st, mem.arrays())   # run_loop's executors
+        self._types = loop_types(self.state.regs, vr_views(self.state.v), self._st, mem.arrays())
+        self._fp = addresses(self._types)   # run_loop's executors
 
     def resolve_all(self) -> None:
         """Compile (or load from the cache) now every executor the loop calls by address, which
         `run` otherwise resolves the first time a row needs it: for measuring the whole compile
         (benchmarks/arm64_recompile.py, arm64_compile_profile.py)."""
-        s = self.state
         for k in range(NATIVE):            # the addresses: the last entry is native.py's threshold
-            resolve(self._fp, k, s.regs, vr_views(s.v), self._st, self.mem.arrays())
+            resolve(self._fp, k, self._types)
 
     def run(self, max_steps: int) -> Stop:
         """Run until SVC, BRK, fault, undefined instruction or `max_steps` retired.
@@ -87,7 +87,7 @@ class Cpu:
                     break
                 continue
             if st[0] == R_RESOLVE:      # an executor called by address is needed the first time
-                resolve(self._fp, int(st[1]), s.regs, vr_views(s.v), st, self.mem.arrays())
+                resolve(self._fp, int(st[1]), self._types)
                 if hooks is not None:
                     hooks.unretired(s.pc)
                 continue

@@ -8,7 +8,8 @@ them, so an edit of a cold family does not recompile the loop (ncpu.jitcache sta
 each function with the sources its module imports).
 """
 import numpy as np
-from numba import typeof, types
+from numba import typeof
+from numba.core.types import CPointer, int64
 
 from .calls import signature
 from .cold_rows import GROUP_HOMES, group
@@ -18,7 +19,7 @@ from .run import NATIVE
 # the array `addresses` returns: the address of group(k) at k, then (at NATIVE, = len(GROUP_HOMES))
 # native.py's threshold
 assert NATIVE == len(GROUP_HOMES), "run python -m ncpu.arm64.cpu.gen_loop"
-_SCALAR = types.int64
+_SCALAR = int64
 _resolved: dict[tuple, np.ndarray] = {}
 
 
@@ -29,27 +30,35 @@ def _address(dispatcher, sig) -> int:
     return compiled.library.get_pointer_to_function(compiled.fndesc.llvm_func_name)
 
 
-def addresses(R, V, st, m) -> np.ndarray:
-    """The executors' address array for a loop run on registers R, vector views V (vregs.VR),
-    stop array st and memory arrays m (memory.MemArrays), one per process and argument types,
-    all 0 until `resolve` fills them in.  The last entry is not an address: native.py's
-    threshold (instructions interpreted on a page before it is translated; 0: never)."""
-    key = (typeof(R), typeof(V), typeof(st), typeof(m))
-    if key not in _resolved:
-        _resolved[key] = np.array([0] * NATIVE + [threshold()], np.int64)
-    return _resolved[key]
+def loop_types(R, V, st, m) -> tuple:
+    """numba's types of a loop run's registers R, vector views V (vregs.VR), stop array st and
+    memory arrays m (memory.MemArrays): what `addresses` and `resolve` are keyed by.  A Cpu
+    works them out once (numba's typeof of the two tuples' 20 arrays, each time, was about a
+    millisecond per resolve)."""
+    return typeof(R), typeof(V), typeof(st), typeof(m)
 
 
-def resolve(fp: np.ndarray, k: int, R, V, st, m) -> None:
+def addresses(types: tuple) -> np.ndarray:
+    """The executors' address array for a loop run on arguments of these `loop_types`, one per
+    process and types, all 0 until `resolve` fills them in.  The last entry is not an
+    address: native.py's threshold (instructions interpreted on a page before it is
+    translated; 0: never)."""
+    if types not in _resolved:
+        _resolved[types] = np.array([0] * NATIVE + [threshold()], np.int64)
+    return _resolved[types]
+
+
+def resolve(fp: np.ndarray, k: int, types: tuple) -> None:
     """Fill in fp[k] (the loop stopped with calls.R_RESOLVE): compile or load that executor for the
-    signature calls.call_at derives from these values' types in the loop.  The compiled code lives as
-    long as its dispatcher (a module global).  The memory arrays are passed by address
-    (calls.pointer_to)."""
+    signature calls.call_at derives from the loop's argument types (`loop_types`).  The compiled
+    code lives as long as its dispatcher (a module global).  The memory arrays are passed by
+    address (calls.pointer_to)."""
     assert 0 <= k < NATIVE, k
-    fp[k] = _address(group(k), group_signature(R, V, st, m))
+    fp[k] = _address(group(k), group_signature(types))
 
 
-def group_signature(R, V, st, m):
-    """The signature the loop calls cold_rows' functions with (calls.call_at), from the types
-    of the loop's registers, vector views, stop array and memory arrays."""
-    return signature((_SCALAR,) * 4 + (typeof(R), typeof(V), typeof(st), _SCALAR, types.CPointer(typeof(m)), _SCALAR))
+def group_signature(types: tuple):
+    """The signature the loop calls cold_rows' functions with (calls.call_at), from the types of
+    the loop's registers, vector views, stop array and memory arrays (`loop_types`)."""
+    R, V, st, m = types
+    return signature((_SCALAR,) * 4 + (R, V, st, _SCALAR, CPointer(m), _SCALAR))

@@ -129,7 +129,7 @@ def _loop_pipeline(*args):
 def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
     """Execute up to max_steps instructions; returns instructions retired.
     hk: None, or hooks.Hooks.arrays (an instrumented variant of the loop, see hooks.py).
-    fp: entries.addresses(R, V, st, m), the out-of-line executors.
+    fp: entries.addresses(entries.loop_types(R, V, st, m)), the out-of-line executors.
     The arrays are used without reference counts (borrowed.py): the caller holds them for the
     whole call.  They are borrowed here, not by a small wrapper, because numba would link this
     function's module into the wrapper's and optimise and compile it all a second time."""
