@@ -179,3 +179,24 @@ def test_32bit_move_wide():
     m, s, cpu = machine([0x52800021, 0x72A00041, 0x12800002, 0xD4000001])
     assert cpu.run(10).reason is StopReason.SVC
     assert int(s.x[1]) == 0x20001 and int(s.x[2]) == 0xFFFFFFFF
+
+
+def test_the_loops_argument_types_are_numbas_own():
+    """entries.numba_type skips numba's masked-array check; the types it gives the machine's
+    arrays and tuples (and a read-only or strided array) are the ones numba's typeof gives."""
+    import numpy as np
+    from numba import typeof
+
+    from ncpu.arm64.cpu import entries
+    from ncpu.arm64.cpu.vregs import vr_views
+
+    mem = Memory()
+    cpu = Cpu(mem, CpuState())
+    s = cpu.state
+    values = (s.regs, vr_views(s.v), cpu._st, mem.arrays(), cpu._fp)
+    frozen = np.arange(6.0)
+    frozen.flags.writeable = False
+    for value in (*values, frozen, np.arange(12, dtype=np.uint16)[::3], np.zeros((3, 4), np.int32).T, 7, None):
+        assert entries.numba_type(value) == typeof(value), value
+    assert cpu._types == tuple(typeof(v) for v in values[:4])
+

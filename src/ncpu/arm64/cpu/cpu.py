@@ -5,8 +5,9 @@ import enum
 from dataclasses import dataclass
 
 import numpy as np
+from numba.core.types import int64, none
 
-from .entries import NATIVE, addresses, loop_types, resolve
+from .entries import NATIVE, addresses, loop_types, numba_type, resolve
 from .memory import Memory
 from .native import Sampler, hot, may_translate, translate
 from .stops import R_BRK, R_BUDGET, R_FAULT, R_GROW, R_HOOK, R_HOT, R_RESOLVE, R_SVC, R_UNDEF
@@ -39,6 +40,21 @@ class Stop:
     pc: int | None = None        # pc at the stop (after the svc for SVC)
 
 
+_loop_entries: dict[tuple, object] = {}
+
+
+def _loop_entry(types: tuple, fp: np.ndarray):
+    """run_loop compiled (or loaded from the cache) for a run without debug hooks on arguments
+    of these `loop_types`: its entry point, which Cpu.run calls directly.  Through the
+    dispatcher each call would have numba type its arguments again, the two tuples' 20 arrays
+    in Python, and the first such typing imports numpy.ma (entries.numba_type)."""
+    R, V, st, m = types
+    sig = (R, V, m, st, int64, none, numba_type(fp))
+    if sig not in _loop_entries:
+        _loop_entries[sig] = run_loop.compile(sig)
+    return _loop_entries[sig]
+
+
 class Cpu:
     """One hardware thread executing guest code in `mem` with registers `state`."""
 
@@ -51,6 +67,11 @@ class Cpu:
         self._sampler = None     # native.Sampler while a hot page's time is being sampled
         self._types = loop_types(self.state.regs, vr_views(self.state.v), self._st, mem.arrays())
         self._fp = addresses(self._types)   # run_loop's executors
+        self._loop = None        # run_loop's entry point for these types (_loop_entry), at the first run
+
+    def _find_loop(self):
+        self._loop = _loop_entry(self._types, self._fp)
+        return self._loop
 
     def resolve_all(self) -> None:
         """Compile (or load from the cache) now every executor the loop calls by address, which
@@ -75,8 +96,11 @@ class Cpu:
             hooks = self.hooks
             sampling = self._sampler is not None
             budget = max_steps - total if not sampling else min(max_steps - total, self._sampler.slice())
-            steps = run_loop(s.regs, vr_views(s.v), self.mem.arrays(), st, budget,
-                             None if hooks is None else hooks.arrays, self._fp)
+            if hooks is None:
+                loop = self._loop or self._find_loop()
+                steps = loop(s.regs, vr_views(s.v), self.mem.arrays(), st, budget, None, self._fp)
+            else:                       # an instrumented loop (hooks.py), typed by the dispatcher
+                steps = run_loop(s.regs, vr_views(s.v), self.mem.arrays(), st, budget, hooks.arrays, self._fp)
             total += steps
             self.instructions += steps
             if st[0] == R_HOOK:

@@ -9,7 +9,8 @@ each function with the sources its module imports).
 """
 import numpy as np
 from numba import typeof
-from numba.core.types import CPointer, int64
+from numba.core.types import Array, BaseTuple, CPointer, int64
+from numba.np.numpy_support import from_dtype, map_layout
 
 from .calls import signature
 from .cold_rows import GROUP_HOMES, group
@@ -30,12 +31,23 @@ def _address(dispatcher, sig) -> int:
     return compiled.library.get_pointer_to_function(compiled.fndesc.llvm_func_name)
 
 
+def numba_type(value):
+    """numba's typeof for the machine's arrays and tuples of them, without its check that an
+    array is not numpy's masked array: that check imports numpy.ma, 14 ms of `ncpu arm64`'s
+    start-up, for a type the machine never makes.  Other values go to typeof."""
+    if type(value) is np.ndarray:                   # numba's _typeof_ndarray, past that check
+        return Array(from_dtype(value.dtype), value.ndim, map_layout(value), readonly=not value.flags.writeable)
+    if isinstance(value, tuple):                    # numba's _typeof_tuple (a namedtuple keeps its class)
+        return BaseTuple.from_types([numba_type(v) for v in value], type(value))
+    return typeof(value)
+
+
 def loop_types(R, V, st, m) -> tuple:
     """numba's types of a loop run's registers R, vector views V (vregs.VR), stop array st and
     memory arrays m (memory.MemArrays): what `addresses` and `resolve` are keyed by.  A Cpu
-    works them out once (numba's typeof of the two tuples' 20 arrays, each time, was about a
+    works them out once (typeof of the two tuples' 20 arrays, each time, was about a
     millisecond per resolve)."""
-    return typeof(R), typeof(V), typeof(st), typeof(m)
+    return numba_type(R), numba_type(V), numba_type(st), numba_type(m)
 
 
 def addresses(types: tuple) -> np.ndarray:
