@@ -77,7 +77,11 @@ def unserialize(codegen, state):
     library._set_compiled_object(object_code)
     library._bitcode = bitcode
     library._finalize_final_module()
-    codegen._engine._defined_symbols.update(names)
+    engine = codegen._engine
+    if hasattr(engine, "_defined_symbols"):
+        engine._defined_symbols.update(names)
+    else:                                   # a numba that tracks them otherwise: its own way
+        engine._load_defined_symbols(library._shared_module)
     return library
 
 

@@ -733,11 +733,10 @@ def _parse(name: str, pattern: str, cls: str, options: str = "") -> Entry:
             fname, w = tok.split(":")
             pos -= int(w)
             fields[fname] = (pos, int(w))
-        else:
-            for ch in tok:
-                pos -= 1
-                mask |= 1 << pos
-                value |= int(ch) << pos
+        else:                                   # fixed bits
+            pos -= len(tok)
+            mask |= ((1 << len(tok)) - 1) << pos
+            value |= int(tok, 2) << pos
     if pos != 0:
         raise ValueError(f"pattern of {name} has {32 - pos} bits, not 32")
     sp, reserved, asm, q2, mn, imm = (), [], (), False, name.rsplit("_", 1)[0].lower(), ""
@@ -816,9 +815,10 @@ IMM_SHR, IMM_SHL, IMM_SIMD = IMM_KINDS.index("shr"), IMM_KINDS.index("shl"), IMM
 # ---- fields by name, for executors: fld(op, w, T.FLD_SIZE) (decoder.fld) ----------
 FIELD_NAMES = sorted({f for e in TABLE for f in e.fields})
 globals().update({f"FLD_{f.upper()}": k for k, f in enumerate(FIELD_NAMES)})
+_FIELD_COLUMN = {f: k for k, f in enumerate(FIELD_NAMES)}
 FIELD_LSB = np.zeros((NOPS, len(FIELD_NAMES)), np.int8)      # int8: numba embeds these in the code
 FIELD_WIDTH = np.zeros((NOPS, len(FIELD_NAMES)), np.int8)    # 0: the row has no such field
 for _op, _e in enumerate(TABLE):
     for _f, (_lsb, _w) in _e.fields.items():
-        FIELD_LSB[_op, FIELD_NAMES.index(_f)] = _lsb
-        FIELD_WIDTH[_op, FIELD_NAMES.index(_f)] = _w
+        FIELD_LSB[_op, _FIELD_COLUMN[_f]] = _lsb
+        FIELD_WIDTH[_op, _FIELD_COLUMN[_f]] = _w
