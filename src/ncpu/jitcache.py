@@ -18,6 +18,12 @@ if that cannot be written, a per-user directory under the system's
 temporary directory. (Only if that fails too does numba
 fall back to its own locators.)
 
+Loading from the cache skips work a load does not need: numba's registry
+refresh (`_cache_loader`), and the parse of each function's bitcode, which
+our entries replace by the list of names the code defines
+(ncpu.cached_library). An entry's stamp names its format, so an nCPU that
+writes numba's own finds it stale rather than unreadable.
+
 `install()` must run before the first `@njit(cache=True)` of a module is
 decorated (numba picks the locator then); the compiled packages call it at
 import.
@@ -203,7 +209,7 @@ def _locator_class():
         def get_source_stamp(self):
             # with the format of the entries: another nCPU that writes numba's own format (or
             # ours) finds the index stale and compiles, instead of reading what it cannot load
-            return f"{_stamp(self._source)} {_ENTRY_FORMAT[0]}"
+            return f"{_stamp(self._source)} {_entry_format}"
 
         def get_disambiguator(self):
             return str(self._lineno)
@@ -290,13 +296,14 @@ def _cache_reducer(original, locator):
 
 
 # the format our functions' entries are saved in: numba's ("object"), or with names (install)
-_ENTRY_FORMAT = ["object"]
+_entry_format = "object"
 
 
 @functools.cache
 def install():
     """Put our locator first in numba's list and our cache loader in place (idempotent);
     returns the locator class."""
+    global _entry_format
     with _numba_without_optional_imports():
         import numba  # noqa: F401
         from numba.core import caching
@@ -313,6 +320,6 @@ def install():
 
             JITCPUCodegen.unserialize_library = cached_library.unserialize
             caching.CompileResultCacheImpl.reduce = _cache_reducer(caching.CompileResultCacheImpl.reduce, locator)
-            _ENTRY_FORMAT[0] = cached_library.KIND
+            _entry_format = cached_library.KIND
     runtime_cache.install()
     return locator
