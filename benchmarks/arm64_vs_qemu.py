@@ -64,9 +64,22 @@ def main() -> int:
                              "cache, each later one loading what the runs before compiled, as a later "
                              "process would (a run compiles only within native.may_translate's limit)")
     parser.add_argument("--native-runs", type=int, default=3, metavar="N", help="runs per program with --native")
+    parser.add_argument("--build-budget", metavar="FREE,SHARE",
+                        help="with --native: the compile limit, CPU seconds always allowed and the share "
+                             "of the process's CPU beyond them (default: native.BUILD_FREE, BUILD_SHARE)")
     opts = parser.parse_args()
     if opts.native_runs < 1:
         parser.error("--native-runs must be at least 1")
+    budget = None
+    if opts.build_budget is not None:
+        try:
+            budget = tuple(float(x) for x in opts.build_budget.split(","))
+        except ValueError:
+            budget = ()
+        if len(budget) != 2 or min(budget) < 0:
+            parser.error("--build-budget takes FREE,SHARE: two numbers, neither negative (e.g. 1,0.25)")
+        if not opts.native:
+            parser.error("--build-budget needs --native")
     names = opts.only or list(PROGRAMS)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -75,6 +88,8 @@ def main() -> int:
             from ncpu.arm64.cpu import native
             native.set_threshold(native.ON_THRESHOLD)
             native.OBJECT_DIR = Path(tmp) / "pages"          # empty: nothing translated before
+            if budget is not None:
+                native.BUILD_FREE, native.BUILD_SHARE = budget
         for name in names:
             scale = max(1, round(PROGRAMS[name] * opts.scale_factor))
             if opts.native:
