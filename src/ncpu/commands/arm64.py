@@ -58,9 +58,11 @@ def register(subparsers) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the guest's randomness (default 0)")
     parser.add_argument("--host-time", action="store_true", help="use the host clock and entropy (not deterministic)")
     parser.add_argument("--native", action="store_true",
-                        help="translate hot code to native code (experimental; page functions are kept in "
-                             "the cache directory, so a program's later runs load them: fastest from its "
-                             "second run; same output and instruction count as without)")
+                        help="translate hot code to native code (experimental; each run compiles what "
+                             "its time allows, at most 1 s of CPU plus a quarter of the run's, and keeps "
+                             "it in the cache directory, so a program's later runs load it and compile "
+                             "more: fastest once all of it is compiled, by the second to fourth run; same "
+                             "output and instruction count as without)")
     parser.add_argument("--stats", action="store_true", help="print instructions, wall time and MIPS to stderr")
     parser.add_argument("--json", action="store_true",
                         help="with --stats: print them as one JSON object on stderr (instructions, wall_s, "
