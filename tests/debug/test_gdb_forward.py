@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from gdb_harness import compile_c, gdb_session, normalize
@@ -74,10 +76,18 @@ def test_sigsegv_stops_at_the_faulting_line_like_qemu():
     assert out.startswith("about to crash\n")
 
 
+def _waiting_anywhere(text: str) -> str:
+    """Where in pthread_barrier_wait a worker is caught when main stops: under qemu the workers
+    are host threads, and one may still be on its way to the futex wait (seen once in CI:
+    qemu's worker just after its atomic add, ours in the futex wait); on our machine, whose
+    scheduling is deterministic, it is always the same place.  The frame's function is kept."""
+    return re.sub(r"0x[0-9a-f]+ in pthread_barrier_wait \(\)", "ADDRESS in pthread_barrier_wait ()", text)
+
+
 def test_pthread_info_threads_like_qemu():
     script = "break checkpoint\ncontinue\ninfo threads\nthread 2\nbt 1\nthread 1\ncontinue\n"
     (ours, out, status), (theirs, qout, qstatus) = both("threads", script, "-pthread")
-    assert normalize(ours) == normalize(theirs)
+    assert _waiting_anywhere(normalize(ours)) == _waiting_anywhere(normalize(theirs))
     text = normalize(ours)
     assert "hit Breakpoint 1, checkpoint () at threads.c:8" in text
     assert "* 1 Thread N checkpoint () at threads.c:8" in text
