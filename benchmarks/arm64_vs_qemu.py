@@ -76,7 +76,7 @@ def main() -> int:
             budget = tuple(float(x) for x in opts.build_budget.split(","))
         except ValueError:
             budget = ()
-        if len(budget) != 2 or min(budget) < 0:
+        if len(budget) != 2 or not all(x >= 0 for x in budget):      # (nan is not >= 0)
             parser.error("--build-budget takes FREE,SHARE: two numbers, neither negative (e.g. 1,0.25)")
         if not opts.native:
             parser.error("--build-budget needs --native")

@@ -19,10 +19,11 @@ Both leave LLVM's result unchanged: the loop's optimised IR is numba's, block fo
 instruction for instruction, up to the names of values.  The tests compare smaller functions
 as text; the whole loop as a graph, because one block lies elsewhere and under another name:
 numba's lowering of an element store opens `.if`/`.endif` blocks at the function's end, this
-one does not, and where LLVM does not merge them back the same code stays in either.  Two more were tried and not kept: no store at a `del` either, and
-no load of a slot's old value before storing over it (dead as well).  Together they changed
-LLVM's result (its jump threading differed) and the tight loop ran 8% slower; the second
-alone already changed it.
+one does not, and where LLVM does not merge them back the same code stays in either.
+
+Two more were tried and not kept: no store at a `del` either, and no load of a slot's old
+value before storing over it (dead as well).  Together they changed LLVM's result (its jump
+threading differed) and the tight loop ran 8% slower; the second alone already changed it.
 
 A function registered with `slow_path` gets LLVM's `noinline`: its callers keep a call
 (guest_access's slow paths, which every load and store site of the loop would otherwise carry

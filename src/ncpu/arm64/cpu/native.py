@@ -70,7 +70,7 @@ qemu-aarch64's CPU time in a warm process, 1.4-4.2x as fresh `ncpu arm64 --nativ
 processes (arm64_mem, qemu's 1 s, the 4.2x), a first run at 2.2-6.4x.  A first run is what kept it
 off by default; compiling may take at most BUILD_FREE + BUILD_SHARE of the
 process's CPU (`may_translate`), since 2026-11-30 little enough that no benchmark's first run
-is slower than interpreted.  The row functions' one-time compile after an install or an edit
+is slower than interpreted (arm64_calls the same within the noise).  The row functions' one-time compile after an install or an edit
 (about 10 s) is not counted.
 
 A page function is compiled once: its inputs (the row code's version, the page, its
@@ -984,7 +984,8 @@ def may_translate() -> bool:
     against 10.17, arm64_mem 2.47 against 2.56 (interpreted, the same hour: 6.66, 7.57, 7.60,
     3.50).  No first run slower than interpreted, where two were before; arm64_calls, which has
     the most to compile, takes four runs instead of two to load all of it (runs 2-4: 5.28, 4.81,
-    3.08 against 3.04, 2.82, 2.87)."""
+    3.08 against 3.04, 2.82, 2.87).  As fresh `ncpu arm64 [--native]` processes an hour later:
+    first runs 7.04, 5.68, 8.50, 3.73 against 7.05, 8.65, 8.44, 4.44 interpreted."""
     return _build_cpu <= BUILD_FREE + BUILD_SHARE * (time.process_time() - _start_cpu)
 
 
