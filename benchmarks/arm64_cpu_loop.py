@@ -5,8 +5,9 @@ iteration) through Cpu.run and prints instructions, seconds, MIPS, and the
 one-time cost of the first call (numba compile or cache load) separately.
 Both wall-clock and process CPU time are shown: on a shared machine the
 rate per CPU-second is the figure that carries over to an idle core.
-Usage: python benchmarks/arm64_cpu_loop.py [iterations]   (default 20,000,000)
-With NCPU_NATIVE=on the hot loop is translated to native code (arm64/cpu/native.py).
+Usage: python benchmarks/arm64_cpu_loop.py [--native] [iterations]   (default 20,000,000)
+Interpreted (the loop of run.py) unless --native: then the hot loop is translated to native
+code (arm64/cpu/native.py), as `ncpu arm64` does by default.
 """
 import argparse
 import struct
@@ -47,7 +48,12 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("iterations", type=int, nargs="?", default=20_000_000,
                         help="loop iterations, 5 instructions each (default 20,000,000)")
-    n = parser.parse_args().iterations
+    parser.add_argument("--native", action="store_true",
+                        help="translate the hot loop to native code (default: interpreted)")
+    opts = parser.parse_args()
+    n = opts.iterations
+    from ncpu.arm64.cpu import native
+    native.set_threshold(native.ON_THRESHOLD if opts.native else 0)
     _, first, first_cpu = run(10)
     print(f"import + first call (compile or cache load): {time.perf_counter() - t0:.2f} s, "
           f"{time.process_time():.2f} s of CPU (first run call {first:.2f} s)")

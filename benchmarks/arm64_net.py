@@ -93,8 +93,8 @@ def host_requests(root: Path, requests: int) -> None:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
-    proc = subprocess.Popen([sys.executable, "-m", "ncpu", "arm64", "--root", str(root), "--publish",
-                             f"{port}:8080", str(root / "bin" / "httpd"), "-p", "8080", "-r", "/www",
+    proc = subprocess.Popen([sys.executable, "-m", "ncpu", "arm64", "--no-native", "--root", str(root),
+                             "--publish", f"{port}:8080", str(root / "bin" / "httpd"), "-p", "8080", "-r", "/www",
                              "-n", str(requests + 1)], stdin=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     url = f"http://127.0.0.1:{port}/file.bin"
     deadline = time.monotonic() + 120
@@ -120,6 +120,9 @@ def main() -> int:
     parser.add_argument("--megabytes", type=int, default=16)
     parser.add_argument("--requests", type=int, default=20)
     args = parser.parse_args()
+    from ncpu.arm64.cpu import native
+    native.set_threshold(0)       # the interpreter's figures (native code is on by default;
+                                  # arm64_vs_qemu.py --native measures it)
     with tempfile.TemporaryDirectory(prefix="ncpu-net-") as tmp:
         tmp = Path(tmp)
         tcp_stream(args.megabytes, tmp)

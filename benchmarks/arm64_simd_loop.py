@@ -84,6 +84,9 @@ def main():
     parser.add_argument("kinds", nargs="*", metavar="KIND",
                         help=f"instructions to time (default: all): {', '.join(KINDS)}")
     kinds = parser.parse_args().kinds or [k for k in KINDS if k != "add x"]
+    from ncpu.arm64.cpu import native
+    native.set_threshold(0)       # the interpreter's figures (native code is on by default;
+                                  # arm64_vs_qemu.py --native measures it)
     unknown = [k for k in kinds if k not in KINDS]
     if unknown:
         parser.error(f"unknown kind {unknown[0]!r}; choose from: {', '.join(KINDS)}")

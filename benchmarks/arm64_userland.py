@@ -129,6 +129,9 @@ def main() -> int:
     parser.add_argument("--only", action="append", choices=sorted(WORKLOADS), help="run only these workloads")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     args = parser.parse_args()
+    from ncpu.arm64.cpu import native
+    native.set_threshold(0)       # the interpreter's figures (native code is on by default;
+                                  # arm64_vs_qemu.py --native measures it)
     if shutil.which("qemu-aarch64") is None:
         print("qemu-aarch64 is not installed (apt-get install qemu-user)", file=sys.stderr)
         return 2

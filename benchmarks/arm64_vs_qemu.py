@@ -9,6 +9,9 @@ process), our guest instruction count and the ratio of the times.  On a
 shared machine the CPU-time ratio is the figure that carries over; with the
 machine to itself the two agree.
 
+Without --native our side is interpreted (`ncpu arm64` translates hot code to native code by
+default: --native measures that as a program's first runs meet it, from an empty cache).
+
 Programs: arm64_bench.c (hashing, a sieve, an FP sum, qsort), arm64_fp.c
 (n-body and a matrix product in double precision), arm64_calls.c (recursion,
 calls through pointers, qsort with strcmp), arm64_mem.c (a hash table,
@@ -59,7 +62,7 @@ def main() -> int:
     parser.add_argument("--only", action="append", choices=sorted(PROGRAMS), help="run only these programs")
     parser.add_argument("--scale-factor", type=float, default=1.0, help="multiply every program's scale")
     parser.add_argument("--native", action="store_true",
-                        help="translate hot runs to native code (arm64/cpu/native.py; off by default): "
+                        help="translate hot runs to native code (arm64/cpu/native.py; without it: interpreted): "
                              "each program runs --native-runs times, the first with an empty translation "
                              "cache, each later one loading what the runs before compiled, as a later "
                              "process would (a run compiles only within native.may_translate's limit)")
@@ -84,9 +87,9 @@ def main() -> int:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         from ncpu.arm64.linux import Machine  # noqa: F401  (import and cache load before timing)
+        from ncpu.arm64.cpu import native
+        native.set_threshold(native.ON_THRESHOLD if opts.native else 0)     # else: interpreted
         if opts.native:
-            from ncpu.arm64.cpu import native
-            native.set_threshold(native.ON_THRESHOLD)
             native.OBJECT_DIR = Path(tmp) / "pages"          # empty: nothing translated before
             if budget is not None:
                 native.BUILD_FREE, native.BUILD_SHARE = budget

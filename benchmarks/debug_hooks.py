@@ -59,6 +59,9 @@ def run(iterations: int, hooks=None, repeat: int = 3) -> tuple[float, float]:
 
 def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 4_000_000
+    from ncpu.arm64.cpu import native
+    native.set_threshold(0)       # the interpreter's figures (native code is on by default;
+                                  # arm64_vs_qemu.py --native measures it)
     rows = []
     traced = [0]
 

@@ -57,6 +57,9 @@ def main() -> None:
     parser.add_argument("--window", type=int, default=300_000, help="instructions per rate figure")
     parser.add_argument("--far", type=int, default=50_000_000, help="largest count for reverse-stepi")
     opts = parser.parse_args()
+    from ncpu.arm64.cpu import native
+    native.set_threshold(0)       # the interpreter's figures (native code is on by default;
+                                  # arm64_vs_qemu.py --native measures it)
     with tempfile.TemporaryDirectory() as tmp:
         binary = build(tmp)
         sym = symbols(binary)

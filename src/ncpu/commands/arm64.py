@@ -57,12 +57,13 @@ def register(subparsers) -> None:
                              "it fail with EAGAIN")
     parser.add_argument("--seed", type=int, default=0, help="seed of the guest's randomness (default 0)")
     parser.add_argument("--host-time", action="store_true", help="use the host clock and entropy (not deterministic)")
-    parser.add_argument("--native", action="store_true",
-                        help="translate hot code to native code (experimental; each run compiles what "
-                             "its time allows, at most 1 s of CPU plus a quarter of the run's, and keeps "
-                             "it in the cache directory, so a program's later runs load it and compile "
-                             "more: fastest once all of it is compiled, by the second to fourth run; same "
-                             "output and instruction count as without)")
+    parser.add_argument("--native", action=argparse.BooleanOptionalAction, default=None,
+                        help="translate hot code to native code (on by default; --no-native or "
+                             "NCPU_NATIVE=off interprets only). Each run compiles what its time allows, "
+                             "at most 1 s of CPU plus a quarter of the run's, and keeps it in the cache "
+                             "directory, so a program's later runs load it and compile more: fastest once "
+                             "all of it is compiled, by the second to fourth run. Same output and "
+                             "instruction count either way")
     parser.add_argument("--stats", action="store_true", help="print instructions, wall time and MIPS to stderr")
     parser.add_argument("--json", action="store_true",
                         help="with --stats: print them as one JSON object on stderr (instructions, wall_s, "
@@ -140,9 +141,13 @@ def main(args) -> int:
     memory = parse_size(args.memory)
     if args.max_procs <= 0:
         raise CommandError("--max-procs must be positive")
-    if args.native:
-        from ncpu.arm64.cpu import native
-        native.set_threshold(native.ON_THRESHOLD)
+    from ncpu.arm64.cpu import native
+    if args.native is not None:
+        native.set_threshold(native.ON_THRESHOLD if args.native else 0)
+    try:
+        native.threshold(), native.build_budget()
+    except ValueError as e:
+        raise CommandError(str(e)) from None
     machine = Machine(root=args.root, max_steps=args.max_steps or DEFAULT_MAX_STEPS, seed=args.seed,
                       host_time=args.host_time, on_message=_message, publish=publish, memory=memory,
                       max_procs=args.max_procs, cwd=args.cwd, env=env)

@@ -102,6 +102,45 @@ def test_no_translation_past_the_build_share(threshold, monkeypatch):
     assert marked == 0 and translated == interpreted
 
 
+def test_row_functions_compile_within_the_build_limit(monkeypatch):
+    """Compiling a row function a page needs counts toward the build limit, and past the limit
+    it is not compiled: the build is given up (native._OverBudget), for a later run."""
+    from numba import types
+    from ncpu.arm64.cpu.jit import njit
+
+    def row(a):
+        return a * 3 + 1
+
+    fresh, sig = njit(row), types.int64(types.int64)
+    monkeypatch.setattr(native, "BUILD_FREE", 0.0)
+    monkeypatch.setattr(native, "BUILD_SHARE", 0.0)
+    monkeypatch.setattr(native, "_build_cpu", 1e-9)
+    with pytest.raises(native._OverBudget):
+        native._compiled(fresh, sig)
+    assert sig.args not in fresh.overloads
+    monkeypatch.setattr(native, "BUILD_FREE", float("inf"))
+    assert native._compiled(fresh, sig) is fresh.overloads[sig.args]
+    assert native._build_cpu > 1e-9                          # its compile was counted
+
+
+@pytest.mark.parametrize("value, expected", [("", (1.5, 0.5)), ("inf,0", (float("inf"), 0.0)),
+                                             (" 2.5,0.1 ", (2.5, 0.1))])
+def test_build_budget_from_the_environment(monkeypatch, value, expected):
+    """$NCPU_NATIVE_BUDGET, when set, instead of BUILD_FREE and BUILD_SHARE."""
+    monkeypatch.setattr(native, "BUILD_FREE", 1.5)
+    monkeypatch.setattr(native, "BUILD_SHARE", 0.5)
+    monkeypatch.setenv("NCPU_NATIVE_BUDGET", value)
+    assert native.build_budget() == expected
+
+
+@pytest.mark.parametrize("value, expected", [("", native.ON_THRESHOLD), ("on", native.ON_THRESHOLD),
+                                             ("off", 0), ("0", 0), ("no", 0), ("5000", 5000)])
+def test_native_is_on_unless_the_environment_says_off(monkeypatch, value, expected):
+    monkeypatch.setattr(native, "_override", None)
+    monkeypatch.setenv("NCPU_NATIVE", value)
+    assert native.threshold() == expected
+
+
 def test_same_code_in_another_decode_row_is_reused(threshold):
     """A page function does not depend on the page's decode row (it reads it when it runs), so
     the same code, first entered after another page, is the function already compiled."""
@@ -357,6 +396,7 @@ _PROCESS = """
 import json, struct, sys
 from ncpu.arm64.cpu import Cpu, CpuState, Memory, native
 native.OBJECT_DIR = sys.argv[1]
+native.BUILD_FREE = float("inf")
 native.set_threshold(1000)
 mem = Memory()
 mem.map(0x10000, 0x2000, 5)

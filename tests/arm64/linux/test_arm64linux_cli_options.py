@@ -67,22 +67,34 @@ def test_same_environment_same_count(tree):
 
 
 def test_native_same_output_and_count(tree, tmp_path):
-    """--native (hot pages translated to native code) changes neither the output nor the count;
-    a shell loop long enough for pages to get hot, twice: the first run compiles page functions
-    (their objects appear), the second loads them (none is written again)."""
+    """Native code (on by default) changes neither the output nor the count.  A shell loop long
+    enough for pages to get hot: --no-native and NCPU_NATIVE=off compile nothing; the first
+    default run compiles page functions (their objects appear; the build limit lifted, since a
+    fresh cache compiles the row functions first, within the limit), the next loads them (none
+    is written again)."""
     script = "i=0; s=0; while [ $i -lt 4000 ]; do i=$((i+1)); s=$((s+i*i%7)); done; echo $i $s"
     objects = tmp_path / "objects"
+    unlimited = {"NCPU_NATIVE_BUDGET": "inf,0"}
     runs, written = [], []
-    for native in ([], ["--native"], ["--native"]):
-        done = _cli("arm64", "--root", tree, "--clean-env", *native, "--stats", "--json",
-                    "/bin/busybox", "sh", "-c", script, env={"NCPU_NATIVE_OBJECTS": str(objects)})
+    for flags, env in ((["--no-native"], unlimited), ([], {**unlimited, "NCPU_NATIVE": "off"}),
+                       ([], unlimited), ([], unlimited)):
+        done = _cli("arm64", "--root", tree, "--clean-env", *flags, "--stats", "--json",
+                    "/bin/busybox", "sh", "-c", script, env={"NCPU_NATIVE_OBJECTS": str(objects), **env})
         stats = json.loads(done.stderr.decode().strip().splitlines()[-1])
         runs.append((done.returncode, done.stdout, stats["instructions"]))
         written.append({p.name: p.stat().st_mtime_ns for p in objects.glob("*.o")})
     assert runs[0][:2] == (0, b"4000 8001\n")
-    assert runs[1] == runs[0] and runs[2] == runs[0]
-    assert not written[0] and written[1]                    # only --native translates
-    assert all(written[2][name] == t for name, t in written[1].items())
+    assert all(run == runs[0] for run in runs)
+    assert not written[0] and not written[1] and written[2]     # only native code translates
+    assert written[3] == written[2]
+
+
+@pytest.mark.parametrize("name, value", [("NCPU_NATIVE", "sometimes"), ("NCPU_NATIVE_BUDGET", "1"),
+                                         ("NCPU_NATIVE_BUDGET", "1,-2"), ("NCPU_NATIVE_BUDGET", "nan,1")])
+def test_bad_native_settings_one_line(tree, name, value):
+    done = _cli("arm64", "--root", tree, "/bin/busybox", "true", env={name: value})
+    err = done.stderr.decode()
+    assert done.returncode == 2 and err.count("\n") == 1 and f"{name}={value!r}" in err, err
 
 
 @pytest.mark.parametrize("args, fragment", [

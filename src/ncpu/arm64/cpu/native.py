@@ -133,15 +133,24 @@ def last_build_phases() -> dict:
     return _phases
 
 
+_OFF = ("off", "no", "false", "0")
+_ON = ("on", "yes", "true", "")
+
+
 def threshold() -> int:
-    """Instructions interpreted on a page before native code is considered; 0: never (the
-    default: see the module docstring's measurements).  $NCPU_NATIVE: `on`, or a number."""
+    """Instructions interpreted on a page before native code is considered, 0 for never.
+    ON_THRESHOLD by default (since 2026-11-30; see the module docstring).  $NCPU_NATIVE:
+    `off` (or no, false, 0), `on`, or a number of instructions; set_threshold wins over it."""
     if _override is not None:
         return _override
     value = os.environ.get("NCPU_NATIVE", "").strip().lower()
-    if value in ("on", "yes", "true"):
+    if value in _OFF:
+        return 0
+    if value in _ON:
         return ON_THRESHOLD
-    return int(value) if value.isdigit() else 0
+    if value.isdigit():
+        return int(value)
+    raise ValueError(f"NCPU_NATIVE={value!r}: expected on, off or a number of instructions")
 
 
 def set_threshold(value: int) -> None:
@@ -388,13 +397,26 @@ _libraries: list = []        # keeps each page's machine code alive for the proc
 _rows_cpu = 0.0              # CPU seconds spent compiling or loading row functions (numba)
 
 
+class _OverBudget(Exception):
+    """A row function is still to be compiled (or loaded) and compiling is past the limit."""
+
+
 def _compiled(dispatcher, sig):
-    """The row's (or helper's) compiled code, for linking into a page: no Python wrappers (jit.py)."""
-    global _rows_cpu
+    """The row's (or helper's) compiled code, for linking into a page: no Python wrappers
+    (jit.py).  Compiled within the build limit like the page (may_translate): after an install
+    or an edit of the row code, compiling the row functions a program needs takes about 12 s
+    (arm64_bench's 30 rows), which a first run would otherwise pay whole; with the limit
+    it is spread over the first runs, each compiled row kept in numba's cache."""
+    global _rows_cpu, _build_cpu
     if sig.args not in dispatcher.overloads:
+        if not may_translate():
+            raise _OverBudget(dispatcher.py_func.__name__)
         t0 = time.process_time()
         dispatcher.compile_native(sig)
-        _rows_cpu += time.process_time() - t0
+        spent = time.process_time() - t0
+        _rows_cpu += spent
+        _build_cpu += spent
+        _prune_rows_once(getattr(dispatcher._cache, "cache_path", None))
     return dispatcher.overloads[sig.args]
 
 
@@ -544,7 +566,6 @@ def build(page: int, slots: dict, R, V, st, m, fallback=None, older=frozenset())
     Compiled once: the code of a key loaded before in this process is reused, and with the
     light pipeline the object file is kept on disk (`_cached_object`), so the next run of the
     same program loads its pages instead of compiling them again."""
-    global _build_cpu
     _phases.clear()
     t0 = time.process_time()
     rows = rows_module()
@@ -563,6 +584,16 @@ def build(page: int, slots: dict, R, V, st, m, fallback=None, older=frozenset())
             return address, None, key
     if not may_translate():                          # past the build limit: load, do not compile
         return None
+    try:
+        return _build_new(page, slots, R, V, st, m, key, rows, tcp, fallback, older, t0)
+    except _OverBudget:                              # a row function left for a later run
+        return None
+
+
+def _build_new(page, slots, R, V, st, m, key, rows, tcp, fallback, older, t0):
+    """build's compile of a new page function (its arguments, the key, the rows module, the
+    frame's pointer type, and when build started)."""
+    global _build_cpu
     rows_before = _rows_cpu
     ctx = cpu_target.target_context
     argtypes = (tcp, types.int64, types.int64, types.int64)
@@ -687,7 +718,7 @@ def build(page: int, slots: dict, R, V, st, m, fallback=None, older=frozenset())
     else:
         address, lib = _finish_light(P, key), None
     _loaded[key] = address
-    # what may_translate limits: the compile, not the row functions' one-time compile
+    # what may_translate limits: the compile (the row functions' counted as _compiled ran them)
     _build_cpu += time.process_time() - t0 - (_rows_cpu - rows_before)
     return address, lib, key
 
@@ -804,6 +835,22 @@ def _store_object(key: str, data: bytes) -> None:
         return
     if write_whole(path, _OBJECT_MAGIC + hashlib.sha256(data).digest() + data):
         _kept[folder] += 1
+
+
+@functools.lru_cache(maxsize=None)
+def _prune_rows_once(numba_folder) -> None:
+    """Remove the files of other versions of the rows module unchanged for STALE_DAYS: its
+    source and facts beside this version's, and numba's compiled rows in `numba_folder`
+    (about 20 MB a version once a few programs have run)."""
+    mine = f"ncpu_native_rows_{_rows_digest}."
+    now = time.time()
+    for folder in {_rows_folder, Path(numba_folder) if numba_folder else None} - {None}:
+        try:
+            for f in folder.glob("ncpu_native_rows_*"):
+                if not f.name.startswith(mine) and f.is_file() and now - f.stat().st_mtime > STALE_DAYS * 86400:
+                    f.unlink(missing_ok=True)
+        except OSError:
+            pass
 
 
 @functools.lru_cache(maxsize=None)
@@ -963,15 +1010,16 @@ def _chain_holds(m, page: int, row: int, chain) -> bool:
 
 BUILD_FREE = 1.0           # CPU seconds of compiling page functions always allowed, and then
 BUILD_SHARE = 0.25         # the share of this process's CPU time that compiling may take beyond them
-_build_cpu = 0.0           # CPU seconds this process has spent compiling page functions (build;
-                           # not loading, not the row functions' one-time compile)
+_build_cpu = 0.0           # CPU seconds this process has spent compiling page functions and the
+                           # row functions they need (build, _compiled), not loading them
 _start_cpu = 0.0           # the process's CPU time when that count started (forget_loaded)
 
 
 def may_translate() -> bool:
     """Whether more pages may be translated: compiling page functions has taken at most
     BUILD_FREE + BUILD_SHARE x this process's CPU time so far (loading a compiled one from
-    disk does not count, nor the row functions' one-time compile).  Why: LLVM takes 10-30 ms of CPU per translated instruction, and a
+    disk does not count; compiling the row functions does, since native code is on by
+    default: _compiled).  Why: LLVM takes 5-30 ms of CPU per translated instruction, and a
     program with much warm code spread over many pages (a Python interpreter in the guest:
     test_python_http_server_and_client) spent 457 s translating where it ran 9 s interpreted;
     with the limit a first run's CPU time T holds at most 1 s + T/4 of compiling, so T is at
@@ -986,7 +1034,24 @@ def may_translate() -> bool:
     the most to compile, takes four runs instead of two to load all of it (runs 2-4: 5.28, 4.81,
     3.08 against 3.04, 2.82, 2.87).  As fresh `ncpu arm64 [--native]` processes an hour later:
     first runs 7.04, 5.68, 8.50, 3.73 against 7.05, 8.65, 8.44, 4.44 interpreted."""
-    return _build_cpu <= BUILD_FREE + BUILD_SHARE * (time.process_time() - _start_cpu)
+    free, share = build_budget()
+    return _build_cpu <= free + share * (time.process_time() - _start_cpu)
+
+
+def build_budget() -> tuple[float, float]:
+    """(BUILD_FREE, BUILD_SHARE), or what $NCPU_NATIVE_BUDGET says instead: `FREE,SHARE`, CPU
+    seconds and a share, `inf` for no limit (`inf,0`: compile whatever gets hot)."""
+    value = os.environ.get("NCPU_NATIVE_BUDGET", "").strip()
+    if not value:
+        return BUILD_FREE, BUILD_SHARE
+    try:
+        free, share = (float(x) for x in value.split(","))
+    except ValueError:
+        free = share = -1.0
+    if not (free >= 0 and share >= 0):                  # nan is not >= 0
+        raise ValueError(f"NCPU_NATIVE_BUDGET={value!r}: expected FREE,SHARE, two numbers, "
+                         "neither negative (CPU seconds and a share of the run's, e.g. 1,0.25)")
+    return free, share
 
 
 def translate(mem, pcs, R, V, st) -> int:
