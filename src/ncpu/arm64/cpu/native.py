@@ -60,18 +60,16 @@ run is worth it (MIN_STRETCH 1).  A write to the page
 resets its decode row, and with it the marks: the page is interpreted again.  With debug hooks the loop interprets
 a marked slot instead (hooks see every instruction).
 
-Off by default (`ncpu arm64 --native`, `NCPU_NATIVE=on` or a threshold turns it on).
-Measured with benchmarks/arm64_native_build.py (build time by phase) and
-arm64_vs_qemu.py --native (docs/arm64.md, "Compiled once, chained, cold rows
-inlined"): LLVM takes 10-30 ms of CPU per translated instruction (the optimiser
-and code generation over the inlined rows); with the page functions a first
-run compiled loaded by the next, the four benchmark programs ran at 1.1-2.7x
-qemu-aarch64's CPU time in a warm process, 1.4-4.2x as fresh `ncpu arm64 --native`
-processes (arm64_mem, qemu's 1 s, the 4.2x), a first run at 2.2-6.4x.  A first run is what kept it
-off by default; compiling may take at most BUILD_FREE + BUILD_SHARE of the
-process's CPU (`may_translate`), since 2026-11-30 little enough that no benchmark's first run
-is slower than interpreted (arm64_calls the same within the noise).  The row functions' one-time compile after an install or an edit
-(about 10 s) is not counted.
+On by default since 2026-11-30 (`ncpu arm64 --no-native` or NCPU_NATIVE=off interprets
+only; NCPU_NATIVE=N sets the threshold).  Measured with benchmarks/arm64_native_build.py
+(build time by phase) and arm64_vs_qemu.py --native (docs/arm64.md, "Compiled once, chained,
+cold rows inlined"): LLVM takes 5-30 ms of CPU per translated instruction (the optimiser and
+code generation over the inlined rows); with the page functions a first run compiled loaded
+by the next, the four benchmark programs ran at 0.9-2.8x qemu-aarch64's CPU time in a warm
+process.  A first run is what kept it off by default until compiling was limited to
+BUILD_FREE + BUILD_SHARE of the process's CPU (`may_translate`), the row functions' compile
+after an install or an edit (about 12 s for arm64_bench's rows) included: no benchmark's
+first run is slower than interpreted (arm64_calls the same within the noise).
 
 A page function is compiled once: its inputs (the row code's version, the page, its
 slots as decoded, the function it falls back to, the host) make a
