@@ -446,7 +446,7 @@ def test_object_cache_is_bounded(tmp_path, monkeypatch):
     two_days_ago = time.time() - 2 * 86400
     os.utime(stale, (two_days_ago, two_days_ago))
     monkeypatch.setattr(native, "OBJECT_DIR", None)               # the cache's own layout
-    monkeypatch.setattr(native, "_rows_folder", tmp_path)
+    monkeypatch.setattr(native, "_pages_root", tmp_path)
     monkeypatch.setattr(native, "_rows_digest", "now")
     monkeypatch.setattr(native, "MAX_OBJECTS", 2)
     monkeypatch.delenv("NCPU_NATIVE_CACHE", raising=False)

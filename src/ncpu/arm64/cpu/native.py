@@ -36,12 +36,12 @@ that is why it returns the absolute step count.  Counting is exact, so a run
 takes the same number of instructions in every mode.  Rows the loop does not
 carry inline (cold_rows: Advanced SIMD, the rare scalar FP rows, SVC, ...)
 are translated too: the page function calls the row's family as its cold group
-does (`family_*` in the rows module), inlined with the operands constant, and
+does (`family_*` in native_rows), inlined with the operands constant, and
 handles a stop as the loop's outer path does (SVC retired, a fault or BRK not,
 R_UNDEF's address).  Each row's
 control flow (NEXT, JUMP, CALL, CONDITIONAL, EXIT), whether it may stop and
-whether it may write memory are read once from its family's code specialised to
-the row (gen_loop.row_body).
+whether it may write memory (row_facts) were read by gen_loop from its family's code
+specialised to the row, into native_rows.FACTS.
 
 How the loop gets there: the interpreter adds up the instructions it runs
 per page (`dc_nat[row, DC_HEAT]`); past the threshold it stops with R_HOT,
@@ -74,15 +74,15 @@ first run is slower than interpreted (arm64_calls the same within the noise).
 A page function is compiled once: its inputs (the row code's version, the page, its
 slots as decoded, the function it falls back to, the host) make a
 key (`page_key`); a key loaded before in this process is reused, and the object
-code is kept on disk beside the rows module (`pages_<digest>/<key>.o`, 20-50 KB
+code is kept on disk in nCPU's cache directory (`native/pages_<digest>/<key>.o`, 20-50 KB
 each; $NCPU_NATIVE_CACHE=off keeps nothing) and loaded by the next process that
 translates the same code.  The object holds no address of this process: the older
 function it falls back to is an external symbol (`_externals`).
 
-The row functions live in a module generated into nCPU's cache directory
-(named by a digest of the loop's sources, so an edit of a family makes a new
-one) and are compiled with numba's cache the first time a page needs them.
-Files of earlier versions stay there (a few hundred kilobytes each).
+The row functions are native_rows.py, which gen_loop generates beside run.py (until
+2026-11-30 each version was generated at run time into the cache directory, 2-3 s of a
+first run outside the build limit, and its files stayed there); each is compiled, with
+numba's cache, the first time a page needs it, within the build limit (`_compiled`).
 A slot whose straight run does not fit the budget left when the loop reaches it is unmarked
 (run.py), interpreted once and marked again (`run.mark_again`); until 2026-11-28 it stayed
 interpreted until the page was translated again, and for good once the page's tries were
@@ -94,8 +94,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import importlib.util
-import json
 import os
 import re
 import sys
@@ -116,6 +114,7 @@ from ...cachedir import write_whole
 from .borrowed import borrowed_at
 from .jit import njit
 from .memory import DC_HEAT, DC_NAT, DC_TRIES, MARK_BASE, NPAGES
+from .row_facts import CALL, CONDITIONAL, JUMP, NEXT, RowFacts
 from .stops import COLD_GOES_ON, COLD_RETIRED, ST_REASON, cold_outcome
 from .state import PC
 
@@ -204,182 +203,34 @@ def _cold_stop(cp, pc):
 
 # ---- the row functions ----------------------------------------------------------------------
 
-# The row functions take the machine's arrays as one pointer to the tuple (R, V, st, m), which
-# the page function stores once in its frame: numba passes an array as seven values and a
-# tuple field by field, so passing them as values made each call's IR about 150 arguments long
-# (LLVM folds the pointer away once the row is inlined).
-ROW_PARAMS = "cp, w, imm, pc, a, b, c, d, steps"
-
-
-def _row_function_source(name: str) -> tuple[str, set[str]]:
-    from . import gen_loop
-    code, free = gen_loop._row_code(name)
-    binds = [f"    {t}_{f} = {t}.{f}" for t, fields in gen_loop.HOISTED.items() for f in fields
-             if f"{t}_{f}" in code]
-    body = "\n".join(f"    {line}" for line in code.splitlines())
-    binds.insert(0, "    R, V, st, m = borrowed_at(cp)")
-    return (f"@njit(cache=True)\ndef row_{name}({ROW_PARAMS}):\n" + "\n".join(binds) +
-            ("\n" if binds else "") + body + "\n    return pc\n"), free
-
-
-FAMILY_PARAMS = "cp, op, w, imm, pc, a, b, c, d, steps"
-
-
-def _family_functions() -> tuple[list[str], dict[str, set[str]]]:
-    """For each family of the rows the loop runs out of line (cold_rows), a function that
-    calls it as cold_rows does, the arrays taken from cp: inlined into a page with the row's
-    operands constant, its tests of `op` fold away, where a call of the cold group passed
-    every array by value and dispatched on op at run time (57% of arm64_fp's time, natively)."""
-    from . import gen_loop
-    parts, imports = [], {}
-    for fn, _ in gen_loop.cold_groups().values():
-        params = [a.arg for a in gen_loop._family_ast(fn).args.args]
-        imports.setdefault(gen_loop._module_of(fn), set()).add(fn.__name__)
-        parts.append(f"@njit(cache=True)\ndef family_{fn.__name__}({FAMILY_PARAMS}):\n"
-                     f"    R, V, st, m = borrowed_at(cp)\n    return {fn.__name__}({', '.join(params)})\n")
-    return parts, imports
-
-
-def _family_of(name: str) -> str:
-    from . import gen_loop
-    return gen_loop.EXECUTOR[name].__name__
-
-
-def _module_source() -> str:
-    from . import gen_loop
-    parts, free = [], set()
-    for name in gen_loop.rows():
-        text, names = _row_function_source(name)
-        parts.append(text)
-        free |= names
-    family_parts, family_imports = _family_functions()
-    parts += family_parts
-    by_module: dict[str, list[str]] = {}
-    for name in sorted(free):
-        by_module.setdefault(gen_loop._home(name), []).append(name)
-    for mod, names in family_imports.items():
-        by_module.setdefault(mod, []).extend(sorted(set(names) - set(by_module.get(mod, []))))
-    imports = [f"from ncpu.arm64.cpu.{mod} import {', '.join(names)}  # noqa: F401"
-               for mod, names in sorted(by_module.items())]
-    return "\n".join([
-        '"""Row functions for native.py: GENERATED from gen_loop\'s row code (do not edit)."""',
-        "import numpy as np  # noqa: F401",
-        "from ncpu.arm64.cpu.jit import njit",
-        "from ncpu.arm64.cpu import decode_table as T  # noqa: F401",
-        "from ncpu.arm64.cpu.borrowed import borrowed_at",
-        *imports, "", "", "\n\n".join(parts)])
-
-
-_rows_module = None
-_rows_digest = ""            # the digest in the rows module's name: the version of the row code
-_rows_folder = None          # the cache directory it was written to
+_rows_digest = ""            # the version of the row code and of this file: in page keys, and the
+                             # name of the object directory (pages_<digest>)
+_pages_root = None           # the cache directory that holds the object directories
 
 
 def rows_module():
-    """The generated module of row functions (written once per version of the loop's sources)."""
-    global _rows_module
-    if _rows_module is None:
-        from .. import cpu as pkg
+    """native_rows (generated by gen_loop: the row functions and every row's facts), imported
+    the first time a page is translated, with the digest of its sources and of this file."""
+    from . import native_rows
+    global _rows_digest, _pages_root
+    if not _rows_digest:
         from ... import jitcache
-        run_py = Path(pkg.__file__).with_name("run.py").resolve()
-        # the loop's sources (the row code) and this file (the functions' form)
-        digest = hashlib.sha256((jitcache._stamp(run_py)).encode() + Path(__file__).read_bytes()).hexdigest()[:16]
-        name = f"ncpu_native_rows_{digest}"
-        global _rows_digest, _rows_folder
-        path = None
+        stamp = jitcache._stamp(Path(native_rows.__file__).resolve())
+        _rows_digest = hashlib.sha256(stamp.encode() + Path(__file__).read_bytes()).hexdigest()[:16]
         for root in (jitcache.cache_root(), jitcache.fallback_root()):
-            folder = root / "native"
             try:
-                folder.mkdir(parents=True, exist_ok=True)
-                path = folder / f"{name}.py"
-                if not path.exists():
-                    tmp = folder / f"{name}.{os.getpid()}.tmp"
-                    tmp.write_text(_module_source())
-                    os.replace(tmp, path)
-                _rows_digest, _rows_folder = digest, folder
-                break
+                (root / "native").mkdir(parents=True, exist_ok=True)
             except OSError:
-                path = None
-        if path is None:
-            raise OSError("native: no writable cache directory for the row functions")
-        spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-        _rows_module = module
-    return _rows_module
-
-
-# ---- what the page builder needs to know of a row ------------------------------------------
-
-# A row's control flow (RowFacts.flow), from the values its family may return as the next pc:
-NEXT = "next"                  # pc + 4, or pc where it stops (a fault: not retired)
-JUMP = "jump"                  # pc + imm only
-CALL = "call"                  # the same, writing the link register: what follows runs after a
-                               # return, which leaves native code
-CONDITIONAL = "conditional"    # pc + imm or pc + 4
-EXIT = "exit"                  # anything else (a register's value): native code is left
-
-
-class RowFacts(NamedTuple):
-    flow: str          # NEXT, JUMP, CALL, CONDITIONAL or EXIT
-    may_stop: bool     # it can record a stop (a fault, SVC, BRK) in `st`
-    may_write: bool    # it can write guest memory, and so reset this page's decode row (it passes
-                       # the memory arrays on, or touches the decode cache or the backing store)
-    cold: bool         # the loop does not carry it: it runs through its cold_rows function
+                continue
+            _pages_root = root / "native"
+            break
+    return native_rows
 
 
 @functools.lru_cache(maxsize=None)
 def row_facts(name: str) -> RowFacts:
-    """What a row does, read once from its family's code specialised to it (gen_loop.row_body)
-    and kept beside the rows module (reading it costs 20-40 ms a row, a second per program)."""
-    stored = _stored_facts()
-    if name not in stored:
-        stored[name] = list(_read_row_facts(name))
-        write_whole(_facts_path(), json.dumps(stored, sort_keys=True).encode())
-    return RowFacts(*stored[name])
-
-
-def _facts_path() -> Path:
-    return _rows_folder / f"ncpu_native_rows_{_rows_digest}.facts.json"
-
-
-@functools.lru_cache(maxsize=None)
-def _stored_facts() -> dict:
-    rows_module()
-    try:
-        return json.loads(_facts_path().read_text())
-    except (OSError, ValueError):
-        return {}
-
-
-def _read_row_facts(name: str) -> RowFacts:
-    import ast
-    from . import gen_loop
-    module, _ = gen_loop.row_body(name)
-    targets = set()
-    for node in ast.walk(module):
-        if isinstance(node, ast.Return):
-            v = node.value
-            targets |= {ast.unparse(x) for x in ((v.body, v.orelse) if isinstance(v, ast.IfExp) else (v,))}
-    code = ast.unparse(module)
-    if targets <= {"pc + 4", "pc"}:
-        flow = NEXT
-    elif targets == {"pc + imm"}:
-        flow = CALL if re.search(r"\bR\[30\]\s*=", code) else JUMP
-    elif targets == {"pc + imm", "pc + 4"}:
-        flow = CONDITIONAL
-    else:
-        flow = EXIT
-    stops = re.search(r"\bst\b", code) is not None
-    writes = re.search(r"\bm\b|\bm_dc_op\b|\bm_(data|d16|d32|d64)\b", code) is not None
-    return RowFacts(flow, stops, writes, name not in _inline_rows())
-
-
-@functools.lru_cache(maxsize=None)
-def _inline_rows() -> frozenset:
-    from . import gen_loop
-    return frozenset(gen_loop.rows())
+    """What a row does (row_facts.RowFacts), as gen_loop read it from the row's code."""
+    return RowFacts(*rows_module().FACTS[name])
 
 
 def static_targets(name: str, imm: int) -> list:
@@ -414,7 +265,6 @@ def _compiled(dispatcher, sig):
         spent = time.process_time() - t0
         _rows_cpu += spent
         _build_cpu += spent
-        _prune_rows_once(getattr(dispatcher._cache, "cache_path", None))
     return dispatcher.overloads[sig.args]
 
 
@@ -642,7 +492,7 @@ def _build_new(page, slots, R, V, st, m, key, rows, tcp, fallback, older, t0):
         n = b.load(count)
         regs = [rg & 0xFF, (rg >> 8) & 0xFF, (rg >> 16) & 0xFF, (rg >> 24) & 0xFF]
         if cold:                                     # its family, as its cold_rows function calls it
-            cres = _compiled(getattr(rows, f"family_{_family_of(name)}"), family_sig)
+            cres = _compiled(getattr(rows, rows.FAMILY[name]), family_sig)
             npc = P.call(cres, [cp, i64(op), i64(w), i64(imm), i64(pc), *map(i64, regs), b.add(steps0, n)])
             if stops:                                # the loop's outer path: SVC retires, not the others
                 outcome = P.call(cold_stop, [cp, i64(pc)])
@@ -776,7 +626,7 @@ OBJECT_DIR = os.environ.get("NCPU_NATIVE_OBJECTS") or None   # where page object
 def _object_path(key: str):
     if OBJECT_DIR is not None:
         return Path(OBJECT_DIR) / f"{key}.o"
-    return None if _rows_folder is None else _rows_folder / f"pages_{_rows_digest}" / f"{key}.o"
+    return None if _pages_root is None else _pages_root / f"pages_{_rows_digest}" / f"{key}.o"
 
 
 def forget_loaded() -> None:
@@ -833,22 +683,6 @@ def _store_object(key: str, data: bytes) -> None:
         return
     if write_whole(path, _OBJECT_MAGIC + hashlib.sha256(data).digest() + data):
         _kept[folder] += 1
-
-
-@functools.lru_cache(maxsize=None)
-def _prune_rows_once(numba_folder) -> None:
-    """Remove the files of other versions of the rows module unchanged for STALE_DAYS: its
-    source and facts beside this version's, and numba's compiled rows in `numba_folder`
-    (about 20 MB a version once a few programs have run)."""
-    mine = f"ncpu_native_rows_{_rows_digest}."
-    now = time.time()
-    for folder in {_rows_folder, Path(numba_folder) if numba_folder else None} - {None}:
-        try:
-            for f in folder.glob("ncpu_native_rows_*"):
-                if not f.name.startswith(mine) and f.is_file() and now - f.stat().st_mtime > STALE_DAYS * 86400:
-                    f.unlink(missing_ok=True)
-        except OSError:
-            pass
 
 
 @functools.lru_cache(maxsize=None)
