@@ -62,8 +62,10 @@ def register(subparsers) -> None:
                              "NCPU_NATIVE=off interprets only). Each run compiles what its time allows, "
                              "at most 1 s of CPU plus a quarter of the run's, and keeps it in the cache "
                              "directory, so a program's later runs load it and compile more: fastest once "
-                             "all of it is compiled, by the second to fourth run. Same output and "
-                             "instruction count either way")
+                             "all of it is compiled, by the second to fourth run (later after an install: "
+                             "the first programs also compile, once, the functions native code is made "
+                             "of). Same output and instruction count either way. NCPU_NATIVE_BUDGET="
+                             "FREE,SHARE changes the limit (inf,0: none)")
     parser.add_argument("--stats", action="store_true", help="print instructions, wall time and MIPS to stderr")
     parser.add_argument("--json", action="store_true",
                         help="with --stats: print them as one JSON object on stderr (instructions, wall_s, "
