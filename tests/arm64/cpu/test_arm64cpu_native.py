@@ -457,6 +457,23 @@ def test_object_cache_is_bounded(tmp_path, monkeypatch):
     assert not stale.exists() and (recent / "x.o").exists()
 
 
+def test_rows_modules_generated_at_run_time_before_are_removed(tmp_path):
+    """The rows modules that earlier versions generated into the cache directory, and numba's
+    files for them, are removed; page objects and other files stay."""
+    native_dir, pycache, numba_dir = tmp_path / "native", tmp_path / "native" / "__pycache__", tmp_path / "native_ab12"
+    for d in (native_dir / "pages_x", pycache, numba_dir):
+        d.mkdir(parents=True)
+    old = [native_dir / "ncpu_native_rows_1234.py", native_dir / "ncpu_native_rows_1234.facts.json",
+           pycache / "ncpu_native_rows_1234.row_B-7.py311-bare.nbi", numba_dir / "ncpu_native_rows_1234.row_B-7.py311.nbc"]
+    kept = [native_dir / "pages_x" / "k.o", tmp_path / "cpu_ff" / "run.run_loop-1.nbi"]
+    kept[1].parent.mkdir()
+    for f in old + kept:
+        f.write_bytes(b"x")
+    native.remove_generated_rows(tmp_path)
+    assert not any(f.exists() for f in old) and all(f.exists() for f in kept)
+    assert not numba_dir.exists() and not pycache.exists() and native_dir.exists()
+
+
 def test_a_given_object_directory_leaves_its_neighbours_alone(tmp_path, monkeypatch):
     """$NCPU_NATIVE_OBJECTS names a directory of the user's: old directories beside it that
     happen to be called pages_* are not the cache's to remove; one that is a file stores nothing."""

@@ -223,8 +223,25 @@ def rows_module():
             except OSError:
                 continue
             _pages_root = root / "native"
+            remove_generated_rows(root)
             break
     return native_rows
+
+
+def remove_generated_rows(root: Path) -> None:
+    """Remove what nCPU before 2026-11-30 left in the cache directory `root`: a rows module
+    generated at run time per version of the row code (`native/ncpu_native_rows_*`), and
+    numba's compiled rows of each (in `native/__pycache__`, or in `native_*` directories
+    under $NUMBA_CACHE_DIR): about 20 MB a version, nothing reads them now."""
+    folders = [root / "native", root / "native" / "__pycache__", *root.glob("native_*")]
+    for folder in folders:
+        try:
+            for f in folder.glob("ncpu_native_rows_*"):
+                f.unlink(missing_ok=True)
+            if folder.name != "native" and not any(folder.iterdir()):
+                folder.rmdir()
+        except OSError:
+            pass
 
 
 @functools.lru_cache(maxsize=None)
