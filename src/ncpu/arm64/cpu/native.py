@@ -68,7 +68,7 @@ code generation over the inlined rows); with the page functions a first run comp
 by the next, the four benchmark programs ran at 0.9-2.8x qemu-aarch64's CPU time in a warm
 process.  A first run is what kept it off by default until compiling was limited to
 BUILD_FREE + BUILD_SHARE of the process's CPU (`may_translate`), the row functions' compile
-after an install or an edit (about 12 s for arm64_bench's rows) included: no benchmark's
+after an install or an edit (9.7 s for arm64_bench's rows) included: no benchmark's
 first run is slower than interpreted (arm64_calls the same within the noise).
 
 A page function is compiled once: its inputs (the row code's version, the page, its
@@ -96,7 +96,6 @@ import functools
 import hashlib
 import os
 import re
-import sys
 import time
 import weakref
 from typing import NamedTuple
@@ -270,8 +269,8 @@ class _OverBudget(Exception):
 def _compiled(dispatcher, sig):
     """The row's (or helper's) compiled code, for linking into a page: no Python wrappers
     (jit.py).  Compiled within the build limit like the page (may_translate): after an install
-    or an edit of the row code, compiling the row functions a program needs takes about 12 s
-    (arm64_bench's 30 rows), which a first run would otherwise pay whole; with the limit
+    or an edit of the row code, compiling the row functions a program needs takes about 10 s
+    (arm64_bench's 39 functions 9.7 s), which a first run would otherwise pay whole; with the limit
     it is spread over the first runs, each compiled row kept in numba's cache."""
     global _rows_cpu, _build_cpu
     if sig.args not in dispatcher.overloads:
