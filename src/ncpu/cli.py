@@ -13,6 +13,7 @@ import sys
 
 from ncpu import __version__
 from ncpu.pipes import closed_pipe
+from ncpu.settings import SettingError
 
 # Module names under ncpu.commands, in the order `ncpu --help` lists them.
 COMMANDS = ["run", "asm", "disasm", "compile", "pipeline", "bench", "train", "verify", "discover", "arm64", "arm64_root",
@@ -68,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return int(args.func(args) or 0)
-    except CommandError as error:
+    except (CommandError, SettingError) as error:
         print(f"ncpu: error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

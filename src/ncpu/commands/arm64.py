@@ -146,10 +146,7 @@ def main(args) -> int:
     from ncpu.arm64.cpu import native
     if args.native is not None:
         native.set_threshold(native.ON_THRESHOLD if args.native else 0)
-    try:
-        native.threshold(), native.build_budget()
-    except ValueError as e:
-        raise CommandError(str(e)) from None
+    native.threshold(), native.build_budget()      # a bad setting stops here, before the run
     machine = Machine(root=args.root, max_steps=args.max_steps or DEFAULT_MAX_STEPS, seed=args.seed,
                       host_time=args.host_time, on_message=_message, publish=publish, memory=memory,
                       max_procs=args.max_procs, cwd=args.cwd, env=env)

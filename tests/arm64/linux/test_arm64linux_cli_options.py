@@ -97,6 +97,14 @@ def test_bad_native_settings_one_line(tree, name, value):
     assert done.returncode == 2 and err.count("\n") == 1 and f"{name}={value!r}" in err, err
 
 
+def test_bad_native_setting_one_line_under_another_command(tree):
+    """Any command that runs the machine reads the setting (here when its CPU is made): the
+    same one line, not a traceback."""
+    done = _cli("debug", "strace", "--root", tree, tree / "bin" / "busybox", "true", env={"NCPU_NATIVE": "sometimes"})
+    err = done.stderr.decode()
+    assert done.returncode == 2 and err.count("\n") == 1 and "NCPU_NATIVE='sometimes'" in err, err
+
+
 @pytest.mark.parametrize("args, fragment", [
     (["--cwd", "/nowhere"], "/nowhere: no such directory in the root"),
     (["-E", "NOEQUALS"], "expected VAR=VALUE"),

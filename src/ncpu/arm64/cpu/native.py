@@ -110,6 +110,7 @@ from numba.core.compiler_lock import global_compiler_lock
 from numba.core.registry import cpu_target
 
 from ...cachedir import write_whole
+from ...settings import SettingError
 from .borrowed import borrowed_at
 from .jit import njit
 from .memory import DC_HEAT, DC_NAT, DC_TRIES, MARK_BASE, NPAGES
@@ -146,7 +147,7 @@ def threshold() -> int:
         return ON_THRESHOLD
     if value.isdigit():
         return int(value)
-    raise ValueError(f"NCPU_NATIVE={value!r}: expected on, off or a number of instructions")
+    raise SettingError(f"NCPU_NATIVE={value!r}: expected on, off or a number of instructions")
 
 
 def set_threshold(value: int) -> None:
@@ -897,7 +898,7 @@ def build_budget() -> tuple[float, float]:
     except ValueError:
         free = share = -1.0
     if not (free >= 0 and share >= 0):                  # nan is not >= 0
-        raise ValueError(f"NCPU_NATIVE_BUDGET={value!r}: expected FREE,SHARE, two numbers, "
+        raise SettingError(f"NCPU_NATIVE_BUDGET={value!r}: expected FREE,SHARE, two numbers, "
                          "neither negative (CPU seconds and a share of the run's, e.g. 1,0.25)")
     return free, share
 
