@@ -66,10 +66,11 @@ def register(subparsers) -> None:
                              "the first programs also compile, once, the functions native code is made "
                              "of). Same output and instruction count either way. NCPU_NATIVE_BUDGET="
                              "FREE,SHARE changes the limit (inf,0: none)")
-    parser.add_argument("--stats", action="store_true", help="print instructions, wall time and MIPS to stderr")
+    parser.add_argument("--stats", action="store_true",
+                        help="print instructions, wall time, MIPS and the share run as native code to stderr")
     parser.add_argument("--json", action="store_true",
                         help="with --stats: print them as one JSON object on stderr (instructions, wall_s, "
-                             "mips, status, reason)")
+                             "mips, status, reason, native_instructions, native_entries)")
     parser.add_argument("-g", dest="gdb_port", type=int, default=None, metavar="PORT",
                         help="wait for gdb on 127.0.0.1:PORT (`target remote :PORT`), as qemu-aarch64 -g")
     parser.add_argument("--gdb-run-on-drop", action="store_true",
@@ -173,11 +174,15 @@ def main(args) -> int:
         raise CommandError(str(error)) from None
     if args.stats and args.json:
         print(json.dumps({"instructions": result.instructions, "wall_s": round(result.wall_s, 6),
-                          "mips": round(result.mips, 3), "status": result.status, "reason": result.reason}),
+                          "mips": round(result.mips, 3), "status": result.status, "reason": result.reason,
+                          "native_instructions": result.native_instructions,
+                          "native_entries": result.native_entries}),
               file=sys.stderr)
     elif args.stats:
+        share = result.native_instructions / result.instructions if result.instructions else 0.0
         print(f"ncpu: {result.instructions} instructions in {result.wall_s:.3f} s "
-              f"({result.mips:.2f} MIPS)", file=sys.stderr)
+              f"({result.mips:.2f} MIPS), {share:.1%} in native code, entered {result.native_entries} times",
+              file=sys.stderr)
     return result.status
 
 

@@ -88,6 +88,74 @@ def test_same_state_and_count(threshold, words, slots, budget):
     assert translated == interpreted
 
 
+def test_stop_counts_native_instructions_and_entries(threshold):
+    """Stop.native and Stop.entered say how much of a run was native code: none interpreted, all
+    but the first iterations (the heat threshold, the sampling) once translated, entered a few
+    times (the sampler's slices and the translation), not once an iteration."""
+    threshold(0)
+    mem = Memory()
+    mem.map(BASE, 0x1000, 5)
+    mem.write(BASE, b"".join(struct.pack("<I", w) for w in TIGHT))
+    s = CpuState()
+    s.pc, s.x[1] = BASE, 1_000_000
+    stop = Cpu(mem, s).run(10**7)
+    assert stop.native == stop.entered == 0
+    threshold(1000)
+    mem.write(BASE, b"".join(struct.pack("<I", w) for w in TIGHT))     # a fresh decode row
+    s.pc, s.x[1] = BASE, 1_000_000
+    stop = Cpu(mem, s).run(10**7)
+    assert stop.steps == 5 * 1_000_000 + 3
+    assert 0.9 * stop.steps < stop.native < stop.steps
+    assert 0 < stop.entered < 1000
+
+
+# CALLING with its function in two straight runs (add, b; eor, ret), which two rounds of
+# translation put into two functions of one page: the newer one holds the ret
+SPLIT = CALLING[:1024] + [0x91000C00, 0x14000001, 0xCA000043, 0xD65F03C0]
+
+
+def test_a_newer_function_goes_on_to_native_code_on_another_page(threshold):
+    """A page's newer function leaving for another page goes on to the native code there, as
+    the oldest does (native.build's leave block): before, it passed the pc to the older
+    function, which left having retired nothing itself and so returned to the loop, once an
+    iteration here (arm64_bench's qsort comparator: 26 M times a run)."""
+    threshold(0)
+    n = 100_000
+    interpreted, _ = _run(SPLIT, {1: n}, 10**7)
+    mem = Memory()
+    mem.map(BASE, 0x2000, 5)
+    mem.write(BASE, b"".join(struct.pack("<I", w) for w in SPLIT))
+    s = CpuState()
+    s.pc, s.x[1] = BASE, 3
+    cpu = Cpu(mem, s)
+    cpu.run(100)                                              # every slot decoded
+    func = BASE + 0x1000
+    for pcs in ([BASE + 8, BASE + 12, BASE + 16, func], [func + 8]):     # two rounds
+        native.translate(mem, pcs * native.Sampler.MIN_SAMPLES, s.regs, vr_views(s.v), cpu._st)
+    assert native._chains[mem][func >> 12].depth == 2
+    s.pc, s.x[0], s.x[1], s.x[2], s.x[3] = BASE, 0, n, 0, 0
+    stop = cpu.run(10**7)
+    assert (stop.reason, stop.steps, s.pc, [int(v) for v in s.x[:8]], s.nzcv) == interpreted
+    assert stop.native > 0.99 * stop.steps
+    assert stop.entered < 10                                  # not once an iteration
+
+
+def test_gaps_between_translated_runs_are_filled():
+    """native.between: decoded slots on a path from translated slots back to them (the return
+    site of a call, the tail of a loop the sampler missed), at most MAX_GAP long; not code that
+    leads elsewhere."""
+    row = lambda name, imm=0: (name, 0, 0, imm, 0)          # noqa: E731
+    slots = {0: row("ADD_I"), 1: row("ADD_I"), 2: row("BL", 0x4000),   # loop: a call, then
+             3: row("ADD_I"), 4: row("B_COND", -16),                    # its return site, back
+             5: row("RET")}                                             # after the loop: left
+    assert native.between(slots, {0, 1, 2}) == {3, 4}
+    slots = {i: row("ADD_I") for i in range(2 + native.MAX_GAP)}       # a tail longer than MAX_GAP
+    slots[2 + native.MAX_GAP] = row("B_COND", -4 * (2 + native.MAX_GAP))
+    assert native.between(slots, {0, 1}) == set()
+    slots[2 + native.MAX_GAP] = row("B_COND", -4 * native.MAX_GAP)     # back into the tail only
+    assert native.between(slots, {0, 1}) == set()
+
+
 def test_no_translation_past_the_build_share(threshold, monkeypatch):
     """Once building took more than BUILD_SHARE of the process's CPU time, hot pages stay
     interpreted (with the same outcome)."""

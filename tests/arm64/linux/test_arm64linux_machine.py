@@ -53,7 +53,7 @@ def test_cli_stats_and_exit_status(tmp_path):
     assert first.stdout == b"hello, world\nsecond line\n"
     stats = [r.stderr.decode().splitlines()[-1] for r in (first, second)]
     assert stats[0].split(" instructions")[0] == stats[1].split(" instructions")[0]
-    assert "MIPS" in stats[0]
+    assert "MIPS" in stats[0] and "in native code" in stats[0]
 
 
 def test_cli_passes_guest_options_and_root(tmp_path, busybox_path):

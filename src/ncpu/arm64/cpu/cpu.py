@@ -10,7 +10,8 @@ from numba.core.types import int64, none
 from .entries import NATIVE, addresses, loop_types, numba_type, resolve
 from .memory import Memory
 from .native import Sampler, hot, may_translate, translate
-from .stops import R_BRK, R_BUDGET, R_FAULT, R_GROW, R_HOOK, R_HOT, R_RESOLVE, R_SVC, R_UNDEF
+from .stops import (R_BRK, R_BUDGET, R_FAULT, R_GROW, R_HOOK, R_HOT, R_RESOLVE, R_SVC, R_UNDEF, ST_ENTERED,
+                    ST_NATIVE, ST_SIZE)
 from .run import run_loop
 from .state import ICOUNT, CpuState
 from .vregs import vr_views
@@ -38,6 +39,8 @@ class Stop:
     access: str | None = None    # FAULT: 'read' | 'write' | 'exec'
     word: int | None = None      # UNDEFINED / BRK: the instruction word
     pc: int | None = None        # pc at the stop (after the svc for SVC)
+    native: int = 0              # of `steps`, those retired in native code (native.py)
+    entered: int = 0             # times the loop entered native code
 
 
 _loop_entries: dict[tuple, object] = {}
@@ -62,7 +65,7 @@ class Cpu:
         self.mem = mem
         self.state = state if state is not None else CpuState()
         self.instructions = 0
-        self._st = np.zeros(4, np.int64)
+        self._st = np.zeros(ST_SIZE, np.int64)
         self.hooks = None        # hooks.Hooks: trace and breakpoints (an instrumented loop)
         self._sampler = None     # native.Sampler while a hot page's time is being sampled
         self._types = loop_types(self.state.regs, vr_views(self.state.v), self._st, mem.arrays())
@@ -88,7 +91,7 @@ class Cpu:
         again; it never reaches the caller.  OutOfMemory (memory.frames)
         propagates when such a fault needs a frame beyond the budget."""
         st = self._st
-        total = 0
+        total = native = entered = 0
         s = self.state
         while True:
             st[:] = 0
@@ -103,6 +106,8 @@ class Cpu:
                 steps = run_loop(s.regs, vr_views(s.v), self.mem.arrays(), st, budget, hooks.arrays, self._fp)
             total += steps
             self.instructions += steps
+            native += int(st[ST_NATIVE])
+            entered += int(st[ST_ENTERED])
             if st[0] == R_HOOK:
                 if hooks.stopped(self):
                     return Stop(StopReason.HOOK, total, pc=s.pc)
@@ -132,7 +137,7 @@ class Cpu:
             elif hooks is not None:
                 hooks.unretired(s.pc)
         reason = _REASONS[int(st[0])]
-        stop = Stop(reason, total, pc=s.pc)
+        stop = Stop(reason, total, pc=s.pc, native=native, entered=entered)
         if reason is StopReason.FAULT:
             stop.address = int(st[1]) & (2**64 - 1)
             stop.access = _ACCESS[int(st[2])]

@@ -360,6 +360,54 @@ def hot_runs(slots: dict, sampled) -> set:
     return keep
 
 
+def _successors(slots: dict, i: int) -> list:
+    """The slots of the page that may run after slot i, as far as its code says: its static
+    targets, and after a call (BL, BLR) the slot its callee returns to."""
+    name, imm = slots[i][0], slots[i][3]
+    offsets = static_targets(name, imm) + ([4] if row_facts(name).links else [])
+    return [t for t in (i + (d >> 2) for d in offsets) if t in slots]
+
+
+def between(slots: dict, chosen: set) -> set:
+    """The decoded slots (slots: each ran since the page was decoded) on a path from a chosen
+    slot to a chosen slot, not chosen themselves: the gaps of the hot code.  Why: a run the
+    sampler missed between two translated ones (the tail of an inner loop, where a call
+    returns to) sends native code back to the loop each time it runs, to be interpreted and
+    enter native code again; arm64_bench's sieve did so a million times a run."""
+    succ = {i: _successors(slots, i) for i in slots}
+    pred: dict = {i: [] for i in slots}
+    for i, ts in succ.items():
+        for t in ts:
+            pred[t].append(i)
+
+    def reach(start, edges):
+        seen, todo = set(), [j for i in start for j in edges[i]]
+        while todo:
+            j = todo.pop()
+            if j not in seen:
+                seen.add(j)
+                todo.extend(edges[j])
+        return seen
+
+    inside = chosen & set(slots)
+    gaps = (reach(inside, succ) & reach(inside, pred)) - chosen
+    # each gap (slots joined by their flow) at most MAX_GAP long: a longer one is code of its
+    # own that the sampler would have found if it mattered, and a page function's code
+    # generation grows faster than its length (arm64_calls' largest page, 341 slots, became 478)
+    joined = {j: [t for t in succ[j] + pred[j] if t in gaps] for j in gaps}
+    kept, seen = set(), set()
+    for i in sorted(gaps):
+        if i not in seen:
+            part = reach([i], joined) | {i}
+            seen |= part
+            if len(part) <= MAX_GAP:
+                kept |= part
+    return kept
+
+
+MAX_GAP = 8                 # slots in one gap that `between` fills
+
+
 MIN_STRETCH = 1             # 1: every run (see worth_translating's docstring for why)
 
 
@@ -501,7 +549,7 @@ def _build_new(page, slots, R, V, st, m, key, rows, tcp, fallback, older, t0):
     runs = _straight_runs(slots)
     for i in sorted(slots):
         name, op, w, imm, rg = slots[i]
-        flow, stops, writes, cold = row_facts(name)
+        flow, stops, writes, cold, _ = row_facts(name)
         pc = base + 4 * i
         b.position_at_end(entries[i])                # the budget, for the whole straight run
         over = b.icmp_signed(">", b.add(b.load(count), i64(runs[i])), budget)
@@ -552,6 +600,14 @@ def _build_new(page, slots, R, V, st, m, key, rows, tcp, fallback, older, t0):
         b.branch(dispatch)
 
     if fallback:                                     # it leaves by itself and counts its own
+        # only a pc on this page: the older function would leave at any other, having retired
+        # nothing itself, and so return to the loop instead of going on to the code there
+        # (a return from a function on this page to native code elsewhere: arm64_bench's
+        # qsort comparator returned to the loop 26 M times a run)
+        b.position_at_end(older_fn)
+        on_page = b.icmp_signed("==", b.ashr(b.load(pcv), i64(12)), i64(page))
+        older_fn = P.fn.append_basic_block("older_on_page")
+        b.cbranch(on_page, older_fn, leave)
         b.position_at_end(older_fn)
         n = b.load(count)
         older_code = cgutils.get_or_insert_function(P.module, P.fn.function_type, _older_symbol(fallback[1]))
@@ -929,6 +985,7 @@ def translate(mem, pcs, R, V, st) -> int:
         older = chain.slots if chain else {}
         marked = set(np.nonzero(m.dc_op[row] <= MARK_BASE)[0].tolist())
         wanted = hot_runs(slots, sampled) | (marked & set(slots)) | set(older)
+        wanted |= between(slots, wanted)
         chosen = worth_translating({**older, **slots}, wanted) - set(older)
         # older slots decoded as they were compiled (their words checked above), marked again
         again = [i for i in older if i in slots and i not in marked and slots[i] == older[i]]

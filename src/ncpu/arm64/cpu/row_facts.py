@@ -26,6 +26,7 @@ class RowFacts(NamedTuple):
     may_write: bool    # it can write guest memory, and so reset this page's decode row (it passes
                        # the memory arrays on, or touches the decode cache or the backing store)
     cold: bool         # the loop does not carry it: it runs through its cold_rows function
+    links: bool        # it writes the link register (BL, BLR): the callee's return comes back to pc + 4
 
 
 def read(body: ast.Module, cold: bool) -> RowFacts:
@@ -37,14 +38,15 @@ def read(body: ast.Module, cold: bool) -> RowFacts:
             v = node.value
             targets |= {ast.unparse(x) for x in ((v.body, v.orelse) if isinstance(v, ast.IfExp) else (v,))}
     code = ast.unparse(body)
+    links = re.search(r"\bR\[30\]\s*=", code) is not None
     if targets <= {"pc + 4", "pc"}:
         flow = NEXT
     elif targets == {"pc + imm"}:
-        flow = CALL if re.search(r"\bR\[30\]\s*=", code) else JUMP
+        flow = CALL if links else JUMP
     elif targets == {"pc + imm", "pc + 4"}:
         flow = CONDITIONAL
     else:
         flow = EXIT
     stops = re.search(r"\bst\b", code) is not None
     writes = re.search(r"\bm\b|\bm_dc_op\b|\bm_(data|d16|d32|d64)\b", code) is not None
-    return RowFacts(flow, stops, writes, cold)
+    return RowFacts(flow, stops, writes, cold, links)

@@ -22,8 +22,8 @@ from .calls import call_at, pointer_to, unresolved
 from .jit import njit
 from .memory import NPAGES
 from .borrowed import borrowed
-from .stops import (A_EXEC, COLD_GOES_ON, COLD_RETIRED, R_BUDGET, R_GROW, R_HOT, R_UNDEF, ST_ADDR, ST_REASON,
-                    ST_WORD, cold_outcome, fault)
+from .stops import (A_EXEC, COLD_GOES_ON, COLD_RETIRED, R_BUDGET, R_GROW, R_HOT, R_UNDEF, ST_ADDR, ST_ENTERED,
+                    ST_NATIVE, ST_REASON, ST_WORD, cold_outcome, fault)
 from .memory import DC_HEAT, DC_NAT, DC_TRIES, MARK_BASE, MAX_TRIES
 from .guest_access import forget_decoded
 from .hooks import hook_page, hook_stop
@@ -2725,6 +2725,8 @@ def run_loop(R_, V_, m_, st_, max_steps, hk, fp):
             if hk is None:
                 n = call_at(m_dc_nat[row, DC_NAT], cp, pc, max_steps - steps, steps) - steps
                 steps += n
+                st[ST_NATIVE] += n
+                st[ST_ENTERED] += 1
                 pc = R[PC]
                 if st[ST_REASON] != 0:
                     break

@@ -8,6 +8,9 @@ from .jit import njit
 
 # stop array slots and values
 ST_REASON, ST_ADDR, ST_ACCESS, ST_WORD = 0, 1, 2, 3
+ST_NATIVE, ST_ENTERED = 4, 5  # instructions retired in native code (native.py), and the times the
+                              # loop entered it, during one call of the loop: Cpu.run adds them up
+ST_SIZE = 6
 R_NONE, R_SVC, R_BUDGET, R_FAULT, R_UNDEF, R_BRK, R_GROW = 0, 1, 2, 3, 4, 5, 6
 R_HOOK = 7          # a breakpoint or trace hook asked to stop (hooks.py)
 R_RESOLVE = 8       # an executor called by address is needed the first time (calls.py, entries.py)

@@ -63,6 +63,8 @@ class Kernel:
         self.init: Process | None = None
         self.current: Process | None = None
         self.yielded = False                    # the running process gave up its slice
+        self.native_instructions = 0            # of the instructions retired, those in native code
+        self.native_entries = 0                 # and the times the loop entered it (Stop.native, .entered)
         self.pause = False                      # a debugger wants to look now: the slice goes on later
         # None, or a debugger's object told of each system call and of the guest memory it
         # reads and writes: enter(proc, nr, args), access(proc, addr, data, write), leave(proc, nr, args)

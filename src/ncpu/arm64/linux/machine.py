@@ -29,6 +29,8 @@ class Result:
     wall_s: float
     reason: str              # exit, signal, budget, deadlock, oom
     messages: list[str] = field(default_factory=list)
+    native_instructions: int = 0     # of `instructions`, those retired in native code (native.py)
+    native_entries: int = 0          # times the loop entered native code
 
     @property
     def mips(self) -> float:
@@ -92,7 +94,8 @@ class Machine:
                 shutil.rmtree(temp, ignore_errors=True)
         return Result(status=outcome.status, wait_status=outcome.wait_status,
                       instructions=outcome.instructions, wall_s=wall, reason=outcome.reason,
-                      messages=messages)
+                      messages=messages, native_instructions=outcome.native_instructions,
+                      native_entries=outcome.native_entries)
 
     def boot(self, root: str, binary: str, argv=None, env=None, on_message=None, clock=None) -> Kernel:
         """A kernel with `binary` loaded as its first process, not yet run.

@@ -30,6 +30,8 @@ class RunResult:
     wait_status: int       # Linux wait status of the first process
     instructions: int      # guest instructions, all processes
     reason: str            # "exit", "signal", "budget", "deadlock", "oom"
+    native_instructions: int = 0   # of them, those retired in native code
+    native_entries: int = 0        # times the loop entered native code
 
 
 def run(kernel, max_steps: int) -> RunResult:
@@ -130,7 +132,8 @@ def _finish(kernel, reason: str, status: int | None) -> RunResult:
     for proc in list(kernel.procs.values()):       # release descriptors of survivors
         if proc.alive:
             proc.fds.close_all()
-    return RunResult(status=status, wait_status=wait, instructions=kernel.clock.instructions, reason=reason)
+    return RunResult(status=status, wait_status=wait, instructions=kernel.clock.instructions, reason=reason,
+                     native_instructions=kernel.native_instructions, native_entries=kernel.native_entries)
 
 
 def _blocked(kernel) -> str:
@@ -191,6 +194,8 @@ def _run_slice(kernel, proc, quantum: int, fault_hook=None) -> int:
         left -= steps
         proc.instructions += steps
         kernel.clock.instructions += steps
+        kernel.native_instructions += stop.native
+        kernel.native_entries += stop.entered
         reason = stop.reason
         if reason == reasons.SVC:
             kernel.syscall(proc)
