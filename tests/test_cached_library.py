@@ -12,11 +12,13 @@ from ncpu import cached_library
 
 def _library():
     """A library as numba's cache serializes one: a function that calls a declared one, and a
-    global variable."""
+    global variable.  The declared function is libc's labs: the object goes into the process's
+    JIT engine, and a symbol it cannot resolve would abort the next load there (the ARM64 loop's,
+    in a later test of the same worker)."""
     codegen = cpu_target.target_context.codegen()
     module = codegen._create_empty_module("probe")
     i64 = ir.IntType(64)
-    declared = ir.Function(module, ir.FunctionType(i64, [i64]), "probe_declared_elsewhere")
+    declared = ir.Function(module, ir.FunctionType(i64, [i64]), "labs")
     constant = ir.GlobalVariable(module, i64, "probe_constant")
     constant.initializer = ir.Constant(i64, 7)
     defined = ir.Function(module, ir.FunctionType(i64, [i64]), "probe_defined")
