@@ -368,6 +368,9 @@ def _successors(slots: dict, i: int) -> list:
     return [t for t in (i + (d >> 2) for d in offsets) if t in slots]
 
 
+MAX_GAP = 8                 # slots in one gap that `between` fills
+
+
 def between(slots: dict, chosen: set) -> set:
     """The decoded slots (slots: each ran since the page was decoded) on a path from a chosen
     slot to a chosen slot, not chosen themselves: the gaps of the hot code.  Why: a run the
@@ -403,9 +406,6 @@ def between(slots: dict, chosen: set) -> set:
             if len(part) <= MAX_GAP:
                 kept |= part
     return kept
-
-
-MAX_GAP = 8                 # slots in one gap that `between` fills
 
 
 MIN_STRETCH = 1             # 1: every run (see worth_translating's docstring for why)
