@@ -170,29 +170,6 @@ def test_no_translation_past_the_build_share(threshold, monkeypatch):
     assert marked == 0 and translated == interpreted
 
 
-def test_a_page_hot_past_the_build_limit_is_translated_when_it_allows(threshold, monkeypatch):
-    """A page that gets hot while the build limit is reached keeps its tries (MAX_TRIES), and
-    is translated once the limit allows, later in the same run; it used to spend them all
-    within milliseconds and stay interpreted."""
-    from ncpu.arm64.cpu.memory import DC_TRIES
-    threshold(1000)
-    monkeypatch.setattr(native, "BUILD_SHARE", 0.0)
-    monkeypatch.setattr(native, "BUILD_FREE", 0.0)
-    monkeypatch.setattr(native, "_build_cpu", 1e-9)
-    mem = Memory()
-    mem.map(BASE, 0x1000, 5)
-    mem.write(BASE, b"".join(struct.pack("<I", w) for w in TIGHT))
-    s = CpuState()
-    s.pc, s.x[1] = BASE, 10**7
-    cpu = Cpu(mem, s)
-    stop = cpu.run(10**6)                                   # hot a thousand times over: refused
-    m = mem.arrays()
-    assert stop.native == 0 and m.dc_nat[m.dc_row[BASE >> 12], DC_TRIES] == 0
-    monkeypatch.setattr(native, "BUILD_FREE", float("inf"))
-    stop = cpu.run(10**6)
-    assert stop.native > 0 and int((m.dc_op <= MARK_BASE).sum()) >= 5
-
-
 def test_row_functions_compile_within_the_build_limit(monkeypatch):
     """Compiling a row function a page needs counts toward the build limit, and past the limit
     it is not compiled: the build is given up (native._OverBudget), for a later run."""

@@ -121,9 +121,9 @@ class Cpu:
                     hooks.unretired(s.pc)
                 continue
             if st[0] == R_HOT:          # a page is hot: sample where the time goes (native.py)
+                hot(self.mem, int(st[1]))
                 if self._sampler is None and may_translate():
                     self._sampler = Sampler()
-                hot(self.mem, int(st[1]), sampled=self._sampler is not None)
                 continue
             if st[0] == R_BUDGET and sampling and total < max_steps:
                 if self._sampler.add(s.pc):

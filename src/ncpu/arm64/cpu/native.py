@@ -880,17 +880,16 @@ class Sampler:
         return len(self.pcs) >= self.SAMPLES
 
 
-def hot(mem, page: int, sampled: bool) -> None:
-    """The loop stopped with R_HOT at `page`: restart its heat, and when its time is `sampled`
-    count the attempt (a page stops counting after MAX_TRIES).  An attempt the build limit
-    refused (may_translate) is not counted: a page that got hot while the limit was reached
-    had spent its tries within milliseconds and stayed interpreted for the rest of the run;
-    now it is translated once the run's time allows (arm64_fp's matrix loop, in a process that
-    had compiled another page just before: 8.5 s of CPU instead of 4)."""
+def hot(mem, page: int) -> None:
+    """The loop stopped with R_HOT at `page`: count the attempt, restart its heat (a page stops
+    counting after MAX_TRIES).  An attempt the build limit refuses (may_translate) counts too,
+    so a page hot while the limit is reached stays interpreted for the rest of the run: tried
+    otherwise and not kept (docs/arm64.md, "Native code left less often"), since the builds
+    that then fit a first run cost arm64_calls more than they saved it there."""
     m = mem.arrays()
     nat = m.dc_nat[int(m.dc_row[page])]
     nat[DC_HEAT] = 0
-    nat[DC_TRIES] += sampled
+    nat[DC_TRIES] += 1
 
 
 class _Chain(NamedTuple):
