@@ -156,6 +156,33 @@ def test_gaps_between_translated_runs_are_filled():
     assert native.between(slots, {0, 1}) == set()
 
 
+def test_page_functions_are_named_for_perf(threshold, monkeypatch, tmp_path):
+    """With NCPU_PERF_MAP set, each page function loaded (compiled or from the cache) gets a
+    `START SIZE NAME` line in perf's map for this process: the address the loop calls, the
+    function's size from its object file; without it, nothing is written."""
+    from ncpu.arm64.cpu import perf_map
+    from ncpu.arm64.cpu.memory import DC_NAT
+
+    where = tmp_path / "perf.map"
+    monkeypatch.setattr(perf_map, "path", lambda: where)
+    threshold(1000)
+    for setting in ("", "1"):
+        monkeypatch.setenv("NCPU_PERF_MAP", setting)
+        native.forget_loaded()                  # loaded again, not reused: _load_object runs
+        mem = Memory()
+        mem.map(BASE, 0x1000, 5)
+        mem.write(BASE, b"".join(struct.pack("<I", w) for w in TIGHT))
+        s = CpuState()
+        s.pc, s.x[1] = BASE, 200_000
+        assert Cpu(mem, s).run(10**7).native > 0
+        assert where.exists() == (setting == "1")
+    [line] = where.read_text().splitlines()
+    start, size, name = line.split()
+    m = mem.arrays()
+    assert int(start, 16) == m.dc_nat[m.dc_row[BASE >> 12], DC_NAT]
+    assert int(size, 16) > 0 and name.startswith("ncpu_page_")
+
+
 def test_no_translation_past_the_build_share(threshold, monkeypatch):
     """Once building took more than BUILD_SHARE of the process's CPU time, hot pages stay
     interpreted (with the same outcome)."""

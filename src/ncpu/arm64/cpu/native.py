@@ -111,6 +111,7 @@ from numba.core.registry import cpu_target
 
 from ...cachedir import write_whole
 from ...settings import SettingError
+from . import perf_map
 from .borrowed import borrowed_at
 from .jit import njit
 from .memory import DC_HEAT, DC_NAT, DC_TRIES, MARK_BASE, NPAGES
@@ -780,6 +781,8 @@ def _load_object(data: bytes, name: str) -> int:
     address = engine._ee.get_function_address(name)
     if not address:
         raise RuntimeError(f"native: {name} not found after loading its code")
+    if perf_map.enabled():
+        perf_map.add(data, name, address)
     return address
 
 
