@@ -7,8 +7,9 @@ Builds arm64_bench.c, arm64_fp.c, arm64_calls.c and arm64_mem.c (aarch64-linux-g
 qemu-aarch64 three times (the best is kept: its CPU time moves most on a shared host),
 `ncpu arm64 --no-native` once, then `ncpu arm64` (native code on, the default) N times, each
 a new process that loads what the runs before it compiled. Prints CPU seconds of each child
-(user + system, start-up included, as /usr/bin/time gives them) and the ratios to qemu; every
-output must equal qemu's.
+(user + system, start-up included, as /usr/bin/time gives them), the ratios to qemu, and for
+each native run the share of its instructions that ran as native code and how often the loop
+entered native code (`ncpu arm64 --stats --json`); every output must equal qemu's.
 
 --after-install starts each program from a copy of the numba cache without the row functions
 that page functions are made of (native_rows), as the first programs after an install or an
@@ -32,14 +33,14 @@ HERE = Path(__file__).resolve().parent
 PROGRAMS = {"arm64_bench": 100, "arm64_fp": 200, "arm64_calls": 300, "arm64_mem": 300}
 
 
-def _cpu_of(cmd: list[str], env: dict) -> tuple[float, bytes]:
-    """CPU seconds (user + system) of the child running `cmd`, and its stdout."""
+def _cpu_of(cmd: list[str], env: dict) -> tuple[float, bytes, bytes]:
+    """CPU seconds (user + system) of the child running `cmd`, its stdout and its stderr."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(cmd, env=env, capture_output=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)}: exit status {done.returncode}\n{done.stderr.decode()[-2000:]}")
-    return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, done.stdout
+    return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, done.stdout, done.stderr
 
 
 def _cache_without_rows(into: Path) -> Path:
@@ -60,17 +61,20 @@ def measure(name: str, runs: int, after_install: bool, tmp: Path) -> dict:
     if after_install:
         env["NUMBA_CACHE_DIR"] = str(_cache_without_rows(tmp / f"{name}.numba"))
     qemu = [_cpu_of(["qemu-aarch64", str(binary), scale], env) for _ in range(3)]
-    qemu_cpu, expected = min(c for c, _ in qemu), qemu[0][1]
+    qemu_cpu, expected = min(c for c, _, _ in qemu), qemu[0][1]
     ncpu = [sys.executable, "-m", "ncpu", "arm64"]
-    interpreted, out = _cpu_of([*ncpu, "--no-native", str(binary), scale], env)
+    interpreted, out, _ = _cpu_of([*ncpu, "--no-native", str(binary), scale], env)
     same = out == expected
-    native = []
+    native, share, entries = [], [], []
     for _ in range(runs):
-        cpu, out = _cpu_of([*ncpu, str(binary), scale], env)
+        cpu, out, err = _cpu_of([*ncpu, "--stats", "--json", str(binary), scale], env)
+        stats = json.loads(err.decode().strip().splitlines()[-1])
         native.append(cpu)
+        share.append(stats["native_instructions"] / stats["instructions"])
+        entries.append(stats["native_entries"])
         same &= out == expected
     return {"name": name, "scale": int(scale), "qemu_cpu": qemu_cpu, "interpreted_cpu": interpreted,
-            "native_cpu": native, "same": same}
+            "native_cpu": native, "native_share": share, "native_entries": entries, "same": same}
 
 
 def main() -> int:
@@ -95,8 +99,10 @@ def main() -> int:
             q = row["qemu_cpu"]
             runs = ", ".join(f"{c:.2f}" for c in row["native_cpu"])
             ratios = ", ".join(f"{c / q:.1f}x" for c in row["native_cpu"])
+            native = ", ".join(f"{s:.1%} ({e:,})" for s, e in zip(row["native_share"], row["native_entries"]))
             print(f"{name:<12} qemu {q:.2f}  --no-native {row['interpreted_cpu']:.2f} ({row['interpreted_cpu'] / q:.1f}x)  "
-                  f"native runs {runs} ({ratios})  same as qemu: {row['same']}", flush=True)
+                  f"native runs {runs} ({ratios})  same as qemu: {row['same']}\n"
+                  f"{'':<12} share in native code (times entered): {native}", flush=True)
     return 0
 
 
