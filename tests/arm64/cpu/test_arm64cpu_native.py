@@ -499,8 +499,14 @@ mem.write(0x10000, b"".join(struct.pack("<I", w) for w in json.loads(sys.argv[2]
 s = CpuState()
 s.pc = 0x10000
 s.x[1] = 300_000
+if len(sys.argv) > 3:                   # data pages, and registers pointing into them
+    data, size, xs = json.loads(sys.argv[3])
+    mem.map(data, size, 3)
+    mem.write(data, bytes(size))
+    for k, v in xs.items():
+        s.x[int(k)] = v
 stop = Cpu(mem, s).run(10**7)
-print(json.dumps([stop.steps, s.pc, [int(v) for v in s.x[:4]], sorted(native.last_build_phases())]))
+print(json.dumps([stop.steps, s.pc, [int(v) for v in s.x[:8]], sorted(native.last_build_phases())]))
 """
 
 
@@ -526,6 +532,69 @@ def test_page_functions_are_loaded_by_the_next_process(tmp_path):
     third = run()
     assert "codegen" in third[3] and third[:3] == first[:3]
     assert first[1] == 0x10000 + 24 and first[2][0] == 3 * 300_000    # ran to the svc, exactly
+
+
+# Each iteration's loads and stores cross from one data page into the next: the access that one
+# page cannot hold is guest_access's slow path, which a page function calls where it is loaded
+# (native._slow_paths) instead of carrying its code.
+CROSSING = [0x91000C00, 0xF90000C0, 0xF94000C3,   # loop: add x0, x0, #3; str x0, [x6]; ldr x3, [x6]
+            0xCA030042, 0xA90008E0, 0xA94014E4,   # eor x2, x2, x3; stp x0, x2, [x7]; ldp x4, x5, [x7]
+            0xF1000421, 0x54FFFF21,               # subs x1, x1, #1; b.ne loop
+            0xD4000001]                           # svc #0
+CROSSING_DATA = [DATA, 0x2000, {6: DATA + 0x1000 - 4, 7: DATA + 0x1000 - 8}]
+
+
+def _crossing():
+    mem = Memory()
+    mem.map(BASE, 0x1000, 5)
+    mem.write(BASE, b"".join(struct.pack("<I", w) for w in CROSSING))
+    mem.map(DATA, 0x2000, 3)
+    mem.write(DATA, bytes(0x2000))
+    s = CpuState()
+    s.pc, s.x[1] = BASE, 300_000
+    for k, v in CROSSING_DATA[2].items():
+        s.x[k] = v
+    stop = Cpu(mem, s).run(10**7)
+    marked = int((mem.arrays().dc_op <= MARK_BASE).sum())
+    return [stop.steps, s.pc, [int(v) for v in s.x[:8]]], marked
+
+
+def test_accesses_across_pages_in_native_code(threshold, tmp_path):
+    """Loads and stores that cross a page run natively as interpreted, in the process that
+    compiles the page and in the next one, which loads it and binds the slow paths it calls."""
+    import json
+    import subprocess
+    import sys
+
+    threshold(0)
+    interpreted, _ = _crossing()
+    threshold(1000)
+    translated, marked = _crossing()
+    assert marked >= 8 and translated == interpreted
+    assert interpreted[1] == BASE + 4 * 9 and interpreted[2][0] == 3 * 300_000
+    for phase in ("codegen", "loaded"):                     # a new process compiles, the next loads
+        out = subprocess.run([sys.executable, "-c", _PROCESS, str(tmp_path), json.dumps(CROSSING),
+                              json.dumps(CROSSING_DATA)], capture_output=True, text=True, check=True).stdout
+        result = json.loads(out.splitlines()[-1])
+        assert phase in result[3] and result[:3] == interpreted
+
+
+def test_a_page_calls_the_slow_paths_instead_of_carrying_them(threshold):
+    """The row code linked into a page declares guest_access's slow paths under native's stable
+    symbols and defines none of them (their calls leave the page for the copy loaded)."""
+    threshold(1000)
+    _crossing()                                             # a page built or loaded: slow paths bound
+    from numba import types
+    tcp = next(iter(native._bound))
+    rows = native.rows_module()
+    for name in ("LDSTP_OFF", "LDST_UI"):
+        cres = native._compiled(getattr(rows, f"row_{name}"), types.int64(tcp, *[types.int64] * 8))
+        library = cres.library
+        module = native._wrapping(library)
+        defined = [f.name for f in module.functions if not f.is_declaration]
+        declared = [f.name for f in module.functions if f.is_declaration]
+        assert not [n for n in defined if "slow_" in n], name
+        assert [n for n in declared if n.startswith("ncpu_slow_")], name
 
 
 def test_object_cache_is_bounded(tmp_path, monkeypatch):

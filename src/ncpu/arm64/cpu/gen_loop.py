@@ -343,10 +343,9 @@ def _rare_calls(module: ast.AST) -> set[str]:
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in RARE}
 
 
-# guest_access's slow paths, called as `load(m, st, ...)` in a family: the loop's copies call them
-# through its frame pointer `cp`, as calls LLVM keeps (guest_access's docstring says why).  Not
-# native.py's row functions: page code with the calls ran 10-20% slower (docs/arm64.md, "Slow
-# paths out of the loop")
+# guest_access's slow paths, called as `load(m, st, ...)` in a family: the loop's copies and
+# native.py's row functions call them through the frame pointer `cp`, as calls LLVM keeps
+# (guest_access's docstring says why; a page function calls the copy already loaded)
 SLOW_PATHS = {"load": "slow_load", "store": "slow_store", "writable": "slow_writable"}
 
 
@@ -366,14 +365,15 @@ class _SlowPathCalls(ast.NodeTransformer):
         return node
 
 
-def _row_code(name: str, numbers: dict[str, int] | None = None) -> tuple[str, set[str]]:
+def _row_code(name: str, numbers: dict[str, int] | None = None, slow_calls: bool = False) -> tuple[str, set[str]]:
     """The row's body as loop code, and the global names it uses; given `numbers` (the loop's
     copy: cold_rows' functions and their fp entries), a rare case calls the family's cold_rows
     function instead (_leave_for_rare), and the slow paths of loads and stores are calls through
     `cp` (SLOW_PATHS)."""
     module, local_names = row_body(name)
-    if numbers is not None:
+    if numbers is not None or slow_calls:
         module = _SlowPathCalls(EXECUTOR[name].py_func.__globals__).visit(module)
+    if numbers is not None:
         module.body = _leave_for_rare(name, module.body, numbers)
         if _rare_calls(module):
             raise ValueError(f"{name}: a rare case (rows.rare) is called at the top of the family's body only")
@@ -579,9 +579,9 @@ FAMILY_PARAMS = "cp, op, w, imm, pc, a, b, c, d, steps"
 
 
 def _row_function(name: str) -> tuple[str, set[str]]:
-    """A row the loop carries as a function of its own: the loop's code for it (without the
-    loop's slow-path calls and rare-case exits), pc returned."""
-    code, free = _row_code(name)
+    """A row the loop carries as a function of its own: the loop's code for it (with its
+    slow-path calls, without its rare-case exits), pc returned."""
+    code, free = _row_code(name, slow_calls=True)
     binds = ["    R, V, st, m = borrowed_at(cp)"]
     binds += [f"    {t}_{f} = {t}.{f}" for t, fields in HOISTED.items() for f in fields if f"{t}_{f}" in code]
     body = "\n".join(f"    {line}" for line in code.splitlines())

@@ -12,8 +12,9 @@ for the rest (a page crossing, a fault): calls that LLVM keeps as calls
 (calls.pointer_to of its `(R, V, st, m)`) rather than the memory arrays, which
 numba would pass as about a hundred values.  Inlined, each of the loop's 48
 sites carried about 180 LLVM instructions of code that almost never runs.
-native.py's page functions keep them inlined: there the calls made the pages'
-code slower (docs/arm64.md, "Slow paths out of the loop").
+native.py's row functions call them too, and a page function calls the copy
+loaded in the process (native._slow_paths) instead of compiling them into
+every page (docs/arm64.md, "Slow paths called, not compiled, in page functions").
 """
 import numpy as np
 from llvmlite import ir

@@ -8,9 +8,11 @@ numba compiles each *row* once, as a small function (its row code from
 gen_loop, the same text the loop carries, so nothing is written twice), and
 a page is assembled directly in LLVM IR: per instruction, a call of its row's
 function with the word, immediate, registers and pc as constants.  The page's
-module gets the rows' already optimised code linked in and inlined, then a
-short pass list (always-inline, global DCE, SROA, instcombine, simplifycfg,
-DCE) folds the constants, and code is generated at level 1 into an object
+module gets the rows' already optimised code linked in and inlined (all but
+the slow paths of loads and stores, which stay calls of the copy this process
+has loaded: `_slow_paths`), then a short pass list (always-inline, global
+DCE, SROA, instcombine, simplifycfg, DCE) folds the constants, and code is
+generated at level 1 into an object
 that numba's JIT engine loads (`_finish_light`; numba's own finalize, O3
 module passes twice and O3 code generation, stays as PIPELINE = "o3" for
 comparison).  Level 0 generates code faster but spills everything: the tight
@@ -486,6 +488,10 @@ def build(page: int, slots: dict, R, V, st, m, fallback=None, older=frozenset())
     tcp = types.CPointer(frame_type(R, V, st, m))
     key = page_key(page, slots, tcp, fallback[1] if fallback else None, older)
     _externals(fallback)
+    try:
+        _slow_paths(tcp)                             # what a page calls, loaded or compiled
+    except _OverBudget:
+        return None
     if key in _loaded:
         _phases["reused"] = time.process_time() - t0
         return _loaded[key], None, key
@@ -814,11 +820,69 @@ _wrapped: dict = {}                 # row library -> its module without those fl
 
 
 def _wrapping(library):
-    """The row library's module for linking, its arithmetic wrapping (see _POISON_FLAGS)."""
+    """The row library's module for linking, its arithmetic wrapping (see _POISON_FLAGS) and
+    its slow paths called out of the page (_outside)."""
     if library not in _wrapped:
         text = _POISON_FLAGS.sub(r"\1 ", str(library._get_module_for_linking()))
-        _wrapped[library] = llvm.parse_assembly(text)
+        _wrapped[library] = llvm.parse_assembly(_outside(text))
     return _wrapped[library]
+
+
+# ---- the slow paths of loads and stores: called where they are loaded, not compiled per page -----
+
+_slow_symbols: dict = {}            # a slow path's mangled name, unnumbered -> its stable symbol
+_bound: set = set()                 # frame types whose slow paths are bound (_slow_paths)
+
+
+def _slow_paths(tcp) -> None:
+    """Compile (or load) guest_access's slow paths for the frame type `tcp` and give each
+    LLVM a stable symbol bound to its address in this process.  Why: a row function inlines
+    the access within one page and calls these for the rest (a page crossing, a fault); linked
+    into every page, each load and store site carried their code through LLVM's optimiser and
+    code generation, for code that almost never runs.  Declared instead, a page calls the one
+    copy loaded; the symbol, not the address, is in the object, which a later process loads."""
+    from . import guest_access
+    if tcp in _bound:
+        return
+    i64 = types.int64
+    sigs = {"slow_load": i64(tcp, i64, i64), "slow_store": types.none(tcp, i64, i64, i64),
+            "slow_writable": types.boolean(tcp, i64, i64)}
+    for name, sig in sigs.items():
+        cres = _compiled(getattr(guest_access, name), sig)
+        symbol = f"ncpu_{name}_{hashlib.sha256(str(sig).encode()).hexdigest()[:12]}"
+        llvm.add_symbol(symbol, cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name))
+        _slow_symbols[_unnumbered(cres.fndesc.llvm_func_name)] = symbol
+    _bound.add(tcp)
+
+
+_DEFINE = re.compile(r"^define (?P<head>[^\n]*?)@(?P<name>[\w.$]+)\((?P<params>[^\n]*)\)(?P<tail>[^\n]*)\{\n"
+                     r"(?:.|\n)*?^}\n", re.M)
+
+
+def _unnumbered(name: str) -> str:
+    """A numba function's mangled name without its number (the `v12` in `B3v12`), which
+    differs between the processes that compiled a row and its slow path."""
+    return re.sub(r"B\d+v\d+", "", name)
+
+
+def _outside(text: str) -> str:
+    """A row module's text with each bound slow path (_slow_paths) declared under its stable
+    symbol instead of defined: its calls then leave the page for the loaded copy."""
+    symbols = {}
+
+    def declared(match):
+        symbol = _slow_symbols.get(_unnumbered(match.group("name")))
+        if symbol is None:
+            return match.group(0)
+        symbols[match.group("name")] = symbol
+        head = re.sub(r"^(?:linkonce_odr|internal|private|weak_odr|dso_local) ", "", match.group("head"))
+        params = re.sub(r" %[\w.]+", "", match.group("params"))
+        return f"declare {head}@{symbol}({params}){match.group('tail').rstrip()}\n"
+
+    text = _DEFINE.sub(declared, text)
+    for name, symbol in symbols.items():
+        text = re.sub(rf"@{re.escape(name)}(?=\()", "@" + symbol, text)
+    return text
 
 
 def _finish_light(P, key: str) -> int:

@@ -45,7 +45,8 @@ from .fpu import (
     arith_flags, cvtf_flags, flags_settled, fma64, fma_flags, sqrt_flags, to_int, to_int_flags,
 )
 from .guest_access import (
-    forget_decoded, load, load16, load32, load64, store, store16, store32, store64, writable,
+    forget_decoded, load16, load32, load64, slow_load, slow_store, slow_writable, store16,
+    store32, store64,
 )
 from .int_ops import (
     bswap64, clz64, extend_reg, lsr, rbit64, ror32, ror64, sdiv64, sextn, shift_reg, smulh,
@@ -2106,12 +2107,12 @@ def row_LDST_UI(cp, w, imm, pc, a, b, c, d, steps):
                 else:
                     m_data[ldst_ui_host_write3_idx] = ldst_ui_host_write3_x & 255
         elif ldst_ui_sz == 4:
-            ldst_ui_ok = writable(m, st, ldst_ui_addr, 16)
+            ldst_ui_ok = slow_writable(cp, ldst_ui_addr, 16)
             if ldst_ui_ok:
-                store(m, st, ldst_ui_addr, 8, ldst_ui_lo)
-                store(m, st, ldst_ui_addr + 8, 8, V_d[ldst_ui_rt, 1])
+                slow_store(cp, ldst_ui_addr, 8, ldst_ui_lo)
+                slow_store(cp, ldst_ui_addr + 8, 8, V_d[ldst_ui_rt, 1])
         else:
-            store(m, st, ldst_ui_addr, ldst_ui_e, ldst_ui_lo)
+            slow_store(cp, ldst_ui_addr, ldst_ui_e, ldst_ui_lo)
             ldst_ui_ok = st[ST_REASON] == 0
     else:
         ldst_ui_hi = np.int64(0)
@@ -2151,9 +2152,9 @@ def row_LDST_UI(cp, w, imm, pc, a, b, c, d, steps):
                 else:
                     ldst_ui_hi = np.int64(m_data[ldst_ui_host_read6_idx])
         else:
-            ldst_ui_x = load(m, st, ldst_ui_addr, ldst_ui_e)
+            ldst_ui_x = slow_load(cp, ldst_ui_addr, ldst_ui_e)
             if ldst_ui_sz == 4:
-                ldst_ui_hi = load(m, st, ldst_ui_addr + 8, 8)
+                ldst_ui_hi = slow_load(cp, ldst_ui_addr + 8, 8)
             ldst_ui_ok = st[ST_REASON] == 0
         if not ldst_ui_ok:
             pass
@@ -2239,12 +2240,12 @@ def row_LDST_UNSC(cp, w, imm, pc, a, b, c, d, steps):
                 else:
                     m_data[ldst_unsc_host_write3_idx] = ldst_unsc_host_write3_x & 255
         elif ldst_unsc_sz == 4:
-            ldst_unsc_ok = writable(m, st, ldst_unsc_addr, 16)
+            ldst_unsc_ok = slow_writable(cp, ldst_unsc_addr, 16)
             if ldst_unsc_ok:
-                store(m, st, ldst_unsc_addr, 8, ldst_unsc_lo)
-                store(m, st, ldst_unsc_addr + 8, 8, V_d[ldst_unsc_rt, 1])
+                slow_store(cp, ldst_unsc_addr, 8, ldst_unsc_lo)
+                slow_store(cp, ldst_unsc_addr + 8, 8, V_d[ldst_unsc_rt, 1])
         else:
-            store(m, st, ldst_unsc_addr, ldst_unsc_e, ldst_unsc_lo)
+            slow_store(cp, ldst_unsc_addr, ldst_unsc_e, ldst_unsc_lo)
             ldst_unsc_ok = st[ST_REASON] == 0
     else:
         ldst_unsc_hi = np.int64(0)
@@ -2284,9 +2285,9 @@ def row_LDST_UNSC(cp, w, imm, pc, a, b, c, d, steps):
                 else:
                     ldst_unsc_hi = np.int64(m_data[ldst_unsc_host_read6_idx])
         else:
-            ldst_unsc_x = load(m, st, ldst_unsc_addr, ldst_unsc_e)
+            ldst_unsc_x = slow_load(cp, ldst_unsc_addr, ldst_unsc_e)
             if ldst_unsc_sz == 4:
-                ldst_unsc_hi = load(m, st, ldst_unsc_addr + 8, 8)
+                ldst_unsc_hi = slow_load(cp, ldst_unsc_addr + 8, 8)
             ldst_unsc_ok = st[ST_REASON] == 0
         if not ldst_unsc_ok:
             pass
@@ -2372,12 +2373,12 @@ def row_LDST_POST(cp, w, imm, pc, a, b, c, d, steps):
                 else:
                     m_data[ldst_post_host_write3_idx] = ldst_post_host_write3_x & 255
         elif ldst_post_sz == 4:
-            ldst_post_ok = writable(m, st, ldst_post_addr, 16)
+            ldst_post_ok = slow_writable(cp, ldst_post_addr, 16)
             if ldst_post_ok:
-                store(m, st, ldst_post_addr, 8, ldst_post_lo)
-                store(m, st, ldst_post_addr + 8, 8, V_d[ldst_post_rt, 1])
+                slow_store(cp, ldst_post_addr, 8, ldst_post_lo)
+                slow_store(cp, ldst_post_addr + 8, 8, V_d[ldst_post_rt, 1])
         else:
-            store(m, st, ldst_post_addr, ldst_post_e, ldst_post_lo)
+            slow_store(cp, ldst_post_addr, ldst_post_e, ldst_post_lo)
             ldst_post_ok = st[ST_REASON] == 0
     else:
         ldst_post_hi = np.int64(0)
@@ -2417,9 +2418,9 @@ def row_LDST_POST(cp, w, imm, pc, a, b, c, d, steps):
                 else:
                     ldst_post_hi = np.int64(m_data[ldst_post_host_read6_idx])
         else:
-            ldst_post_x = load(m, st, ldst_post_addr, ldst_post_e)
+            ldst_post_x = slow_load(cp, ldst_post_addr, ldst_post_e)
             if ldst_post_sz == 4:
-                ldst_post_hi = load(m, st, ldst_post_addr + 8, 8)
+                ldst_post_hi = slow_load(cp, ldst_post_addr + 8, 8)
             ldst_post_ok = st[ST_REASON] == 0
         if not ldst_post_ok:
             pass
@@ -2505,12 +2506,12 @@ def row_LDST_PRE(cp, w, imm, pc, a, b, c, d, steps):
                 else:
                     m_data[ldst_pre_host_write3_idx] = ldst_pre_host_write3_x & 255
         elif ldst_pre_sz == 4:
-            ldst_pre_ok = writable(m, st, ldst_pre_addr, 16)
+            ldst_pre_ok = slow_writable(cp, ldst_pre_addr, 16)
             if ldst_pre_ok:
-                store(m, st, ldst_pre_addr, 8, ldst_pre_lo)
-                store(m, st, ldst_pre_addr + 8, 8, V_d[ldst_pre_rt, 1])
+                slow_store(cp, ldst_pre_addr, 8, ldst_pre_lo)
+                slow_store(cp, ldst_pre_addr + 8, 8, V_d[ldst_pre_rt, 1])
         else:
-            store(m, st, ldst_pre_addr, ldst_pre_e, ldst_pre_lo)
+            slow_store(cp, ldst_pre_addr, ldst_pre_e, ldst_pre_lo)
             ldst_pre_ok = st[ST_REASON] == 0
     else:
         ldst_pre_hi = np.int64(0)
@@ -2550,9 +2551,9 @@ def row_LDST_PRE(cp, w, imm, pc, a, b, c, d, steps):
                 else:
                     ldst_pre_hi = np.int64(m_data[ldst_pre_host_read6_idx])
         else:
-            ldst_pre_x = load(m, st, ldst_pre_addr, ldst_pre_e)
+            ldst_pre_x = slow_load(cp, ldst_pre_addr, ldst_pre_e)
             if ldst_pre_sz == 4:
-                ldst_pre_hi = load(m, st, ldst_pre_addr + 8, 8)
+                ldst_pre_hi = slow_load(cp, ldst_pre_addr + 8, 8)
             ldst_pre_ok = st[ST_REASON] == 0
         if not ldst_pre_ok:
             pass
@@ -2639,12 +2640,12 @@ def row_LDST_REG(cp, w, imm, pc, a, b, c, d, steps):
                 else:
                     m_data[ldst_reg_host_write3_idx] = ldst_reg_host_write3_x & 255
         elif ldst_reg_sz == 4:
-            ldst_reg_ok = writable(m, st, ldst_reg_addr, 16)
+            ldst_reg_ok = slow_writable(cp, ldst_reg_addr, 16)
             if ldst_reg_ok:
-                store(m, st, ldst_reg_addr, 8, ldst_reg_lo)
-                store(m, st, ldst_reg_addr + 8, 8, V_d[ldst_reg_rt, 1])
+                slow_store(cp, ldst_reg_addr, 8, ldst_reg_lo)
+                slow_store(cp, ldst_reg_addr + 8, 8, V_d[ldst_reg_rt, 1])
         else:
-            store(m, st, ldst_reg_addr, ldst_reg_e, ldst_reg_lo)
+            slow_store(cp, ldst_reg_addr, ldst_reg_e, ldst_reg_lo)
             ldst_reg_ok = st[ST_REASON] == 0
     else:
         ldst_reg_hi = np.int64(0)
@@ -2684,9 +2685,9 @@ def row_LDST_REG(cp, w, imm, pc, a, b, c, d, steps):
                 else:
                     ldst_reg_hi = np.int64(m_data[ldst_reg_host_read6_idx])
         else:
-            ldst_reg_x = load(m, st, ldst_reg_addr, ldst_reg_e)
+            ldst_reg_x = slow_load(cp, ldst_reg_addr, ldst_reg_e)
             if ldst_reg_sz == 4:
-                ldst_reg_hi = load(m, st, ldst_reg_addr + 8, 8)
+                ldst_reg_hi = slow_load(cp, ldst_reg_addr + 8, 8)
             ldst_reg_ok = st[ST_REASON] == 0
         if not ldst_reg_ok:
             pass
@@ -2779,12 +2780,12 @@ def row_LDR_LIT(cp, w, imm, pc, a, b, c, d, steps):
                 else:
                     m_data[ldr_lit_host_write3_idx] = ldr_lit_host_write3_x & 255
         elif ldr_lit_sz == 4:
-            ldr_lit_ok = writable(m, st, ldr_lit_addr, 16)
+            ldr_lit_ok = slow_writable(cp, ldr_lit_addr, 16)
             if ldr_lit_ok:
-                store(m, st, ldr_lit_addr, 8, ldr_lit_lo)
-                store(m, st, ldr_lit_addr + 8, 8, V_d[ldr_lit_rt, 1])
+                slow_store(cp, ldr_lit_addr, 8, ldr_lit_lo)
+                slow_store(cp, ldr_lit_addr + 8, 8, V_d[ldr_lit_rt, 1])
         else:
-            store(m, st, ldr_lit_addr, ldr_lit_e, ldr_lit_lo)
+            slow_store(cp, ldr_lit_addr, ldr_lit_e, ldr_lit_lo)
             ldr_lit_ok = st[ST_REASON] == 0
     else:
         ldr_lit_hi = np.int64(0)
@@ -2824,9 +2825,9 @@ def row_LDR_LIT(cp, w, imm, pc, a, b, c, d, steps):
                 else:
                     ldr_lit_hi = np.int64(m_data[ldr_lit_host_read6_idx])
         else:
-            ldr_lit_x = load(m, st, ldr_lit_addr, ldr_lit_e)
+            ldr_lit_x = slow_load(cp, ldr_lit_addr, ldr_lit_e)
             if ldr_lit_sz == 4:
-                ldr_lit_hi = load(m, st, ldr_lit_addr + 8, 8)
+                ldr_lit_hi = slow_load(cp, ldr_lit_addr + 8, 8)
             ldr_lit_ok = st[ST_REASON] == 0
         if not ldr_lit_ok:
             pass
@@ -2899,7 +2900,7 @@ def row_LDSTNP(cp, w, imm, pc, a, b, c, d, steps):
             ldstnp_x1 = V_d[ldstnp_rt2, 0]
             ldstnp_x2 = np.int64(0)
             ldstnp_x3 = np.int64(0)
-        ldstnp_ok = ldstnp_idx >= 0 or writable(m, st, ldstnp_addr, 2 * ldstnp_n)
+        ldstnp_ok = ldstnp_idx >= 0 or slow_writable(cp, ldstnp_addr, 2 * ldstnp_n)
         for ldstnp_j in range(ldstnp_k if ldstnp_ok else 0):
             ldstnp_x = ldstnp_x0 if ldstnp_j == 0 else ldstnp_x1 if ldstnp_j == 1 else ldstnp_x2 if ldstnp_j == 2 else ldstnp_x3
             if ldstnp_idx >= 0:
@@ -2913,7 +2914,7 @@ def row_LDSTNP(cp, w, imm, pc, a, b, c, d, steps):
                 else:
                     m_data[ldstnp_host_write2_idx] = ldstnp_x & 255
             else:
-                store(m, st, ldstnp_addr + ldstnp_j * ldstnp_e, ldstnp_e, ldstnp_x)
+                slow_store(cp, ldstnp_addr + ldstnp_j * ldstnp_e, ldstnp_e, ldstnp_x)
     else:
         ldstnp_x0 = np.int64(0)
         ldstnp_x1 = np.int64(0)
@@ -2931,7 +2932,7 @@ def row_LDSTNP(cp, w, imm, pc, a, b, c, d, steps):
                 else:
                     ldstnp_x = np.int64(m_data[ldstnp_host_read3_idx])
             else:
-                ldstnp_x = load(m, st, ldstnp_addr + ldstnp_j * ldstnp_e, ldstnp_e)
+                ldstnp_x = slow_load(cp, ldstnp_addr + ldstnp_j * ldstnp_e, ldstnp_e)
             if ldstnp_j == 0:
                 ldstnp_x0 = ldstnp_x
             elif ldstnp_j == 1:
@@ -3021,7 +3022,7 @@ def row_LDSTP_POST(cp, w, imm, pc, a, b, c, d, steps):
             ldstp_post_x1 = V_d[ldstp_post_rt2, 0]
             ldstp_post_x2 = np.int64(0)
             ldstp_post_x3 = np.int64(0)
-        ldstp_post_ok = ldstp_post_idx >= 0 or writable(m, st, ldstp_post_addr, 2 * ldstp_post_n)
+        ldstp_post_ok = ldstp_post_idx >= 0 or slow_writable(cp, ldstp_post_addr, 2 * ldstp_post_n)
         for ldstp_post_j in range(ldstp_post_k if ldstp_post_ok else 0):
             ldstp_post_x = ldstp_post_x0 if ldstp_post_j == 0 else ldstp_post_x1 if ldstp_post_j == 1 else ldstp_post_x2 if ldstp_post_j == 2 else ldstp_post_x3
             if ldstp_post_idx >= 0:
@@ -3035,7 +3036,7 @@ def row_LDSTP_POST(cp, w, imm, pc, a, b, c, d, steps):
                 else:
                     m_data[ldstp_post_host_write2_idx] = ldstp_post_x & 255
             else:
-                store(m, st, ldstp_post_addr + ldstp_post_j * ldstp_post_e, ldstp_post_e, ldstp_post_x)
+                slow_store(cp, ldstp_post_addr + ldstp_post_j * ldstp_post_e, ldstp_post_e, ldstp_post_x)
     else:
         ldstp_post_x0 = np.int64(0)
         ldstp_post_x1 = np.int64(0)
@@ -3053,7 +3054,7 @@ def row_LDSTP_POST(cp, w, imm, pc, a, b, c, d, steps):
                 else:
                     ldstp_post_x = np.int64(m_data[ldstp_post_host_read3_idx])
             else:
-                ldstp_post_x = load(m, st, ldstp_post_addr + ldstp_post_j * ldstp_post_e, ldstp_post_e)
+                ldstp_post_x = slow_load(cp, ldstp_post_addr + ldstp_post_j * ldstp_post_e, ldstp_post_e)
             if ldstp_post_j == 0:
                 ldstp_post_x0 = ldstp_post_x
             elif ldstp_post_j == 1:
@@ -3143,7 +3144,7 @@ def row_LDSTP_OFF(cp, w, imm, pc, a, b, c, d, steps):
             ldstp_off_x1 = V_d[ldstp_off_rt2, 0]
             ldstp_off_x2 = np.int64(0)
             ldstp_off_x3 = np.int64(0)
-        ldstp_off_ok = ldstp_off_idx >= 0 or writable(m, st, ldstp_off_addr, 2 * ldstp_off_n)
+        ldstp_off_ok = ldstp_off_idx >= 0 or slow_writable(cp, ldstp_off_addr, 2 * ldstp_off_n)
         for ldstp_off_j in range(ldstp_off_k if ldstp_off_ok else 0):
             ldstp_off_x = ldstp_off_x0 if ldstp_off_j == 0 else ldstp_off_x1 if ldstp_off_j == 1 else ldstp_off_x2 if ldstp_off_j == 2 else ldstp_off_x3
             if ldstp_off_idx >= 0:
@@ -3157,7 +3158,7 @@ def row_LDSTP_OFF(cp, w, imm, pc, a, b, c, d, steps):
                 else:
                     m_data[ldstp_off_host_write2_idx] = ldstp_off_x & 255
             else:
-                store(m, st, ldstp_off_addr + ldstp_off_j * ldstp_off_e, ldstp_off_e, ldstp_off_x)
+                slow_store(cp, ldstp_off_addr + ldstp_off_j * ldstp_off_e, ldstp_off_e, ldstp_off_x)
     else:
         ldstp_off_x0 = np.int64(0)
         ldstp_off_x1 = np.int64(0)
@@ -3175,7 +3176,7 @@ def row_LDSTP_OFF(cp, w, imm, pc, a, b, c, d, steps):
                 else:
                     ldstp_off_x = np.int64(m_data[ldstp_off_host_read3_idx])
             else:
-                ldstp_off_x = load(m, st, ldstp_off_addr + ldstp_off_j * ldstp_off_e, ldstp_off_e)
+                ldstp_off_x = slow_load(cp, ldstp_off_addr + ldstp_off_j * ldstp_off_e, ldstp_off_e)
             if ldstp_off_j == 0:
                 ldstp_off_x0 = ldstp_off_x
             elif ldstp_off_j == 1:
@@ -3265,7 +3266,7 @@ def row_LDSTP_PRE(cp, w, imm, pc, a, b, c, d, steps):
             ldstp_pre_x1 = V_d[ldstp_pre_rt2, 0]
             ldstp_pre_x2 = np.int64(0)
             ldstp_pre_x3 = np.int64(0)
-        ldstp_pre_ok = ldstp_pre_idx >= 0 or writable(m, st, ldstp_pre_addr, 2 * ldstp_pre_n)
+        ldstp_pre_ok = ldstp_pre_idx >= 0 or slow_writable(cp, ldstp_pre_addr, 2 * ldstp_pre_n)
         for ldstp_pre_j in range(ldstp_pre_k if ldstp_pre_ok else 0):
             ldstp_pre_x = ldstp_pre_x0 if ldstp_pre_j == 0 else ldstp_pre_x1 if ldstp_pre_j == 1 else ldstp_pre_x2 if ldstp_pre_j == 2 else ldstp_pre_x3
             if ldstp_pre_idx >= 0:
@@ -3279,7 +3280,7 @@ def row_LDSTP_PRE(cp, w, imm, pc, a, b, c, d, steps):
                 else:
                     m_data[ldstp_pre_host_write2_idx] = ldstp_pre_x & 255
             else:
-                store(m, st, ldstp_pre_addr + ldstp_pre_j * ldstp_pre_e, ldstp_pre_e, ldstp_pre_x)
+                slow_store(cp, ldstp_pre_addr + ldstp_pre_j * ldstp_pre_e, ldstp_pre_e, ldstp_pre_x)
     else:
         ldstp_pre_x0 = np.int64(0)
         ldstp_pre_x1 = np.int64(0)
@@ -3297,7 +3298,7 @@ def row_LDSTP_PRE(cp, w, imm, pc, a, b, c, d, steps):
                 else:
                     ldstp_pre_x = np.int64(m_data[ldstp_pre_host_read3_idx])
             else:
-                ldstp_pre_x = load(m, st, ldstp_pre_addr + ldstp_pre_j * ldstp_pre_e, ldstp_pre_e)
+                ldstp_pre_x = slow_load(cp, ldstp_pre_addr + ldstp_pre_j * ldstp_pre_e, ldstp_pre_e)
             if ldstp_pre_j == 0:
                 ldstp_pre_x0 = ldstp_pre_x
             elif ldstp_pre_j == 1:
