@@ -313,6 +313,16 @@ class _Page:
         # convention and reloads the arrays, more than the interpreter's dispatch saves
         status, value = ctx.call_conv.call_function(b, callee, sig.return_type, sig.args, args,
                                                     attrs=("alwaysinline",))
+        # numba leaves the call's exception slot as it was and reads it back after the call: in
+        # a page's loop each slot then carries the last value of every other slot's, phis that
+        # LLVM's register coalescer took seconds over in a large page (arm64_calls' 379 slots:
+        # 8,900 phis).  Cleared before the call, it holds only what this call stored.
+        call = next(i for bb in reversed(self.fn.blocks) for i in reversed(bb.instructions)
+                    if isinstance(i, ir.CallInstr) and i.callee is callee)
+        excinfo, here = call.args[1], b.block
+        b.position_before(call)
+        b.store(ir.Constant(excinfo.type.pointee, None), excinfo)
+        b.position_at_end(here)
         with cgutils.if_unlikely(b, status.is_error):
             ctx.call_conv.return_status_propagate(b, status)
         return value
