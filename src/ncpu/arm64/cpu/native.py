@@ -311,14 +311,15 @@ class _Page:
         callee = cgutils.get_or_insert_function(self.module, fnty, cres.fndesc.mangled_name)
         # inlined whatever LLVM's cost model says: a row left as a call pays numba's calling
         # convention and reloads the arrays, more than the interpreter's dispatch saves
+        start = b.block
         status, value = ctx.call_conv.call_function(b, callee, sig.return_type, sig.args, args,
                                                     attrs=("alwaysinline",))
-        # numba leaves the call's exception slot as it was and reads it back after the call: in
-        # a page's loop each slot then carries the last value of every other slot's, phis that
-        # LLVM's register coalescer took seconds over in a large page (arm64_calls' 379 slots:
-        # 8,900 phis).  Cleared before the call, it holds only what this call stored.
-        call = next(i for bb in reversed(self.fn.blocks) for i in reversed(bb.instructions)
-                    if isinstance(i, ir.CallInstr) and i.callee is callee)
+        # numba's call reads its exception slot (an alloca) back after the call without clearing
+        # it before: in a page's loop each slot then carried the last value of every other
+        # slot's, phis that LLVM's register coalescer took seconds over in a large page
+        # (arm64_calls' 379 slots: 8,931 phis).  Cleared before the call, it holds null or what
+        # this call stored.
+        call = next(i for i in reversed(start.instructions) if isinstance(i, ir.CallInstr) and i.callee is callee)
         excinfo, here = call.args[1], b.block
         b.position_before(call)
         b.store(ir.Constant(excinfo.type.pointee, None), excinfo)
