@@ -67,13 +67,13 @@ def _instrument(native, log):
         current["rows"] = 0.0
         t = clock()
         try:
-            return original_build(page, slots, *arrays, **kw)
-        finally:
-            total = clock() - t
-            phases = dict(native.last_build_phases())     # assemble (rows included), light's
-            if "assemble" not in phases:                    # reused in this process: nothing built
-                current.clear()
-                return
+            result = original_build(page, slots, *arrays, **kw)
+        except BaseException:
+            current.clear()
+            raise                                       # a failed build is not timed, it stops the run
+        total = clock() - t
+        phases = dict(native.last_build_phases())       # assemble (rows included), light's
+        if "assemble" in phases:                        # else reused in this process: nothing built
             phases["rows"] = current.get("rows", 0.0)
             phases["assemble"] -= phases["rows"]
             if native.PIPELINE == "o3":
@@ -82,7 +82,8 @@ def _instrument(native, log):
                     phases[k] = current.get(k, 0.0)
                 phases["link"] = current.get("finalize", 0.0) - phases["optimize"] - phases["codegen"]
             log.append({"page": page, "instructions": len(slots), "total": total, **phases})
-            current.clear()
+        current.clear()
+        return result
     native.build = build
 
 

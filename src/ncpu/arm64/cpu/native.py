@@ -108,6 +108,7 @@ import llvmlite.binding as llvm
 from llvmlite import ir
 from numba import typeof, types
 from numba.core import cgutils
+from numba.core.callconv import RETCODE_NONE, RETCODE_OK
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.registry import cpu_target
 
@@ -299,34 +300,42 @@ class _Page:
         self.fn = cgutils.get_or_insert_function(self.module, fnty, name)
         self.builder = ir.IRBuilder(self.fn.append_basic_block("entry"))
         self.linked = set()
+        self.callees: dict = {}         # function name -> (its declaration, return slot, argument packer)
+        # one exception slot for every call (numba's call makes one per call): cleared before
+        # each call, it holds null or what that call stored, and no value of it outlives its
+        # call.  Left uncleared, as numba's call leaves its slots, each slot of a page's loop
+        # carried the last value of every other's, phis that LLVM's register coalescer took
+        # seconds over in a large page (arm64_calls' 379 slots: 8,931 phis).
+        self.excinfo = cgutils.alloca_once(self.builder, self.fn.args[1].type.pointee, name="excinfo")
 
     def call(self, cres, args):
-        """Call compiled function `cres` (numba's convention); an exception propagates."""
+        """Call compiled function `cres` by numba's convention (status = f(&result, &excinfo,
+        args...)): a status other than ok or none is an exception, passed on to the page's
+        caller as numba's return_status_propagate does outside a try block.  Written here
+        rather than with numba's call_function, which makes two stack slots and about a dozen
+        instructions per call: a page has two or three calls per guest instruction, and
+        building and printing that IR was a fifth of a page's compile."""
         ctx, b = self.ctx, self.builder
         sig = cres.signature
-        if cres.library not in self.linked:
-            self.linked.add(cres.library)
-            self.lib.add_linking_library(cres.library)
-        fnty = ctx.call_conv.get_function_type(sig.return_type, sig.args)
-        callee = cgutils.get_or_insert_function(self.module, fnty, cres.fndesc.mangled_name)
+        name = cres.fndesc.mangled_name
+        if name not in self.callees:
+            if cres.library not in self.linked:
+                self.linked.add(cres.library)
+                self.lib.add_linking_library(cres.library)
+            fnty = ctx.call_conv.get_function_type(sig.return_type, sig.args)
+            callee = cgutils.get_or_insert_function(self.module, fnty, name)
+            result = cgutils.alloca_once(b, fnty.args[0].pointee)
+            self.callees[name] = (callee, result, ctx.call_conv._get_arg_packer(sig.args))
+        callee, result, packer = self.callees[name]
+        b.store(ir.Constant(self.excinfo.type.pointee, None), self.excinfo)
         # inlined whatever LLVM's cost model says: a row left as a call pays numba's calling
         # convention and reloads the arrays, more than the interpreter's dispatch saves
-        start = b.block
-        status, value = ctx.call_conv.call_function(b, callee, sig.return_type, sig.args, args,
-                                                    attrs=("alwaysinline",))
-        # numba's call reads its exception slot (an alloca) back after the call without clearing
-        # it before: in a page's loop each slot then carried the last value of every other
-        # slot's, phis that LLVM's register coalescer took seconds over in a large page
-        # (arm64_calls' 379 slots: 8,931 phis).  Cleared before the call, it holds null or what
-        # this call stored.
-        call = next(i for i in reversed(start.instructions) if isinstance(i, ir.CallInstr) and i.callee is callee)
-        excinfo, here = call.args[1], b.block
-        b.position_before(call)
-        b.store(ir.Constant(excinfo.type.pointee, None), excinfo)
-        b.position_at_end(here)
-        with cgutils.if_unlikely(b, status.is_error):
-            ctx.call_conv.return_status_propagate(b, status)
-        return value
+        code = b.call(callee, [result, self.excinfo, *packer.as_arguments(b, args)], attrs=("alwaysinline",))
+        fine = b.or_(b.icmp_signed("==", code, RETCODE_OK), b.icmp_signed("==", code, RETCODE_NONE))
+        with cgutils.if_unlikely(b, b.not_(fine)):
+            b.store(b.load(self.excinfo), self.fn.args[1])
+            b.ret(code)
+        return ctx.get_returned_value(b, sig.return_type, b.load(result))
 
     def tail_call(self, callee, args):
         """Return what page function `callee` returns for (cp, *args): a guaranteed tail call
