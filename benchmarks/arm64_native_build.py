@@ -1,7 +1,7 @@
 """Where a native page build's time goes (arm64/cpu/native.py).
 
     python benchmarks/arm64_native_build.py [--program NAME] [--scale N] [--pipeline light|o3]
-                                            [--whole] [--min-stretch N] [--pages]
+                                            [--whole | --max-depth N] [--min-stretch N] [--pages]
 
 Builds one of the benchmark programs (aarch64-linux-gnu-gcc -static -O2),
 runs it with native translation on, and times every `native.build` call by
@@ -16,8 +16,9 @@ Prints the totals, ms per translated guest instruction (what LLVM costs per
 instruction: rows excluded, they are a one-time cost), and the run's CPU
 time; --pages lists every build.  --pipeline o3 is numba's own finalize (O3
 module passes and code generation at O3), the way pages were built first;
---whole rebuilds a page's whole function each round (no chaining) and
---min-stretch 1 translates short stretches too, as native.py first did.
+--whole rebuilds a page's whole function each round (no chaining), --max-depth N
+after N chained functions (native.MAX_DEPTH), and --min-stretch 1 translates
+short stretches too, as native.py first did.
 """
 
 from __future__ import annotations
@@ -94,6 +95,8 @@ def main() -> int:
     parser.add_argument("--pipeline", choices=("light", "o3"), default=None,
                         help="how page functions are optimised and compiled (default: native.py's)")
     parser.add_argument("--whole", action="store_true", help="rebuild whole pages, no chained functions")
+    parser.add_argument("--max-depth", type=int, default=None,
+                        help="native.MAX_DEPTH: functions chained on a page before it is rebuilt whole")
     parser.add_argument("--min-stretch", type=int, default=None, help="native.MIN_STRETCH (1: translate every run)")
     parser.add_argument("--pages", action="store_true", help="print every build")
     opts = parser.parse_args()
@@ -102,6 +105,8 @@ def main() -> int:
     from ncpu.arm64.linux import Machine
     if opts.pipeline:
         native.PIPELINE = opts.pipeline
+    if opts.max_depth is not None:
+        native.MAX_DEPTH = opts.max_depth
     if opts.whole:
         native.MAX_DEPTH = 1
     if opts.min_stretch is not None:

@@ -478,6 +478,39 @@ def test_rebuilt_pages_chain_to_their_older_functions(threshold, every_slot, cla
     assert not bad, "\n".join(bad)
 
 
+def test_chains_as_deep_as_allowed_and_rebuilt_past_it(threshold):
+    """A page whose hot runs are found one round at a time: its chain grows by a function a
+    round up to native.MAX_DEPTH, then the page is rebuilt as one function and chains again;
+    the run afterwards is exact (registers and count as interpreted)."""
+    rounds = 2 * native.MAX_DEPTH + 1
+    words = [w for k in range(rounds) for w in (0x91000000 | (k + 1) << 10, 0x14000001)]   # add x0, x0, #k+1; b .+4
+    words += [0xF1000421, 0x54000000 | ((-2 * rounds - 1) & 0x7FFFF) << 5 | 1, 0xD4000001]  # subs x1; b.ne top; svc
+
+    def run(translate_in_rounds):
+        mem = Memory()
+        mem.map(BASE, 0x1000, 5)
+        mem.write(BASE, b"".join(struct.pack("<I", w) for w in words))
+        s = CpuState()
+        cpu = Cpu(mem, s)
+        s.pc, s.x[1] = BASE, 1
+        cpu.run(10**6)                                      # decoded, interpreted
+        depths = []
+        for k in range(rounds if translate_in_rounds else 0):
+            native.translate(mem, [BASE + 8 * k] * native.Sampler.MIN_SAMPLES, s.regs, vr_views(s.v), cpu._st)
+            depths.append(native._chains[mem][BASE >> 12].depth)
+        s.pc, s.x[0], s.x[1] = BASE, 0, 1000
+        stop = cpu.run(10**7)
+        return (stop.reason, stop.steps, s.pc, int(s.x[0])), depths
+
+    threshold(0)
+    interpreted, _ = run(False)
+    translated, depths = run(True)
+    assert translated == interpreted
+    top = depths.index(native.MAX_DEPTH)                   # as deep as allowed, one function a round,
+    assert depths[:top + 1] == list(range(1, native.MAX_DEPTH + 1)) and depths[top + 1] == 1, depths
+    assert interpreted[3] == 1000 * rounds * (rounds + 1) // 2
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(3))
 def test_random_sequences_same_as_interpreted_long(threshold, every_slot, seed):

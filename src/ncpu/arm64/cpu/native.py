@@ -989,7 +989,13 @@ class _Chain(NamedTuple):
     key: str                 # the newest function's page_key
 
 
-MAX_DEPTH = 4                               # functions in a chain before a page is rebuilt whole
+# functions in a chain before a page is rebuilt whole.  8 since 2026-11-30 (4 before): a rebuild
+# compiles again every slot its chain holds, and at 4 arm64_calls' largest page was compiled as
+# 22 + 157 + 64 + 27 slots and then as one of 379 (`arm64_native_build.py --max-depth`: 866
+# translated instructions against 570 at 8, builds 2.9-3.1 s against 2.3-2.6); its first run
+# in `arm64_vs_qemu.py --native` took 4.8 and 5.1 s against 5.8 and 5.7, its runs 3-4 2.9-3.3 s
+# against 2.7-3.0 (a deeper chain passes more pcs on; alternated, a noisy host)
+MAX_DEPTH = 8
 _chains: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()   # Memory -> {page: _Chain}
 
 
