@@ -478,10 +478,14 @@ def test_rebuilt_pages_chain_to_their_older_functions(threshold, every_slot, cla
     assert not bad, "\n".join(bad)
 
 
-def test_chains_as_deep_as_allowed_and_rebuilt_past_it(threshold):
+def test_chains_as_deep_as_allowed_and_rebuilt_past_it(threshold, monkeypatch, tmp_path):
     """A page whose hot runs are found one round at a time: its chain grows by a function a
-    round up to native.MAX_DEPTH, then the page is rebuilt as one function and chains again;
-    the run afterwards is exact (registers and count as interpreted)."""
+    round up to native.MAX_DEPTH, then the page is rebuilt as one function and chains again.
+    A later run that loads those functions (here: the same process, its loaded functions
+    forgotten) rebuilds the page at native.LOADED_DEPTH instead.  Every run afterwards is exact
+    (registers and count as interpreted)."""
+    monkeypatch.setattr(native, "OBJECT_DIR", str(tmp_path))        # compiled functions kept on disk
+    monkeypatch.delenv("NCPU_NATIVE_CACHE", raising=False)
     rounds = 2 * native.MAX_DEPTH + 1
     words = [w for k in range(rounds) for w in (0x91000000 | (k + 1) << 10, 0x14000001)]   # add x0, x0, #k+1; b .+4
     words += [0xF1000421, 0x54000000 | ((-2 * rounds - 1) & 0x7FFFF) << 5 | 1, 0xD4000001]  # subs x1; b.ne top; svc
@@ -502,13 +506,19 @@ def test_chains_as_deep_as_allowed_and_rebuilt_past_it(threshold):
         stop = cpu.run(10**7)
         return (stop.reason, stop.steps, s.pc, int(s.x[0])), depths
 
+    def rebuilt_at(depths, deepest):                        # one function a round, then one again
+        top = depths.index(deepest)
+        return depths[:top + 1] == list(range(1, deepest + 1)) and depths[top + 1] == 1
+
     threshold(0)
     interpreted, _ = run(False)
-    translated, depths = run(True)
-    assert translated == interpreted
-    top = depths.index(native.MAX_DEPTH)                   # as deep as allowed, one function a round,
-    assert depths[:top + 1] == list(range(1, native.MAX_DEPTH + 1)) and depths[top + 1] == 1, depths
     assert interpreted[3] == 1000 * rounds * (rounds + 1) // 2
+    native.forget_loaded()
+    compiling, depths = run(True)
+    assert compiling == interpreted and rebuilt_at(depths, native.MAX_DEPTH), depths
+    native.forget_loaded()                                  # as the next process would
+    loading, depths = run(True)
+    assert loading == interpreted and rebuilt_at(depths, native.LOADED_DEPTH), depths
 
 
 @pytest.mark.slow

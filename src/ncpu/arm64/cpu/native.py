@@ -55,7 +55,8 @@ MARK_BASE - op (a negative value, so the inner loop leaves at it); the loop
 calls the page function where it finds a mark.  A page that stays hot is
 sampled again (up to MAX_TRIES times); its new runs become a function of their
 own that passes every other pc on to the previous function (a direct call), so
-no slot is compiled twice; after MAX_DEPTH functions the page is rebuilt as one.
+no slot is compiled twice; after MAX_DEPTH functions (LOADED_DEPTH where an earlier run
+compiled them) the page is rebuilt as one.
 `worth_translating` can leave short stretches between entering and leaving native
 code interpreted (MIN_STRETCH); with the tail calls between page functions every
 run is worth it (MIN_STRETCH 1).  A write to the page
@@ -493,8 +494,8 @@ def _straight_runs(slots: dict) -> dict:
 
 @global_compiler_lock
 def build(page: int, slots: dict, R, V, st, m, fallback=None, older=frozenset()):
-    """The page function for `slots` (see _slots): returns (address, library, key), or None when
-    it would have to be compiled past the build limit (may_translate).
+    """The page function for `slots` (see _slots): returns (address, library, key, compiled: False
+    when loaded), or None when it would have to be compiled past the build limit (may_translate).
     `fallback`: (address, key) of the page's previous function, which runs slots `older`: a
     pc this function does not translate is passed on to it (not left), so a rebuild
     translates only the new runs.
@@ -514,14 +515,14 @@ def build(page: int, slots: dict, R, V, st, m, fallback=None, older=frozenset())
         return None
     if key in _loaded:
         _phases["reused"] = time.process_time() - t0
-        return _loaded[key], None, key
+        return _loaded[key], None, key, False
     if PIPELINE == "light":
         obj = _cached_object(key)
         if obj is not None:
             address = _load_object(obj, _function_name(key))
             _loaded[key] = address
             _phases["loaded"] = time.process_time() - t0
-            return address, None, key
+            return address, None, key, False
     if not may_translate():                          # past the build limit: load, do not compile
         return None
     try:
@@ -668,7 +669,7 @@ def _build_new(page, slots, R, V, st, m, key, rows, tcp, fallback, older, t0):
     _loaded[key] = address
     # what may_translate limits: the compile (the row functions' counted as _compiled ran them)
     _build_cpu += time.process_time() - t0 - (_rows_cpu - rows_before)
-    return address, lib, key
+    return address, lib, key, True
 
 
 # ---- page functions compiled once: in this process, and on disk across processes -----------
@@ -987,15 +988,21 @@ class _Chain(NamedTuple):
     slots: dict
     depth: int
     key: str                 # the newest function's page_key
+    loaded: bool             # every function of it loaded (compiled by an earlier run), none compiled here
 
 
-# functions in a chain before a page is rebuilt whole.  8 since 2026-11-30 (4 before): a rebuild
-# compiles again every slot its chain holds, and at 4 arm64_calls' largest page was compiled as
+# Functions in a chain before a page is rebuilt whole: MAX_DEPTH while the run compiles them,
+# LOADED_DEPTH once they were all loaded (an earlier run compiled them).  Why two: a rebuild
+# compiles again every slot the chain holds, and at 4 arm64_calls' largest page was compiled as
 # 22 + 157 + 64 + 27 slots and then as one of 379 (`arm64_native_build.py --max-depth`: 866
-# translated instructions against 570 at 8, builds 2.9-3.1 s against 2.3-2.6); its first run
-# in `arm64_vs_qemu.py --native` took 4.8 and 5.1 s against 5.8 and 5.7, its runs 3-4 2.9-3.3 s
-# against 2.7-3.0 (a deeper chain passes more pcs on; alternated, a noisy host)
+# translated instructions against 570 at 8, builds 2.9-3.1 s against 2.3-2.6); its first run in
+# `arm64_vs_qemu.py --native` took 4.8 and 5.1 s at 8 against 5.8 and 5.7 at 4.  But a deeper
+# chain passes more pcs on from function to function: its runs 3-4 took 2.9-3.3 s against
+# 2.7-3.0 (alternated, a noisy host; docs/arm64.md had the same trade at 8 and 16 on 2026-11-29).
+# So a first run chains up to 8, and the next run, which loads those functions, rebuilds the
+# page as one function at the 4th (within the build limit), which later runs load.
 MAX_DEPTH = 8
+LOADED_DEPTH = 4
 _chains: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()   # Memory -> {page: _Chain}
 
 
@@ -1090,18 +1097,18 @@ def translate(mem, pcs, R, V, st) -> int:
         if not chosen or chosen <= marked:
             continue
         chosen_slots = {i: slots[i] for i in chosen}
-        if chain is not None and chain.depth >= MAX_DEPTH:    # too deep: one function again
-            chosen_slots = {**older, **chosen_slots}
+        if chain is not None and chain.depth >= (LOADED_DEPTH if chain.loaded else MAX_DEPTH):
+            chosen_slots = {**older, **chosen_slots}          # too deep: one function again
             chain = None
         fallback = (chain.address, chain.key) if chain is not None else None
         built = build(page, chosen_slots, R, V, st, m, fallback, frozenset(older) if fallback else frozenset())
         if built is None:                                     # not compiled: the build limit
             continue
-        address, lib, key = built
+        address, lib, key, compiled = built
         if chain is None:
-            chain = _Chain(row, address, chosen_slots, 1, key)
+            chain = _Chain(row, address, chosen_slots, 1, key, not compiled)
         else:
-            chain = _Chain(row, address, {**older, **chosen_slots}, chain.depth + 1, key)
+            chain = _Chain(row, address, {**older, **chosen_slots}, chain.depth + 1, key, chain.loaded and not compiled)
         if lib is not None:
             _libraries.append(lib)
         chains[page] = chain
