@@ -14,7 +14,7 @@ numba would pass as about a hundred values.  Inlined, each of the loop's 48
 sites carried about 180 LLVM instructions of code that almost never runs.
 native.py's row functions call them too, and a page function calls the copy
 loaded in the process (native._slow_paths) instead of compiling them into
-every page (docs/arm64.md, "Slow paths called, not compiled, in page functions").
+every page (docs/arm64.md, "Cheaper page builds").
 """
 import numpy as np
 from llvmlite import ir

@@ -315,7 +315,8 @@ class _Page:
         caller as numba's return_status_propagate does outside a try block.  Written here
         rather than with numba's call_function, which makes two stack slots and about a dozen
         instructions per call: a page has two or three calls per guest instruction, and
-        building and printing that IR was a fifth of a page's compile."""
+        building and printing its IR was about a fifth of a page's compile (assemble and
+        parse in benchmarks/arm64_native_build.py)."""
         ctx, b = self.ctx, self.builder
         sig = cres.signature
         name = cres.fndesc.mangled_name
@@ -921,10 +922,11 @@ def _finish_light(P, key: str) -> int:
     t, _phases["parse"] = clock(), clock() - t
     for library in P.linked:            # the rows' optimised modules, copied in
         mod.link_in(_wrapping(library), preserve=True)
-    for fn in mod.functions:            # every row inlined, then dropped (not exported)
-        if not fn.is_declaration and fn.name != P.fn.name:
-            fn.linkage = "internal"
-            fn.add_function_attribute("alwaysinline")
+    for fn in mod.functions:            # every row inlined, then dropped (not exported); a
+        if not fn.is_declaration and fn.name != P.fn.name:      # function marked noinline (a
+            fn.linkage = "internal"                             # slow path _outside did not
+            if b"noinline" not in fn.attributes:                # declare) stays a call
+                fn.add_function_attribute("alwaysinline")
     t, _phases["link"] = clock(), clock() - t
     tm = _target_machine(CODEGEN_OPT)
     pb = llvm.create_pass_builder(tm, llvm.create_pipeline_tuning_options(speed_level=1))
