@@ -922,11 +922,12 @@ def _finish_light(P, key: str) -> int:
     t, _phases["parse"] = clock(), clock() - t
     for library in P.linked:            # the rows' optimised modules, copied in
         mod.link_in(_wrapping(library), preserve=True)
-    for fn in mod.functions:            # every row inlined, then dropped (not exported); a
-        if not fn.is_declaration and fn.name != P.fn.name:      # function marked noinline (a
-            fn.linkage = "internal"                             # slow path _outside did not
-            if b"noinline" not in fn.attributes:                # declare) stays a call
-                fn.add_function_attribute("alwaysinline")
+    # every row inlined, then dropped (not exported); numba's own noinline functions too:
+    # NRT_decref left a call made arm64_fp's pages 1.8x slower (tried 2026-11-30)
+    for fn in mod.functions:
+        if not fn.is_declaration and fn.name != P.fn.name:
+            fn.linkage = "internal"
+            fn.add_function_attribute("alwaysinline")
     t, _phases["link"] = clock(), clock() - t
     tm = _target_machine(CODEGEN_OPT)
     pb = llvm.create_pass_builder(tm, llvm.create_pipeline_tuning_options(speed_level=1))
