@@ -368,8 +368,8 @@ class _SlowPathCalls(ast.NodeTransformer):
 def _row_code(name: str, numbers: dict[str, int] | None = None, slow_calls: bool = False) -> tuple[str, set[str]]:
     """The row's body as loop code, and the global names it uses; given `numbers` (the loop's
     copy: cold_rows' functions and their fp entries), a rare case calls the family's cold_rows
-    function instead (_leave_for_rare), and the slow paths of loads and stores are calls through
-    `cp` (SLOW_PATHS)."""
+    function instead (_leave_for_rare); given `numbers` or `slow_calls` (native_rows' copy), the
+    slow paths of loads and stores are calls through `cp` (SLOW_PATHS)."""
     module, local_names = row_body(name)
     if numbers is not None or slow_calls:
         module = _SlowPathCalls(EXECUTOR[name].py_func.__globals__).visit(module)
