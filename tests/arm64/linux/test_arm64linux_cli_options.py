@@ -70,14 +70,16 @@ def test_native_same_output_and_count(tree, tmp_path):
     """Native code (on by default) changes neither the output nor the count.  A shell loop long
     enough for pages to get hot: --no-native and NCPU_NATIVE=off compile nothing; the first
     default run compiles page functions (their objects appear; the build limit lifted, since a
-    fresh cache compiles the row functions first, within the limit), the next loads them (none
-    is written again) and runs part of the loop as native code (--stats --json says how much)."""
+    fresh cache compiles the row functions first, within the limit); the next loads them (none
+    is written again), and may compile a page whose functions it loaded as one function
+    (native.LOADED_DEPTH); the third compiles nothing.  Both run part of the loop as native code
+    (--stats --json says how much)."""
     script = "i=0; s=0; while [ $i -lt 4000 ]; do i=$((i+1)); s=$((s+i*i%7)); done; echo $i $s"
     objects = tmp_path / "objects"
     unlimited = {"NCPU_NATIVE_BUDGET": "inf,0"}
     runs, written, native = [], [], []
     for flags, env in ((["--no-native"], unlimited), ([], {**unlimited, "NCPU_NATIVE": "off"}),
-                       ([], unlimited), ([], unlimited)):
+                       ([], unlimited), ([], unlimited), ([], unlimited)):
         done = _cli("arm64", "--root", tree, "--clean-env", *flags, "--stats", "--json",
                     "/bin/busybox", "sh", "-c", script, env={"NCPU_NATIVE_OBJECTS": str(objects), **env})
         stats = json.loads(done.stderr.decode().strip().splitlines()[-1])
@@ -87,8 +89,10 @@ def test_native_same_output_and_count(tree, tmp_path):
     assert runs[0][:2] == (0, b"4000 8001\n")
     assert all(run == runs[0] for run in runs)
     assert not written[0] and not written[1] and written[2]     # only native code translates
-    assert written[3] == written[2]
+    assert all(written[3].get(name) == when for name, when in written[2].items())   # loaded, kept
+    assert written[4] == written[3]
     assert native[0] == native[1] == 0 < native[3] <= runs[3][2]   # --stats: what ran as native code
+    assert 0 < native[4] <= runs[4][2]
 
 
 @pytest.mark.parametrize("name, value", [("NCPU_NATIVE", "sometimes"), ("NCPU_NATIVE_BUDGET", "1"),
