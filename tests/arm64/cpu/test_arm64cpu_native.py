@@ -65,6 +65,15 @@ def _run(words, x, budget, prot=5):
     return (stop.reason, stop.steps, s.pc, [int(v) for v in s.x[:8]], s.nzcv), marked
 
 
+def _machine(words):
+    """A memory with `words` at BASE (a read-execute page), a CPU state and a CPU on them."""
+    mem = Memory()
+    mem.map(BASE, 0x1000, 5)
+    mem.write(BASE, b"".join(struct.pack("<I", w) for w in words))
+    s = CpuState()
+    return mem, s, Cpu(mem, s)
+
+
 # a loop on one page calling a function on the next: native code of one page goes on to the
 # other's by a tail call (native.build's leave block), and the count must stay exact
 CALLING = ([0xD2800000, 0xD2800022,             # mov x0, #0; mov x2, #1
@@ -332,11 +341,7 @@ FMLA_LOOP = [0x4FC21820, 0x1E602863,          # loop: fmla v0.2d, v1.2d, v2.d[1]
 
 
 def _fmla(translate_first):
-    mem = Memory()
-    mem.map(BASE, 0x1000, 5)
-    mem.write(BASE, b"".join(struct.pack("<I", w) for w in FMLA_LOOP))
-    s = CpuState()
-    cpu = Cpu(mem, s)
+    mem, s, cpu = _machine(FMLA_LOOP)
 
     def start():
         s.pc, s.x[1] = BASE, 1000
@@ -491,11 +496,7 @@ def test_chains_as_deep_as_allowed_and_rebuilt_past_it(threshold, monkeypatch, t
     words += [0xF1000421, 0x54000000 | ((-2 * rounds - 1) & 0x7FFFF) << 5 | 1, 0xD4000001]  # subs x1; b.ne top; svc
 
     def run(translate_in_rounds):
-        mem = Memory()
-        mem.map(BASE, 0x1000, 5)
-        mem.write(BASE, b"".join(struct.pack("<I", w) for w in words))
-        s = CpuState()
-        cpu = Cpu(mem, s)
+        mem, s, cpu = _machine(words)
         s.pc, s.x[1] = BASE, 1
         cpu.run(10**6)                                      # decoded, interpreted
         depths = []
@@ -588,16 +589,13 @@ CROSSING_DATA = [DATA, 0x2000, {6: DATA + 0x1000 - 4, 7: DATA + 0x1000 - 8}]
 
 
 def _crossing():
-    mem = Memory()
-    mem.map(BASE, 0x1000, 5)
-    mem.write(BASE, b"".join(struct.pack("<I", w) for w in CROSSING))
+    mem, s, cpu = _machine(CROSSING)
     mem.map(DATA, 0x2000, 3)
     mem.write(DATA, bytes(0x2000))
-    s = CpuState()
     s.pc, s.x[1] = BASE, 300_000
     for k, v in CROSSING_DATA[2].items():
         s.x[k] = v
-    stop = Cpu(mem, s).run(10**7)
+    stop = cpu.run(10**7)
     marked = int((mem.arrays().dc_op <= MARK_BASE).sum())
     return [stop.steps, s.pc, [int(v) for v in s.x[:8]]], marked
 
