@@ -365,14 +365,13 @@ class _SlowPathCalls(ast.NodeTransformer):
         return node
 
 
-def _row_code(name: str, numbers: dict[str, int] | None = None, slow_calls: bool = False) -> tuple[str, set[str]]:
-    """The row's body as loop code, and the global names it uses; given `numbers` (the loop's
-    copy: cold_rows' functions and their fp entries), a rare case calls the family's cold_rows
-    function instead (_leave_for_rare); given `numbers` or `slow_calls` (native_rows' copy), the
-    slow paths of loads and stores are calls through `cp` (SLOW_PATHS)."""
+def _row_code(name: str, numbers: dict[str, int] | None = None) -> tuple[str, set[str]]:
+    """The row's body as loop code, and the global names it uses: the slow paths of loads and
+    stores are calls through `cp` (SLOW_PATHS); given `numbers` (the loop's copy: cold_rows'
+    functions and their fp entries), a rare case calls the family's cold_rows function instead
+    (_leave_for_rare)."""
     module, local_names = row_body(name)
-    if numbers is not None or slow_calls:
-        module = _SlowPathCalls(EXECUTOR[name].py_func.__globals__).visit(module)
+    module = _SlowPathCalls(EXECUTOR[name].py_func.__globals__).visit(module)
     if numbers is not None:
         module.body = _leave_for_rare(name, module.body, numbers)
         if _rare_calls(module):
@@ -581,7 +580,7 @@ FAMILY_PARAMS = "cp, op, w, imm, pc, a, b, c, d, steps"
 def _row_function(name: str) -> tuple[str, set[str]]:
     """A row the loop carries as a function of its own: the loop's code for it (with its
     slow-path calls, without its rare-case exits), pc returned."""
-    code, free = _row_code(name, slow_calls=True)
+    code, free = _row_code(name)
     binds = ["    R, V, st, m = borrowed_at(cp)"]
     binds += [f"    {t}_{f} = {t}.{f}" for t, fields in HOISTED.items() for f in fields if f"{t}_{f}" in code]
     body = "\n".join(f"    {line}" for line in code.splitlines())

@@ -114,7 +114,7 @@ from numba.core.compiler_lock import global_compiler_lock
 from numba.core.registry import cpu_target
 
 from ...cachedir import write_whole
-from ...settings import SettingError
+from ...settings import OFF, ON, SettingError, switched_off
 from . import perf_map
 from .borrowed import borrowed_at
 from .jit import njit
@@ -135,10 +135,6 @@ def last_build_phases() -> dict:
     return _phases
 
 
-_OFF = ("off", "no", "false", "0")
-_ON = ("on", "yes", "true", "")
-
-
 def threshold() -> int:
     """Instructions interpreted on a page before native code is considered, 0 for never.
     ON_THRESHOLD by default (since 2026-11-30; see the module docstring).  $NCPU_NATIVE:
@@ -146,9 +142,9 @@ def threshold() -> int:
     if _override is not None:
         return _override
     value = os.environ.get("NCPU_NATIVE", "").strip().lower()
-    if value in _OFF:
+    if value in OFF:
         return 0
-    if value in _ON:
+    if value in ON:
         return ON_THRESHOLD
     if value.isdigit():
         return int(value)
@@ -718,7 +714,7 @@ def _externals(fallback) -> None:
 
 def disk_cache() -> bool:
     """Whether compiled page functions are kept on disk ($NCPU_NATIVE_CACHE=off: not)."""
-    return os.environ.get("NCPU_NATIVE_CACHE", "").strip().lower() not in ("off", "no", "false", "0")
+    return not switched_off("NCPU_NATIVE_CACHE")
 
 
 OBJECT_DIR = os.environ.get("NCPU_NATIVE_OBJECTS") or None   # where page objects are kept; None:

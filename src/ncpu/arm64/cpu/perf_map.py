@@ -14,9 +14,12 @@ import io
 import os
 from pathlib import Path
 
+from ...settings import OFF
+
 
 def enabled() -> bool:
-    return os.environ.get("NCPU_PERF_MAP", "").strip().lower() not in ("", "0", "off", "no", "false")
+    """NCPU_PERF_MAP set to something other than empty or off (settings.OFF): an opt-in."""
+    return os.environ.get("NCPU_PERF_MAP", "").strip().lower() not in ("", *OFF)
 
 
 def path() -> Path:
