@@ -70,7 +70,7 @@ def measure(name: str, runs: int, after_install: bool, tmp: Path) -> dict:
         cpu, out, err = _cpu_of([*ncpu, "--stats", "--json", str(binary), scale], env)
         stats = json.loads(err.decode().strip().splitlines()[-1])
         native.append(cpu)
-        share.append(stats["native_instructions"] / stats["instructions"])
+        share.append(stats["native_instructions"] / max(stats["instructions"], 1))      # 0 for a run of none
         entries.append(stats["native_entries"])
         same &= out == expected
     return {"name": name, "scale": int(scale), "qemu_cpu": qemu_cpu, "interpreted_cpu": interpreted,
