@@ -11,6 +11,7 @@ from types import SimpleNamespace
 import pytest
 
 import arm64linux_harness as harness
+from ncpu.arm64.linux import scheduler
 from ncpu.arm64.linux.clock import NS_PER_INSTRUCTION, Clock
 from ncpu.arm64.linux.errors import SyscallError, WouldBlock
 from ncpu.arm64.linux.futex import FutexTable
@@ -55,6 +56,21 @@ def test_deterministic(tools, tmp_path):
     runs = [harness.run_ncpu(binary, ["prog"], harness.make_tree(tmp_path / str(i))) for i in range(2)]
     assert runs[0] == runs[1]                    # stdout, stderr, status, instruction count, messages
     assert runs[0].status == 0 and runs[0].instructions > 0
+
+
+def test_a_thread_alone_takes_longer_turns_with_the_same_interleaving(tools, tmp_path, monkeypatch):
+    """scheduler.ALONE_QUANTA: a thread alone on the machine runs many quanta in one turn, and
+    when it starts another thread its turn ends where a QUANTUM-long one would have: the log the
+    two threads then write without a lock (which records where every turn ended) and the
+    instruction count are those of QUANTUM-long turns."""
+    binary = harness.compile_c("sched_alone", "-O2", PTHREAD)
+    runs = {}
+    for quanta in (1, scheduler.ALONE_QUANTA):
+        monkeypatch.setattr(scheduler, "ALONE_QUANTA", quanta)
+        runs[quanta] = harness.run_ncpu(binary, ["prog"], harness.make_tree(tmp_path / str(quanta)))
+    assert runs[1] == runs[scheduler.ALONE_QUANTA]
+    turns = int(runs[1].stdout.split()[3])
+    assert runs[1].status == 0 and turns > 10                 # the two threads took turns
 
 
 def test_deadlock_is_reported(tools, tmp_path):
