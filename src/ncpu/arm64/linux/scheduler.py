@@ -1,8 +1,9 @@
 """Round-robin scheduling of all guest threads on one deterministic machine.
 
-Each turn runs one thread (of any process) for up to QUANTUM instructions,
-stopping early at a system call that blocks (empty pipe, wait4 for a live
-child, futex wait) or at exit.  A blocked thread keeps its call in
+Each turn runs one thread (of any process) for up to QUANTUM instructions
+(ALONE_QUANTA times as many for a thread alone on the machine), stopping early
+at a system call that blocks (empty pipe, wait4 for a live child, futex wait)
+or at exit.  A blocked thread keeps its call in
 `blocked_call`; each time its turn comes the call is retried in Python (no
 guest instruction runs), so the instruction count does not depend on how
 often it was retried.  Order is by tid, so the same input always gives the
@@ -25,8 +26,9 @@ QUANTUM = 200_000
 # this many quanta in one turn.  Nothing can happen at the end of its quanta: a signal comes
 # from a system call (delivered right after it) or from the host, and no timer raises one; so
 # the run is the same, with a hundredth of the turns.  Each turn costs Python and the native
-# code's re-entry about 35 us, which was 5-7% of a CPU-bound program's run (arm64_mem 1.48
-# against 1.37 s in one turn, arm64_bench 2.63 against 2.49).  When the thread stops being
+# code's re-entry about 35 us, which was 5-7% of a CPU-bound program's run (arm64_mem 1.48 s
+# against 1.37 with quanta 100 times as long, arm64_bench 2.63 against 2.49; docs/arm64.md,
+# "Less for a run to pay outside its guest code").  When the thread stops being
 # alone (it started another, the host listens), the turn ends where a QUANTUM-long one would
 # have: the interleaving is that of QUANTUM-long turns.
 ALONE_QUANTA = 100
