@@ -6,6 +6,7 @@ when a CPU is made or a page translated), under any command that runs the machin
 `ncpu` command prints this error as one line with exit status 2, as it does a bad option.
 """
 
+import os
 
 OFF = ("off", "no", "false", "0")      # what a switch's value may say to turn it off (lower case)
 ON = ("on", "yes", "true", "")          # and on (an empty value: set, so on)
@@ -13,7 +14,6 @@ ON = ("on", "yes", "true", "")          # and on (an empty value: set, so on)
 
 def switched_off(name: str) -> bool:
     """Whether environment variable `name` says off (OFF); unset or any other value is not."""
-    import os
     return os.environ.get(name, "on").strip().lower() in OFF
 
 

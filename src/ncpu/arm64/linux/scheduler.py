@@ -26,9 +26,10 @@ QUANTUM = 200_000
 # this many quanta in one turn.  Nothing can happen at the end of its quanta: a signal comes
 # from a system call (delivered right after it) or from the host, and no timer raises one; so
 # the run is the same, with a hundredth of the turns.  Each turn costs Python and the native
-# code's re-entry about 35 us, which was 5-7% of a CPU-bound program's run (arm64_mem 1.48 s
-# against 1.37 with quanta 100 times as long, arm64_bench 2.63 against 2.49; docs/arm64.md,
-# "Less for a run to pay outside its guest code").  When the thread stops being
+# code's re-entry about 35 us: `benchmarks/arm64_turns.py --runs 8` (fresh `ncpu arm64`
+# processes, alternated), median CPU s with 1 quantum a turn against 100: arm64_mem 2.16
+# against 2.06, arm64_bench 3.77 against 3.32 (docs/arm64.md, "Less for a run to pay outside
+# its guest code").  When the thread stops being
 # alone (it started another, the host listens), the turn ends where a QUANTUM-long one would
 # have: the interleaving is that of QUANTUM-long turns.
 ALONE_QUANTA = 100
