@@ -6,7 +6,9 @@
 Builds one of the benchmark programs (aarch64-linux-gnu-gcc -static -O2),
 runs it with native translation on, and times every `native.build` call by
 phase (process CPU time):
-  rows      numba compiling (or loading from its cache) row functions, once each
+  rows      the row functions' modules for linking, once each per process: parsed
+            from the ones an earlier process kept (row_link.py), or else compiled (or
+            loaded from its cache) by numba and prepared
   assemble  the page function's IR, written with llvmlite (Python)
   parse     IR text to LLVM module (+ numba's per-function passes, o3 only)
   link      the row functions' code linked into the page module
@@ -61,6 +63,7 @@ def _instrument(native, log):
     lib.add_ir_module = timed("parse", lib.add_ir_module)
     lib.finalize = timed("finalize", lib.finalize)
     native._compiled = timed("rows", native._compiled)
+    native._linkable = timed("rows", native._linkable)      # the rows' modules: kept, or compiled
     original_build = native.build
 
     def build(page, slots, *arrays, **kw):
@@ -81,7 +84,8 @@ def _instrument(native, log):
                 # finalize's own time, less the steps timed inside it: linking the rows in
                 for k in ("parse", "optimize", "codegen"):
                     phases[k] = current.get(k, 0.0)
-                phases["link"] = current.get("finalize", 0.0) - phases["optimize"] - phases["codegen"]
+                phases["link"] = (phases.get("link", 0.0)       # the rows' modules added, and
+                                  + current.get("finalize", 0.0) - phases["optimize"] - phases["codegen"])
             log.append({"page": page, "instructions": len(slots), "total": total, **phases})
         current.clear()
         return result

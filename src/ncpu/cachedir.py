@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 from pathlib import Path
 
@@ -28,3 +29,21 @@ def write_whole(path: Path, data: bytes) -> bool:
         with contextlib.suppress(OSError):        # (a parent that is a file: nothing to remove)
             tmp.unlink()
         return False
+
+
+def write_checked(path: Path, magic: bytes, data: bytes) -> bool:
+    """write_whole of `data` framed by `magic` and its digest, for read_checked."""
+    return write_whole(path, magic + hashlib.sha256(data).digest() + data)
+
+
+def read_checked(path: Path, magic: bytes) -> bytes | None:
+    """What write_checked wrote to `path`, or None: absent, unreadable, or not exactly what was
+    written (code handed to LLVM must be whole: it crashes the process on a damaged file)."""
+    try:
+        framed = path.read_bytes()
+    except OSError:
+        return None
+    if not framed.startswith(magic):
+        return None
+    digest, data = framed[len(magic):len(magic) + 32], framed[len(magic) + 32:]
+    return data if hashlib.sha256(data).digest() == digest else None

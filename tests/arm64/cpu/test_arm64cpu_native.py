@@ -447,7 +447,7 @@ def test_random_sequences_same_as_interpreted(threshold, every_slot, classes, n)
 
 # Rows whose lane arithmetic wraps through the sign bit (swar.py), each with operands that make
 # it wrap.  numba marks signed arithmetic `nsw` (overflow undefined); with the row's operands
-# constants in a page function, LLVM folded on that assumption and lost bit 63 (native._wrapping).
+# constants in a page function, LLVM folded on that assumption and lost bit 63 (row_link.for_linking).
 WRAPPING_SIMD = [
     (0x0F31A5AB, 13, (0xE10ED734E10ED734, 0)),                  # sshll v11.2d, v13.2s, #17
     (0x0F1E157B, 11, (0x8000FFFF7FFF0001, 0)),                  # ssra v27.4h, v11.4h, #2
@@ -532,9 +532,13 @@ def test_random_sequences_same_as_interpreted_long(threshold, every_slot, seed):
 
 
 _PROCESS = """
-import json, struct, sys
+import json, os, struct, sys
+from pathlib import Path
 from ncpu.arm64.cpu import Cpu, CpuState, Memory, native
 native.OBJECT_DIR = sys.argv[1]
+if os.environ.get("ROWS_ROOT"):         # the row modules kept here, not in the shared cache
+    native.rows_version()
+    native._pages_root = Path(os.environ["ROWS_ROOT"])
 native.BUILD_FREE = float("inf")
 native.set_threshold(1000)
 mem = Memory()
@@ -558,26 +562,45 @@ print(json.dumps([stop.steps, s.pc, [int(v) for v in s.x[:8]], sorted(native.las
 def test_page_functions_are_loaded_by_the_next_process(tmp_path):
     """A page function compiled once is kept as an object file and loaded, not compiled, by the
     next process that translates the same code (native.page_key), with the same outcome; that
-    process does not import the row functions (native_rows), only what they do (native_facts)."""
+    process does not import the row functions (native_rows), only what they do (native_facts).
+    The rows' modules are kept too (row_link): a process that compiles a page of rows an
+    earlier one linked does not import native_rows either.  A damaged file of either kind is
+    made again, without a crash."""
     import json
+    import os
     import subprocess
     import sys
 
+    objects, rows = tmp_path / "objects", tmp_path / "cache"
+
     def run():
-        out = subprocess.run([sys.executable, "-c", _PROCESS, str(tmp_path), json.dumps(CALLING)],
-                             capture_output=True, text=True, check=True).stdout
+        out = subprocess.run([sys.executable, "-c", _PROCESS, str(objects), json.dumps(CALLING)],
+                             capture_output=True, text=True, check=True, env={**os.environ, "ROWS_ROOT": str(rows)}).stdout
         return json.loads(out.splitlines()[-1])
 
+    def damage(paths):
+        for path in paths:
+            path.write_bytes(path.read_bytes()[:-100] + b"\0" * 100)
+
     first = run()
-    assert list(tmp_path.glob("*.o"))                       # the pages' objects were written
+    assert list(objects.glob("*.o"))                        # the pages' objects were written
+    kept = sorted(rows.glob("pages_*/rows/*.bc"))
+    assert kept                                             # and the rows' modules
     second = run()
     assert "codegen" in first[3] and "loaded" in second[3]  # compiled, then loaded
     assert first[4] and not second[4]                       # the row functions: only to compile
     assert first[:3] == second[:3]
-    for path in tmp_path.glob("*.o"):                       # damaged: compiled again, no crash
-        path.write_bytes(path.read_bytes()[:-100] + b"\0" * 100)
+    damage(objects.glob("*.o"))                             # compiled again, from the kept rows
     third = run()
     assert "codegen" in third[3] and third[:3] == first[:3]
+    assert not third[4]
+    damage(objects.glob("*.o"))
+    damage(kept)                                            # the rows made again by numba
+    fourth = run()
+    assert "codegen" in fourth[3] and fourth[:3] == first[:3] and fourth[4]
+    assert sorted(rows.glob("pages_*/rows/*.bc")) == kept
+    damage(objects.glob("*.o"))
+    assert not run()[4]                                     # and kept whole again
     assert first[1] == 0x10000 + 24 and first[2][0] == 3 * 300_000    # ran to the svc, exactly
 
 
@@ -630,11 +653,8 @@ def test_a_page_calls_the_slow_paths_instead_of_carrying_them(threshold):
     _crossing()                                             # a page built or loaded: slow paths bound
     from numba import types
     tcp = next(iter(native._bound))
-    rows = native.rows_module()
     for name in ("LDSTP_OFF", "LDST_UI"):
-        cres = native._compiled(getattr(rows, f"row_{name}"), types.int64(tcp, *[types.int64] * 8))
-        library = cres.library
-        module = native._wrapping(library)
+        module = native._linkable("ncpu.arm64.cpu.native_rows", f"row_{name}", types.int64(tcp, *[types.int64] * 8)).module
         defined = [f.name for f in module.functions if not f.is_declaration]
         declared = [f.name for f in module.functions if f.is_declaration]
         assert not [n for n in defined if "slow_" in n], name

@@ -98,8 +98,8 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib
 import os
-import re
 import time
 import weakref
 from typing import NamedTuple
@@ -114,9 +114,9 @@ from numba.core.callconv import RETCODE_NONE, RETCODE_OK
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.registry import cpu_target
 
-from ...cachedir import write_whole
+from ...cachedir import read_checked, write_checked
 from ...settings import OFF, ON, SettingError, switched_off
-from . import perf_map
+from . import perf_map, row_link
 from .borrowed import borrowed_at
 from .jit import njit
 from .memory import DC_HEAT, DC_NAT, DC_TRIES, MARK_BASE, NPAGES
@@ -298,6 +298,37 @@ def _compiled(dispatcher, sig):
     return dispatcher.overloads[sig.args]
 
 
+_linkables: dict = {}         # (module, function, signature) -> its row_link.Linkable in this process
+
+
+def _linkable(module: str, function: str, sig):
+    """Function `function` of module `module` (its numba dispatcher) for signature `sig`, ready
+    to call from a page function (row_link.Linkable): from this process's, from the disk (kept
+    by an earlier process for the same row code, host and signature), or else compiled or
+    loaded by numba (_compiled: within the build limit) and kept."""
+    found = _linkables.get((module, function, str(sig)))
+    if found is None:
+        path = _row_module_path(module, function, sig)
+        found = row_link.load(path, sig)
+        if found is None:
+            cres = _compiled(getattr(importlib.import_module(module), function), sig)
+            found = row_link.Linkable(cres.fndesc.mangled_name, sig, row_link.for_linking(cres.library))
+            row_link.keep(path, found)
+        _linkables[module, function, str(sig)] = found
+    return found
+
+
+def _row_module_path(module: str, function: str, sig):
+    """Where the module of a row (or helper) is kept: beside the page objects of the same row
+    code, in the cache's own directory even when OBJECT_DIR names the pages' (a module serves
+    every program's pages), named by what it is made from."""
+    if _pages_root is None or not disk_cache():
+        return None
+    import numba
+    made_of = (module, function, str(sig), _host(), numba.__version__)
+    return _pages_root / f"pages_{_rows_digest}" / "rows" / f"{hashlib.sha256(repr(made_of).encode()).hexdigest()[:32]}.bc"
+
+
 class _Page:
     """The IR of one page function, built with numba's calling convention and data model."""
 
@@ -308,7 +339,7 @@ class _Page:
         fnty = ctx.call_conv.get_function_type(types.int64, argtypes)
         self.fn = cgutils.get_or_insert_function(self.module, fnty, name)
         self.builder = ir.IRBuilder(self.fn.append_basic_block("entry"))
-        self.linked = set()
+        self.linked: dict = {}          # the functions' names -> the modules they are linked from
         self.callees: dict = {}         # function name -> (its declaration, return slot, argument packer)
         # one exception slot for every call (numba's call makes one per call): cleared before
         # each call, it holds null or what that call stored, and no value of it outlives its
@@ -317,8 +348,8 @@ class _Page:
         # seconds over in a large page (arm64_calls' 379 slots: 8,931 phis).
         self.excinfo = cgutils.alloca_once(self.builder, self.fn.args[1].type.pointee, name="excinfo")
 
-    def call(self, cres, args):
-        """Call compiled function `cres` by numba's convention (status = f(&result, &excinfo,
+    def call(self, fn, args):
+        """Call function `fn` (row_link.Linkable) by numba's convention (status = f(&result, &excinfo,
         args...)): a status other than ok or none is an exception, passed on to the page's
         caller as numba's return_status_propagate does outside a try block.  Written here
         rather than with numba's call_function, which makes two stack slots and about a dozen
@@ -326,12 +357,9 @@ class _Page:
         building and printing its IR was about a fifth of a page's compile (assemble and
         parse in benchmarks/arm64_native_build.py)."""
         ctx, b = self.ctx, self.builder
-        sig = cres.signature
-        name = cres.fndesc.mangled_name
+        sig, name = fn.signature, fn.name
         if name not in self.callees:
-            if cres.library not in self.linked:
-                self.linked.add(cres.library)
-                self.lib.add_linking_library(cres.library)
+            self.linked[name] = fn.module
             fnty = ctx.call_conv.get_function_type(sig.return_type, sig.args)
             callee = cgutils.get_or_insert_function(self.module, fnty, name)
             result = cgutils.alloca_once(b, fnty.args[0].pointee)
@@ -545,7 +573,7 @@ def _build_new(page, slots, R, V, st, m, key, tcp, fallback, older, t0):
     type, and when build started)."""
     from .native_facts import FAMILY
     global _build_cpu
-    rows = rows_module()
+    rows = f"{__package__}.native_rows"             # imported only if a row must be compiled
     rows_before = _rows_cpu
     ctx = cpu_target.target_context
     argtypes = (tcp, types.int64, types.int64, types.int64)
@@ -582,9 +610,9 @@ def _build_new(page, slots, R, V, st, m, key, tcp, fallback, older, t0):
     for i, bb in entries.items():
         switch.add_case(i64(base + 4 * i), bb)
 
-    stopped = _compiled(_stopped, types.boolean(tcp))
-    still = _compiled(_still_marked, types.boolean(tcp, types.int64, types.int64, types.int64))
-    cold_stop = _compiled(_cold_stop, types.int64(tcp, types.int64))
+    stopped = _linkable(__name__, "_stopped", types.boolean(tcp))
+    still = _linkable(__name__, "_still_marked", types.boolean(tcp, types.int64, types.int64, types.int64))
+    cold_stop = _linkable(__name__, "_cold_stop", types.int64(tcp, types.int64))
     runs = _straight_runs(slots)
     for i in sorted(slots):
         name, op, w, imm, rg = slots[i]
@@ -596,8 +624,8 @@ def _build_new(page, slots, R, V, st, m, key, tcp, fallback, older, t0):
         n = b.load(count)
         regs = [rg & 0xFF, (rg >> 8) & 0xFF, (rg >> 16) & 0xFF, (rg >> 24) & 0xFF]
         if cold:                                     # its family, as its cold_rows function calls it
-            cres = _compiled(getattr(rows, FAMILY[name]), family_sig)
-            npc = P.call(cres, [cp, i64(op), i64(w), i64(imm), i64(pc), *map(i64, regs), b.add(steps0, n)])
+            fn = _linkable(rows, FAMILY[name], family_sig)
+            npc = P.call(fn, [cp, i64(op), i64(w), i64(imm), i64(pc), *map(i64, regs), b.add(steps0, n)])
             if stops:                                # the loop's outer path: SVC retires, not the others
                 outcome = P.call(cold_stop, [cp, i64(pc)])
                 out, on = P.fn.append_basic_block(), P.fn.append_basic_block()
@@ -608,8 +636,8 @@ def _build_new(page, slots, R, V, st, m, key, tcp, fallback, older, t0):
                 leave_at(b.select(retired, npc, i64(pc)))
                 b.position_at_end(on)
         else:
-            cres = _compiled(getattr(rows, f"row_{name}"), row_sig)
-            npc = P.call(cres, [cp, i64(w), i64(imm), i64(pc), *map(i64, regs), b.add(steps0, n)])
+            fn = _linkable(rows, f"row_{name}", row_sig)
+            npc = P.call(fn, [cp, i64(w), i64(imm), i64(pc), *map(i64, regs), b.add(steps0, n)])
             if stops:                                # a fault: not retired, as in the loop
                 leave_at(npc, P.call(stopped, [cp]), P.fn.append_basic_block())
         b.store(b.add(n, i64(1)), count)
@@ -658,12 +686,12 @@ def _build_new(page, slots, R, V, st, m, key, tcp, fallback, older, t0):
     # a chain retires one or more, so the chain ends within the budget.
     b.position_at_end(leave)
     n, pc_out = b.load(count), b.load(pcv)
-    P.call(_compiled(_leave, types.int64(tcp, types.int64)), [cp, pc_out])
+    P.call(_linkable(__name__, "_leave", types.int64(tcp, types.int64)), [cp, pc_out])
     chain, ret = P.fn.append_basic_block("chain"), P.fn.append_basic_block("return")
     may = b.and_(b.icmp_signed(">", n, i64(0)), b.icmp_signed("<", n, budget))
     b.cbranch(b.and_(may, b.not_(P.call(stopped, [cp]))), chain, ret)
     b.position_at_end(chain)
-    target = P.call(_compiled(_native_at, types.int64(tcp, types.int64)), [cp, pc_out])
+    target = P.call(_linkable(__name__, "_native_at", types.int64(tcp, types.int64)), [cp, pc_out])
     go = P.fn.append_basic_block("go")
     b.cbranch(b.icmp_signed("!=", target, i64(0)), go, ret)
     b.position_at_end(go)
@@ -673,6 +701,10 @@ def _build_new(page, slots, R, V, st, m, key, tcp, fallback, older, t0):
     _phases["assemble"] = time.process_time() - t0
     if PIPELINE == "o3":
         P.lib.add_ir_module(P.module)
+        t = time.process_time()
+        for module in P.linked.values():            # (after the page: linked first, they crashed it)
+            P.lib.add_llvm_module(module.clone())
+        _phases["link"] = time.process_time() - t
         P.lib.finalize()
         address, lib = P.lib.get_pointer_to_function(P.fn.name), P.lib
     else:
@@ -754,17 +786,9 @@ _OBJECT_MAGIC = b"ncpu-page-object\n"
 
 
 def _cached_object(key: str):
-    """The object code kept for `key`, or None: absent, unreadable, or not exactly what was
-    written (checked against its digest: LLVM crashes the process on a damaged object)."""
+    """The object code kept for `key`, or None (cachedir.read_checked)."""
     path = _object_path(key) if disk_cache() else None
-    try:
-        framed = path.read_bytes() if path is not None else b""
-    except OSError:
-        return None
-    if not framed.startswith(_OBJECT_MAGIC):
-        return None
-    digest, data = framed[len(_OBJECT_MAGIC):len(_OBJECT_MAGIC) + 32], framed[len(_OBJECT_MAGIC) + 32:]
-    return data if hashlib.sha256(data).digest() == digest else None
+    return None if path is None else read_checked(path, _OBJECT_MAGIC)
 
 
 MAX_OBJECTS = 4096           # objects kept per version of the row code (20-50 KB each)
@@ -793,7 +817,7 @@ def _store_object(key: str, data: bytes) -> None:
             return
     if _kept[folder] >= MAX_OBJECTS:
         return
-    if write_whole(path, _OBJECT_MAGIC + hashlib.sha256(data).digest() + data):
+    if write_checked(path, _OBJECT_MAGIC, data):
         _kept[folder] += 1
 
 
@@ -838,31 +862,8 @@ def _target_machine(opt: int):
     return llvm.Target.from_default_triple().create_target_machine(**options)
 
 
-# numba marks signed integer arithmetic `nsw` (an overflow is undefined: LLVM may assume it
-# does not happen), but the rows compute in two's complement on purpose: SWAR lanes borrow
-# across the sign bit (swar.lanes_sub), guest additions wrap.  In the loop a row's operands
-# are values read at run time, so nothing is folded on that assumption; in a page function
-# they are constants, and instcombine folded, for example, SSHLL's sign extension as if
-# `(x | 1 << 63) - y` could not wrap (bit 63 of the result lost).  So the flags that make a
-# wrapped result poison (and those LLVM derived from them) are dropped from the rows' code
-# before it is linked into a page: the page then computes what the loop computes.
-_POISON_FLAGS = re.compile(r"(= (?:add|sub|mul|shl|trunc|lshr|ashr|udiv|sdiv|or|zext|uitofp|icmp)) "
-                           r"(?:(?:nuw|nsw|exact|disjoint|nneg|samesign) )+")
-_wrapped: dict = {}                 # row library -> its module without those flags (parsed once)
-
-
-def _wrapping(library):
-    """The row library's module for linking, its arithmetic wrapping (see _POISON_FLAGS) and
-    its slow paths called out of the page (_outside)."""
-    if library not in _wrapped:
-        text = _POISON_FLAGS.sub(r"\1 ", str(library._get_module_for_linking()))
-        _wrapped[library] = llvm.parse_assembly(_outside(text))
-    return _wrapped[library]
-
-
 # ---- the slow paths of loads and stores: called where they are loaded, not compiled per page -----
 
-_slow_symbols: dict = {}            # a slow path's mangled name, unnumbered -> its stable symbol
 _bound: set = set()                 # frame types whose slow paths are bound (_slow_paths)
 
 
@@ -883,38 +884,8 @@ def _slow_paths(tcp) -> None:
         cres = _compiled(getattr(guest_access, name), sig)
         symbol = f"ncpu_{name}_{hashlib.sha256(str(sig).encode()).hexdigest()[:12]}"
         llvm.add_symbol(symbol, cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name))
-        _slow_symbols[_unnumbered(cres.fndesc.llvm_func_name)] = symbol
+        row_link.bind_slow_path(cres.fndesc.llvm_func_name, symbol)
     _bound.add(tcp)
-
-
-_DEFINE = re.compile(r"^define (?P<head>[^\n]*?)@(?P<name>[\w.$]+)\((?P<params>[^\n]*)\)(?P<tail>[^\n]*)\{\n"
-                     r"(?:.|\n)*?^}\n", re.M)
-
-
-def _unnumbered(name: str) -> str:
-    """A numba function's mangled name without its number (the `v12` in `B3v12`), which
-    differs between the processes that compiled a row and its slow path."""
-    return re.sub(r"B\d+v\d+", "", name)
-
-
-def _outside(text: str) -> str:
-    """A row module's text with each bound slow path (_slow_paths) declared under its stable
-    symbol instead of defined: its calls then leave the page for the loaded copy."""
-    symbols = {}
-
-    def declared(match):
-        symbol = _slow_symbols.get(_unnumbered(match.group("name")))
-        if symbol is None:
-            return match.group(0)
-        symbols[match.group("name")] = symbol
-        head = re.sub(r"^(?:linkonce_odr|internal|private|weak_odr|dso_local) ", "", match.group("head"))
-        params = re.sub(r" %[\w.]+", "", match.group("params"))
-        return f"declare {head}@{symbol}({params}){match.group('tail').rstrip()}\n"
-
-    text = _DEFINE.sub(declared, text)
-    for name, symbol in symbols.items():
-        text = re.sub(rf"@{re.escape(name)}(?=\()", "@" + symbol, text)
-    return text
 
 
 def _finish_light(P, key: str) -> int:
@@ -930,8 +901,8 @@ def _finish_light(P, key: str) -> int:
     mod = llvm.parse_assembly(str(P.module))
     mod.data_layout = codegen._data_layout
     t, _phases["parse"] = clock(), clock() - t
-    for library in P.linked:            # the rows' optimised modules, copied in
-        mod.link_in(_wrapping(library), preserve=True)
+    for module in P.linked.values():    # the rows' optimised modules, copied in
+        mod.link_in(module, preserve=True)
     # every row inlined, then dropped (not exported); numba's own noinline functions too:
     # NRT_decref left a call made arm64_fp's pages 1.8x slower (tried 2026-11-30)
     for fn in mod.functions:
