@@ -373,7 +373,13 @@ class _Page:
         with cgutils.if_unlikely(b, b.not_(fine)):
             b.store(b.load(self.excinfo), self.fn.args[1])
             b.ret(code)
-        return ctx.get_returned_value(b, sig.return_type, b.load(result))
+        value = b.load(result)
+        if sig.return_type == types.boolean:
+            # a comparison: numba's own conversion (BooleanModel.from_data) makes a stack slot
+            # and two blocks at every call, and each slot made at the top of the function
+            # searches its growing entry block: 60 per page, all for SROA to undo
+            return b.icmp_unsigned("!=", value, value.type(0))
+        return ctx.get_returned_value(b, sig.return_type, value)
 
     def tail_call(self, callee, args):
         """Return what page function `callee` returns for (cp, *args): a guaranteed tail call
