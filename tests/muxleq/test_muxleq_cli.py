@@ -74,3 +74,15 @@ def test_budget_and_errors(cat_image, tmp_path):
     source.write_text("subleq 1 2 3\nnope\n")
     done = ncpu("asm", str(source))
     assert done.returncode == 2 and "bad.masm:2: unknown instruction" in done.stderr.decode()
+
+
+def test_input_without_a_file_descriptor_is_its_end(cat_image, monkeypatch, capsysbinary):
+    """cli.main called by a program that replaced sys.stdin with a stream of no descriptor
+    (pytest's own capture is one): the guest reads end of input, no traceback."""
+    import io
+
+    from ncpu.cli import main
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"ignored")))
+    assert main(["muxleq", "run", str(cat_image)]) == 0
+    assert capsysbinary.readouterr().out == b""

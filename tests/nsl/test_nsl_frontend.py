@@ -43,6 +43,11 @@ def test_precedence_follows_c():
     ("int print() { return 0; }", 1, 1, "'print' is a builtin and cannot be redefined"),
     ("int f() { return 0; }", 1, 1, "no function 'main'"),
     ("int main() { return 99999999999; }", 1, 21, "integer literal 99999999999 does not fit 32 bits"),
+    # longer than Python converts (4,300 digits): the same error, the literal shortened
+    ("int main() { return " + "9" * 5000 + "; }", 1, 21,
+     "integer literal 99999999999999999999...(5000 characters) does not fit 32 bits"),
+    ("int main() { return 0x1" + "0" * 4999 + "; }", 1, 21,
+     "integer literal 0x100000000000000000...(5002 characters) does not fit 32 bits"),
     ("int main() { return 'ab'; }", 1, 21, "a character literal holds exactly one character"),
     ("int main() { print(\"x); }", 1, 20, "unterminated string literal"),
     ("int main() { return 1 $ 2; }", 1, 23, "unexpected character '$'"),
@@ -62,6 +67,11 @@ def test_errors_name_line_and_column(source, line, column, reason):
         compile_source(source)
     assert (caught.value.line, caught.value.column, caught.value.reason) == (line, column, reason)
     assert str(caught.value) == f"{line}:{column}: {reason}"
+
+
+def test_leading_zeros_do_not_make_a_literal_too_long():
+    assert tokenize("0" * 5000 + "7")[0].value == 7
+    assert tokenize("0x" + "0" * 5000 + "FFFFFFFF")[0].value == 0xFFFFFFFF
 
 
 def test_constants_fold_with_the_machine_semantics():

@@ -62,13 +62,24 @@ def load_image(name: str):
     return _assemble(name)
 
 
+def _input_reader():
+    """The guest's input: what standard input's descriptor has (os.read returns what is there,
+    so a console answers each line as it comes), or end of input at once where standard input
+    has no descriptor (a program that calls cli.main with sys.stdin replaced)."""
+    try:
+        fd = sys.stdin.fileno()
+    except (AttributeError, OSError, ValueError):   # io.UnsupportedOperation is both of the last
+        return lambda: b""
+    return lambda: os.read(fd, 1 << 16)
+
+
 def run_image(args: argparse.Namespace) -> int:
     from ncpu.muxleq.console import CHUNK, run_streams
     from ncpu.muxleq.engines import get_engine
     from ncpu.muxleq.state import MuxleqState
 
     state = MuxleqState.load(load_image(args.image), end_of_input=False)
-    out, stdin = sys.stdout.buffer, sys.stdin.buffer.fileno()
+    out, read_input = sys.stdout.buffer, _input_reader()
 
     def write(data: bytes) -> None:
         out.write(data)
@@ -77,7 +88,7 @@ def run_image(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     # a reader that goes away (`| head`) ends the command quietly with SIGPIPE's status (cli.main)
     state = run_streams(get_engine(args.mode), state, args.max_steps,
-                        lambda: os.read(stdin, 1 << 16), write, CHUNK[args.mode])
+                        read_input, write, CHUNK[args.mode])
     seconds = time.perf_counter() - started
     if args.stats:
         rate = f", {state.steps / seconds:,.0f} instructions/s" if seconds > 0 else ""

@@ -74,9 +74,14 @@ def tokenize(source: str) -> list[Token]:
             if match.end() < n and (source[match.end()].isalnum() or source[match.end()] == "_"):
                 bad = _IDENT.match(source, match.end())
                 raise NslError(*at, f"malformed number '{text}{bad.group(0) if bad else ''}'")
-            value = int(text, 0) if text[:2].lower() in ("0x", "0b") else int(text, 10)
-            if value > MAX_LITERAL:
-                raise NslError(*at, f"integer literal {text} does not fit 32 bits")
+            base = {"0x": 16, "0b": 2}.get(text[:2].lower(), 10)
+            # leading zeros dropped: Python refuses to convert a decimal literal of thousands of
+            # digits, zeros counted (a traceback instead of an error); and more than 40 digits
+            # cannot fit 32 bits in any base
+            digits = (text if base == 10 else text[2:]).lstrip("0") or "0"
+            if len(digits) > 40 or (value := int(digits, base)) > MAX_LITERAL:
+                shown = text if len(text) <= 40 else f"{text[:20]}...({len(text)} characters)"
+                raise NslError(*at, f"integer literal {shown} does not fit 32 bits")
             tokens.append(Token("NUM", text, *at, value))
             i = match.end()
             continue
