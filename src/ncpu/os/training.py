@@ -33,13 +33,15 @@ def train_all(directory: Path = WEIGHTS, device=None, log=print, seed: int = 0) 
             continue
         torch.save(net.state_dict(), directory / f"{name}.pt")
         log(f"{name}: exact on {check['cases']:,} enumerated cases; saved {name}.pt")
-    results.update(_memory_parts(directory, seed, log))
     results.update(train_optimizer(directory, seed, log))
     for name, fit in LEARNED.items():
         net, figures = fit(seed, log)
         torch.save(net.state_dict(), directory / f"{name}.pt")
         results[name] = {"wrong": 0, **figures}  # not exact parts: judged by their held-out figures
         log(f"{name}: held-out {figures}; saved {name}.pt")
+    # last: the memory parts are judged inside NeuralPolicies, which loads every part's weights
+    # (in a fresh directory the learned parts' did not exist yet: WeightsMissing)
+    results.update(_memory_parts(directory, seed, log))
     return results
 
 
