@@ -661,6 +661,25 @@ def test_a_page_calls_the_slow_paths_instead_of_carrying_them(threshold):
         assert [n for n in declared if n.startswith("ncpu_slow_")], name
 
 
+@pytest.mark.parametrize("edited", ["native_facts.py", "native.py", "row_link.py"])
+def test_an_edit_of_what_shapes_page_code_is_a_new_version(monkeypatch, edited):
+    """The rows' version (in every page key and row module's name) changes when any file whose
+    code ends up in page functions changes: the facts, native.py, row_link.py (the rows'
+    modules as linked).  Else an edit would leave the old pages and modules in use."""
+    from pathlib import Path
+
+    monkeypatch.setattr(native, "_rows_digest", "")
+    before = native.rows_version()
+    read = Path.read_bytes
+
+    def edited_read(path):
+        return read(path) + (b"# edited\n" if path.name == edited else b"")
+
+    monkeypatch.setattr(Path, "read_bytes", edited_read)
+    monkeypatch.setattr(native, "_rows_digest", "")
+    assert native.rows_version() != before
+
+
 def test_object_cache_is_bounded(tmp_path, monkeypatch):
     """At most MAX_OBJECTS page objects are kept per version of the row code, and other versions'
     object directories left unchanged for STALE_DAYS are removed."""

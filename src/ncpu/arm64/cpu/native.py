@@ -212,17 +212,22 @@ _rows_digest = ""            # the version of the row code and of this file: in 
 _pages_root = None           # the cache directory that holds the object directories
 
 
+# what a page's code is made from besides native_rows' sources: the rows' facts, this file
+# (which writes the page) and row_link.py (which prepares the rows' modules it links)
+_SHAPING = ("native_facts.py", "native.py", "row_link.py")
+
+
 def rows_version() -> str:
-    """The digest of the row code (native_rows' sources, as numba's cache stamps them, the
-    rows' facts and this file), read from the files without importing native_rows, which
-    names the pages compiled from it; the cache directory for them found on the way."""
+    """The digest of the row code (native_rows' sources, as numba's cache stamps them, and the
+    _SHAPING files), read from the files without importing native_rows, which names the pages
+    and the rows' modules compiled from it; the cache directory for them found on the way."""
     global _rows_digest, _pages_root
     if not _rows_digest:
         from ... import jitcache
         here = Path(__file__).resolve()
         stamp = jitcache._stamp(here.with_name("native_rows.py"))
-        _rows_digest = hashlib.sha256(stamp.encode() + here.with_name("native_facts.py").read_bytes()
-                                      + here.read_bytes()).hexdigest()[:16]
+        _rows_digest = hashlib.sha256(stamp.encode() + b"".join(here.with_name(f).read_bytes()
+                                                                for f in _SHAPING)).hexdigest()[:16]
         for root in (jitcache.cache_root(), jitcache.fallback_root()):
             try:
                 (root / "native").mkdir(parents=True, exist_ok=True)
@@ -300,26 +305,27 @@ def _linkable(module: str, function: str, sig):
     to call from a page function (row_link.Linkable): from this process's, from the disk (kept
     by an earlier process for the same row code, host and signature), or else compiled or
     loaded by numba (_compiled: within the build limit) and kept."""
-    found = _linkables.get((module, function, str(sig)))
+    memo = (module, function, str(sig))
+    found = _linkables.get(memo)
     if found is None:
-        path = _row_module_path(module, function, sig)
+        path = _row_module_path(*memo)
         found = row_link.load(path, sig)
         if found is None:
             cres = _compiled(getattr(importlib.import_module(module), function), sig)
             found = row_link.Linkable(cres.fndesc.mangled_name, sig, row_link.for_linking(cres.library))
             row_link.keep(path, found)
-        _linkables[module, function, str(sig)] = found
+        _linkables[memo] = found
     return found
 
 
-def _row_module_path(module: str, function: str, sig):
+def _row_module_path(module: str, function: str, sig: str):
     """Where the module of a row (or helper) is kept: beside the page objects of the same row
     code, in the cache's own directory even when OBJECT_DIR names the pages' (a module serves
     every program's pages), named by what it is made from."""
     if _pages_root is None or not disk_cache():
         return None
     import numba
-    made_of = (module, function, str(sig), _host(), numba.__version__)
+    made_of = (module, function, sig, _host(), numba.__version__)
     return _pages_root / f"pages_{_rows_digest}" / "rows" / f"{hashlib.sha256(repr(made_of).encode()).hexdigest()[:32]}.bc"
 
 
@@ -370,8 +376,9 @@ class _Page:
         value = b.load(result)
         if sig.return_type == types.boolean:
             # a comparison: numba's own conversion (BooleanModel.from_data) makes a stack slot
-            # and two blocks at every call, and each slot made at the top of the function
-            # searches its growing entry block: 60 per page, all for SROA to undo
+            # and two blocks at every call (_stopped, _still_marked: 17 a page on average in
+            # arm64_calls' builds), each slot placed by a search of the growing entry block,
+            # all for SROA to undo
             return b.icmp_unsigned("!=", value, value.type(0))
         return ctx.get_returned_value(b, sig.return_type, value)
 

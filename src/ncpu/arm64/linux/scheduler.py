@@ -135,8 +135,9 @@ class Scheduler:
         self.left -= ran
         if self.alone and not _alone(kernel):    # no longer alone: end where a quantum would
             self.alone = False
-            into = (self.length - self.left) % QUANTUM
-            self.left = min(self.left, QUANTUM - into) if into or self.left == self.length else 0
+            ran = self.length - self.left
+            end = max(1, -(-ran // QUANTUM)) * QUANTUM      # of the quantum it is in (the first if none ran)
+            self.left = min(self.left, end - ran)
         if self.left <= 0 or not proc.running or proc.blocked_call is not None or kernel.yielded \
                 or kernel.oom is not None:
             self.proc = None
