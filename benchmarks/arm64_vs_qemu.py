@@ -1,6 +1,6 @@
 """Benchmark: the same CPU-bound static AArch64 binaries under ncpu and under qemu-aarch64.
 
-    python benchmarks/arm64_vs_qemu.py [--only NAME ...] [--scale-factor F] [--native [--native-runs N]]
+    python benchmarks/arm64_vs_qemu.py [--only NAME ...] [--scale-factor F] [--native-runs N | --no-native]
 
 Builds each program with aarch64-linux-gnu-gcc -static -O2, runs it under
 both (same arguments, outputs checked equal) and prints, per program, both
@@ -9,8 +9,10 @@ process), our guest instruction count and the ratio of the times.  On a
 shared machine the CPU-time ratio is the figure that carries over; with the
 machine to itself the two agree.
 
-Without --native our side is interpreted (`ncpu arm64` translates hot code to native code by
-default: --native measures that as a program's first runs meet it, from an empty cache).
+Our side runs as `ncpu arm64` does by default: hot code translated to native code, each program
+run --native-runs times in this process, the first from an empty translation cache, each later
+one loading what the runs before compiled (start-up left out: arm64_user_runs.py measures fresh
+processes).  --no-native interprets only, once per program.
 
 Programs: arm64_bench.c (hashing, a sieve, an FP sum, qsort), arm64_fp.c
 (n-body and a matrix product in double precision), arm64_calls.c (recursion,
@@ -61,14 +63,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", action="append", choices=sorted(PROGRAMS), help="run only these programs")
     parser.add_argument("--scale-factor", type=float, default=1.0, help="multiply every program's scale")
-    parser.add_argument("--native", action="store_true",
-                        help="translate hot runs to native code (arm64/cpu/native.py; without it: interpreted): "
-                             "each program runs --native-runs times, the first with an empty translation "
-                             "cache, each later one loading what the runs before compiled, as a later "
-                             "process would (a run compiles only within native.may_translate's limit)")
-    parser.add_argument("--native-runs", type=int, default=3, metavar="N", help="runs per program with --native")
+    parser.add_argument("--native", action=argparse.BooleanOptionalAction, default=True,
+                        help="translate hot runs to native code, as `ncpu arm64` does by default "
+                             "(arm64/cpu/native.py; --no-native: interpreted only): each program runs "
+                             "--native-runs times, the first with an empty translation cache, each later "
+                             "one loading what the runs before compiled, as a later process would (a run "
+                             "compiles only within native.may_translate's limit)")
+    parser.add_argument("--native-runs", type=int, default=3, metavar="N",
+                        help="runs per program with native code (default 3)")
     parser.add_argument("--build-budget", metavar="FREE,SHARE",
-                        help="with --native: the compile limit, CPU seconds always allowed and the share "
+                        help="with native code: the compile limit, CPU seconds always allowed and the share "
                              "of the process's CPU beyond them (default: native.BUILD_FREE, BUILD_SHARE)")
     opts = parser.parse_args()
     if opts.native_runs < 1:
@@ -82,7 +86,7 @@ def main() -> int:
         if len(budget) != 2 or not all(x >= 0 for x in budget):      # (nan is not >= 0)
             parser.error("--build-budget takes FREE,SHARE: two numbers, neither negative (e.g. 1,0.25)")
         if not opts.native:
-            parser.error("--build-budget needs --native")
+            parser.error("--build-budget needs native code (not --no-native)")
     names = opts.only or list(PROGRAMS)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
