@@ -1,6 +1,6 @@
 """Start-up of the command line: `ncpu arm64` on a static hello world, `ncpu run` on fibonacci.
 
-    python benchmarks/arm64_startup.py [--runs N] [--against OTHER_SRC]
+    python benchmarks/arm64_startup.py [--runs N] [--against OTHER_SRC | --imports]
 
 Builds a static AArch64 hello world with aarch64-linux-gnu-gcc (the ARM64
 part is skipped, with a message, when the cross compiler is missing), runs
@@ -13,6 +13,12 @@ median CPU time (user + system of the child process) and wall time.
 alternation, each with caches of its own (in a temporary directory, warmed
 by one run first), so that a change of the host's speed during the series
 reaches both alike; prints each one's figures and every run's CPU time.
+
+--imports says where `ncpu arm64 hello`'s imports go: N fresh processes under Python's
+`-X importtime`, whose self times are summed per package (numba with llvmlite, numpy,
+pyelftools, nCPU; a standard-library module counts with the package that imported it); prints
+each group's median and the median of all imports, in milliseconds. importtime's own bookkeeping makes these figures somewhat larger than the same
+imports without it: compare groups with each other, not with the CPU figures above.
 
 The children run with bytecode caching on even where PYTHONDONTWRITEBYTECODE
 is set here: an installed package has its .pyc files, and compiling every
@@ -83,6 +89,44 @@ def alternated(argv: list[str], runs: int, expect: str, sources: dict[str, Path]
     return {label: {**_figures(*zip(*t)), "cpu": [c for c, _ in t]} for label, t in times.items()}
 
 
+# top-level package -> the group its import time counts in (--imports)
+_GROUPS = {"numba": "numba + llvmlite", "llvmlite": "numba + llvmlite", "numpy": "numpy",
+           "elftools": "pyelftools", "ncpu": "nCPU"}
+
+
+def import_times(argv: list[str], runs: int) -> dict[str, float]:
+    """{group: median ms} of the self times `python -X importtime` reports for `argv` (a Python
+    command line), summed per group, and "all imports".  A module of a package in _GROUPS counts
+    in its group; any other module (the standard library's, say) in the group of the nearest
+    module above it in the import tree that has one, or in "the rest"."""
+    env = _environment()
+    subprocess.run(argv, env=env, capture_output=True, cwd=ROOT)      # warm the caches
+    totals: dict[str, list[float]] = {}
+    for _ in range(runs):
+        done = subprocess.run([argv[0], "-X", "importtime", *argv[1:]], env=env, capture_output=True,
+                              text=True, cwd=ROOT)
+        if done.returncode != 0:
+            raise SystemExit(f"{' '.join(argv)} failed (status {done.returncode}): {done.stderr[-500:]}")
+        # "import time: self [us] | cumulative | name": a module after the modules it imported,
+        # indented two spaces a level deeper than its importer; read backwards, an importer
+        # comes before what it imported
+        lines = [line[len("import time:"):].split("|") for line in done.stderr.splitlines()
+                 if line.startswith("import time:") and "self [us]" not in line]
+        sums: dict[str, float] = {}
+        above: list[tuple[int, str]] = []           # (depth, group) of the importers of this line
+        for self_us, _, name in reversed(lines):
+            depth = len(name) - len(name.lstrip())
+            while above and above[-1][0] >= depth:
+                above.pop()
+            group = _GROUPS.get(name.strip().split(".")[0]) or (above[-1][1] if above else "the rest")
+            above.append((depth, group))
+            for key in (group, "all imports"):
+                sums[key] = sums.get(key, 0.0) + int(self_us) / 1000
+        for key, ms in sums.items():
+            totals.setdefault(key, []).append(ms)
+    return {key: statistics.median(ms) for key, ms in totals.items()}
+
+
 def _row(label: str, figures: dict) -> str:
     return (f"{label:<40} CPU best {figures['cpu_best']:.3f} s, median {figures['cpu_median']:.3f} s;"
             f"  wall best {figures['wall_best']:.3f} s, median {figures['wall_median']:.3f} s")
@@ -93,7 +137,13 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=9, help="fresh processes per command after the warm-up")
     parser.add_argument("--against", type=Path, metavar="OTHER_SRC",
                         help="another checkout's src directory: compare `ncpu arm64 hello` with it, in alternation")
+    parser.add_argument("--imports", action="store_true",
+                        help="where `ncpu arm64 hello`'s import time goes, per package (python -X importtime)")
     args = parser.parse_args()
+    if args.runs < 1:
+        parser.error("--runs must be at least 1")
+    if args.imports and args.against is not None:
+        parser.error("--imports and --against measure different things: give one")
     if args.against is not None and not (args.against / "ncpu" / "__init__.py").is_file():
         raise SystemExit(f"--against {args.against}: not a src directory holding the ncpu package")
     ncpu = [sys.executable, "-m", "ncpu"]
@@ -103,6 +153,8 @@ def main() -> int:
     if gcc is None:
         print("ncpu arm64 hello: skipped (aarch64-linux-gnu-gcc not found; "
               "`apt-get install gcc-aarch64-linux-gnu`)")
+        if args.imports or args.against is not None:
+            return 1                     # nothing else is what was asked for
     else:
         with tempfile.TemporaryDirectory(prefix="ncpu-startup-") as tmp:
             source, binary = Path(tmp) / "hello.c", Path(tmp) / "hello"
@@ -114,6 +166,12 @@ def main() -> int:
                                                  sources, Path(tmp)).items():
                     print(_row(f"ncpu arm64 hello, {label}"[:40], figures))
                     print("    CPU s, in run order:", " ".join(f"{c:.3f}" for c in figures["cpu"]))
+                return 0
+            if args.imports:
+                medians = import_times([*ncpu, "arm64", str(binary)], args.runs)
+                print(f"ncpu arm64 hello, import time under -X importtime (median of {args.runs}, ms):")
+                for group in sorted(medians, key=lambda g: (g == "all imports", -medians[g])):
+                    print(f"    {group:<20}{medians[group]:8.1f}")
                 return 0
             print(_row("ncpu arm64 hello (static)", measure([*ncpu, "arm64", str(binary)], args.runs, "hello")))
     print(_row("ncpu run programs/fibonacci.asm", measure([*ncpu, "run", "programs/fibonacci.asm"], args.runs,
