@@ -17,8 +17,9 @@ reaches both alike; prints each one's figures and every run's CPU time.
 --imports says where `ncpu arm64 hello`'s imports go: N fresh processes under Python's
 `-X importtime`, whose self times are summed per package (numba with llvmlite, numpy,
 pyelftools, nCPU; a standard-library module counts with the package that imported it); prints
-each group's median and the median of all imports, in milliseconds. importtime's own bookkeeping makes these figures somewhat larger than the same
-imports without it: compare groups with each other, not with the CPU figures above.
+each group's median and the median of all imports, in milliseconds. importtime's own
+bookkeeping makes these figures larger than the same imports without it: compare groups with
+each other, not with the CPU figures above.
 
 The children run with bytecode caching on even where PYTHONDONTWRITEBYTECODE
 is set here: an installed package has its .pyc files, and compiling every
