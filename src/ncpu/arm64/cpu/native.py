@@ -324,8 +324,7 @@ def _row_module_path(module: str, function: str, sig: str):
     every program's pages), named by what it is made from."""
     if _pages_root is None or not disk_cache():
         return None
-    import numba
-    made_of = (module, function, sig, _host(), numba.__version__)
+    made_of = (module, function, sig, _host())
     return _pages_root / f"pages_{_rows_digest}" / "rows" / f"{hashlib.sha256(repr(made_of).encode()).hexdigest()[:32]}.bc"
 
 
@@ -729,7 +728,8 @@ _loaded: dict = {}           # page key -> the address of its function, loaded i
 
 def page_key(page: int, slots: dict, tcp, fallback_key, older) -> str:
     """What a page function is compiled from, as a digest: the version of the row code and of
-    this file (the rows module's digest), how it is compiled, the host it is compiled for,
+    this file (the rows module's digest), how it is compiled, the host and libraries it is
+    compiled for (_host),
     the frame's types, the page (a constant in the code), its slots as decoded, and the
     function it falls back to.  Not the page's decode row, which the code reads when it runs:
     the same code entered in another order (another program's run of the same library) is
@@ -742,11 +742,14 @@ def page_key(page: int, slots: dict, tcp, fallback_key, older) -> str:
 
 @functools.lru_cache(maxsize=None)
 def _host() -> tuple:
-    """llvmlite's version and numba's target options (CPU name and features)."""
+    """What compiled code depends on besides our sources: llvmlite's and numba's versions (numba's
+    calling convention and data model shape every page and row module) and numba's target
+    options (CPU name and features)."""
     import llvmlite
+    import numba
     options: dict = {}
     cpu_target.target_context.codegen()._customize_tm_options(options)
-    return llvmlite.__version__, tuple(sorted(options.items()))
+    return llvmlite.__version__, numba.__version__, tuple(sorted(options.items()))
 
 
 def _function_name(key: str) -> str:
