@@ -77,6 +77,8 @@ def main() -> int:
     opts = parser.parse_args()
     if opts.native_runs < 1:
         parser.error("--native-runs must be at least 1")
+    if not 0 < opts.scale_factor < float("inf"):          # (nan is not > 0)
+        parser.error("--scale-factor must be a positive number")
     budget = None
     if opts.build_budget is not None:
         try:
